@@ -1,0 +1,39 @@
+package io.deltafunnel.camel;
+
+import org.apache.camel.spi.Metadata;
+
+/**
+ * Exchange headers set by the {@code deltafunnel:} consumer and the {@code deltafunnel-mssql:} producer.
+ *
+ * <p>All counters are cumulative for the run, the current batch included. Input counters come from the
+ * consumer (what the query produced); output counters from the producer (what SQL Server accepted).
+ */
+public final class DeltaFunnelConstants {
+
+    @Metadata(label = "consumer", description = "Identifier of the run (one poll) this batch belongs to: the same for"
+                                                + " every exchange of a run, different across runs.",
+              javaType = "String")
+    public static final String RUN_ID = "CamelDeltaFunnelRunId";
+
+    @Metadata(label = "consumer", description = "Number of rows in this exchange's Arrow batch.", javaType = "long")
+    public static final String BATCH_ROWS = "CamelDeltaFunnelBatchRows";
+
+    @Metadata(label = "consumer", description = "Batches produced by the query in this run so far, this one included.",
+              javaType = "long")
+    public static final String INPUT_BATCHES = "CamelDeltaFunnelInputBatches";
+
+    @Metadata(label = "consumer", description = "Rows produced by the query in this run so far, this batch included.",
+              javaType = "long")
+    public static final String INPUT_ROWS = "CamelDeltaFunnelInputRows";
+
+    @Metadata(label = "producer", description = "Batches SQL Server accepted in this run so far, this one included.",
+              javaType = "long")
+    public static final String OUTPUT_BATCHES = "CamelDeltaFunnelOutputBatches";
+
+    @Metadata(label = "producer", description = "Rows SQL Server accepted in this run so far, this batch included.",
+              javaType = "long")
+    public static final String OUTPUT_ROWS = "CamelDeltaFunnelOutputRows";
+
+    private DeltaFunnelConstants() {
+    }
+}

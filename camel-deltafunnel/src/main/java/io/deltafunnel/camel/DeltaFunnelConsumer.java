@@ -1,0 +1,167 @@
+package io.deltafunnel.camel;
+
+import java.util.List;
+import java.util.Queue;
+
+import io.deltafunnel.handoff.DownstreamException;
+import io.deltafunnel.handoff.HandoffStats;
+import io.deltafunnel.query.ArrowBatch;
+import io.deltafunnel.query.ConnectionPreparer;
+import io.deltafunnel.query.QueryRun;
+import org.apache.camel.Exchange;
+import org.apache.camel.Message;
+import org.apache.camel.Processor;
+import org.apache.camel.support.ScheduledBatchPollingConsumer;
+import org.apache.camel.support.SynchronizationAdapter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The streaming batch consumer behind {@code deltafunnel:}.
+ *
+ * <p>Each run opens the query and hands the route one Arrow batch per exchange, synchronously: the next
+ * batch is pulled from DuckDB only after the route has finished with the previous exchange (plus the
+ * one-batch look-ahead that lets the last exchange be marked {@code CamelBatchComplete}). No exchanges are
+ * built up front and nothing runs in the background.
+ *
+ * <p>The exchange body is owned by this consumer and closed when the exchange completes.
+ */
+public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DeltaFunnelConsumer.class);
+
+    /** The run in progress; it outlives a poll only when maxMessagesPerPoll cut the poll short. */
+    private QueryRun run;
+
+    public DeltaFunnelConsumer(DeltaFunnelEndpoint endpoint, Processor processor) {
+        super(endpoint, processor);
+    }
+
+    @Override
+    public DeltaFunnelEndpoint getEndpoint() {
+        return (DeltaFunnelEndpoint) super.getEndpoint();
+    }
+
+    @Override
+    protected int poll() throws Exception {
+        DeltaFunnelEndpoint endpoint = getEndpoint();
+        if (run == null) {
+            run = QueryRun.open(describe(), endpoint.duckDbSettings(), preparers(), endpoint.getQuery(),
+                    endpoint.getBatchSize(), endpoint.getAllocator());
+            LOG.debug("{}: run {} started", describe(), run.runId());
+        }
+        pendingExchanges = 1;
+        int sent = 0;
+        try {
+            while (isBatchAllowed() && (maxMessagesPerPoll <= 0 || sent < maxMessagesPerPoll)) {
+                ArrowBatch batch = run.next();
+                if (batch == null) {
+                    closeRun();
+                    break;
+                }
+                Exchange exchange = createExchange(run, batch);
+                sent++;
+                processExchange(exchange);
+                Exception failure = exchange.getException();
+                if (failure != null) {
+                    HandoffStats accepted = run.stats();
+                    closeRun();
+                    getExceptionHandler().handleException("Error processing batch " + batch.index(), exchange, failure);
+                    throw new DownstreamException(describe() + ": the route failed on batch " + batch.index()
+                            + "; the run was stopped", accepted, failure);
+                }
+                if (batch.last()) {
+                    LOG.debug("{}: run {} complete: {}", describe(), run.runId(), run.stats());
+                    closeRun();
+                    break;
+                }
+            }
+            if (run != null && !isBatchAllowed()) {
+                LOG.info("{}: stopping; run {} abandoned after {}", describe(), run.runId(), run.stats());
+                closeRun();
+            }
+        } catch (Exception e) {
+            closeRun();
+            throw e;
+        }
+        return sent;
+    }
+
+    private Exchange createExchange(QueryRun queryRun, ArrowBatch batch) {
+        Exchange exchange = createExchange(false);
+        HandoffStats stats = queryRun.stats();
+        Message in = exchange.getIn();
+        in.setBody(batch.root());
+        in.setHeader(DeltaFunnelConstants.RUN_ID, queryRun.runId());
+        in.setHeader(DeltaFunnelConstants.BATCH_ROWS, (long) batch.rowCount());
+        in.setHeader(DeltaFunnelConstants.INPUT_BATCHES, stats.inputBatches());
+        in.setHeader(DeltaFunnelConstants.INPUT_ROWS, stats.inputRows());
+        exchange.setProperty(Exchange.BATCH_INDEX, (int) batch.index());
+        exchange.setProperty(Exchange.BATCH_COMPLETE, batch.last());
+        if (batch.last()) {
+            exchange.setProperty(Exchange.BATCH_SIZE, (int) stats.inputBatches());
+        }
+        // The consumer owns the batch: release it whatever happens to the exchange.
+        exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
+            @Override
+            public void onDone(Exchange done) {
+                batch.close();
+            }
+        });
+        return exchange;
+    }
+
+    private void processExchange(Exchange exchange) {
+        try {
+            getProcessor().process(exchange);
+        } catch (Exception e) {
+            exchange.setException(e);
+        } finally {
+            releaseExchange(exchange, false);
+        }
+    }
+
+    /**
+     * Processes already-built exchanges in order, one at a time, as {@link org.apache.camel.BatchConsumer}
+     * requires. The streaming {@link #poll()} does not build queues; this serves callers that do.
+     */
+    @Override
+    public int processBatch(Queue<Object> exchanges) throws Exception {
+        int total = exchanges.size();
+        for (int index = 0; index < total && isBatchAllowed(); index++) {
+            Exchange exchange = (Exchange) exchanges.poll();
+            exchange.setProperty(Exchange.BATCH_INDEX, index);
+            exchange.setProperty(Exchange.BATCH_SIZE, total);
+            exchange.setProperty(Exchange.BATCH_COMPLETE, index == total - 1);
+            pendingExchanges = total - index - 1;
+            getProcessor().process(exchange);
+            if (exchange.getException() != null) {
+                getExceptionHandler().handleException("Error processing exchange", exchange, exchange.getException());
+            }
+        }
+        return total;
+    }
+
+    private List<ConnectionPreparer> preparers() {
+        return List.of();
+    }
+
+    private void closeRun() {
+        pendingExchanges = 0;
+        if (run != null) {
+            QueryRun closing = run;
+            run = null;
+            closing.close();
+        }
+    }
+
+    private String describe() {
+        return "deltafunnel:" + getEndpoint().getName();
+    }
+
+    @Override
+    protected void doStop() throws Exception {
+        closeRun();
+        super.doStop();
+    }
+}

@@ -1,0 +1,206 @@
+package io.deltafunnel.camel;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.deltafunnel.handoff.BatchSizes;
+import io.deltafunnel.query.DuckDbSettings;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.camel.Category;
+import org.apache.camel.Consumer;
+import org.apache.camel.Processor;
+import org.apache.camel.Producer;
+import org.apache.camel.spi.Metadata;
+import org.apache.camel.spi.UriEndpoint;
+import org.apache.camel.spi.UriParam;
+import org.apache.camel.spi.UriPath;
+import org.apache.camel.support.ScheduledPollEndpoint;
+
+/**
+ * Runs a DuckDB query on each poll and emits its result as Apache Arrow batches, one
+ * {@link org.apache.arrow.vector.VectorSchemaRoot} per exchange.
+ *
+ * <p>Each poll is one <em>run</em>. The body of every exchange is a {@code VectorSchemaRoot} owned by the
+ * consumer: it is valid until the exchange completes and is closed right after, on success and on failure.
+ * A processor that keeps data beyond that must copy it.
+ */
+@UriEndpoint(firstVersion = "0.1.0", scheme = "deltafunnel", title = "DeltaFunnel",
+             syntax = "deltafunnel:name", consumerOnly = true,
+             category = { Category.DATABASE, Category.BIGDATA }, headersClass = DeltaFunnelConstants.class)
+public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
+
+    /** Rows per Arrow batch when {@code batchSize} is not set. */
+    public static final int DEFAULT_BATCH_SIZE = 65_536;
+
+    @UriPath(description = "A name for this source; it appears in logs, errors and metrics.")
+    @Metadata(required = true)
+    private String name;
+
+    @UriParam(label = "consumer", description = "The DuckDB SQL query to run on each poll.")
+    @Metadata(required = true, supportFileReference = true)
+    private String query;
+
+    @UriParam(label = "consumer", description = "The DuckDB database file. By default each run uses a private in-memory database.")
+    private String database;
+
+    @UriParam(label = "consumer", description = "SQL statements run on each new DuckDB connection before the query,"
+                                                + " separated by semicolons, e.g. SET memory_limit='2GB';SET threads=2.")
+    private String initSql;
+
+    @UriParam(label = "consumer", defaultValue = "" + DEFAULT_BATCH_SIZE,
+              description = "Rows per Arrow batch (one batch per exchange). Must be greater than zero.")
+    private int batchSize = DEFAULT_BATCH_SIZE;
+
+    @UriParam(label = "consumer", description = "The maximum number of batches (exchanges) to emit per poll; 0 or"
+                                                + " negative means no limit. A run that is cut short by this limit"
+                                                + " continues on the next poll from the batch where it stopped.")
+    private int maxMessagesPerPoll;
+
+    @UriParam(label = "consumer,advanced", defaultValue = "false",
+              description = "Whether DuckDB may download and auto-load extensions. Off by default, so that a missing"
+                            + " extension fails fast with a clear message and no network wait.")
+    private boolean allowExtensionAutoInstall;
+
+    private BufferAllocator allocator;
+
+    public DeltaFunnelEndpoint(String uri, DeltaFunnelComponent component) {
+        super(uri, component);
+    }
+
+    @Override
+    public DeltaFunnelComponent getComponent() {
+        return (DeltaFunnelComponent) super.getComponent();
+    }
+
+    @Override
+    public Producer createProducer() {
+        throw new UnsupportedOperationException("deltafunnel: is a consumer only; write with deltafunnel-mssql:");
+    }
+
+    @Override
+    public Consumer createConsumer(Processor processor) throws Exception {
+        BatchSizes.requirePositive("batchSize", batchSize);
+        DeltaFunnelConsumer consumer = new DeltaFunnelConsumer(this, processor);
+        consumer.setMaxMessagesPerPoll(maxMessagesPerPoll);
+        configureConsumer(consumer);
+        return consumer;
+    }
+
+    @Override
+    protected void doStart() throws Exception {
+        super.doStart();
+        allocator = getComponent().rootAllocator().newChildAllocator("deltafunnel:" + name, 0, Long.MAX_VALUE);
+    }
+
+    @Override
+    protected void doStop() throws Exception {
+        super.doStop();
+        if (allocator != null) {
+            // Fails loudly (IllegalStateException) if any batch was not released.
+            allocator.close();
+            allocator = null;
+        }
+    }
+
+    /** The endpoint's Arrow allocator, from which every batch body is allocated; null while stopped. */
+    public BufferAllocator getAllocator() {
+        return allocator;
+    }
+
+    DuckDbSettings duckDbSettings() {
+        return new DuckDbSettings(database, splitStatements(initSql), allowExtensionAutoInstall);
+    }
+
+    static List<String> splitStatements(String sql) {
+        List<String> out = new ArrayList<>();
+        if (sql == null) {
+            return out;
+        }
+        StringBuilder current = new StringBuilder();
+        boolean inString = false;
+        for (int i = 0; i < sql.length(); i++) {
+            char c = sql.charAt(i);
+            if (c == '\'') {
+                inString = !inString;
+            }
+            if (c == ';' && !inString) {
+                addIfNotBlank(out, current);
+                current.setLength(0);
+            } else {
+                current.append(c);
+            }
+        }
+        addIfNotBlank(out, current);
+        return out;
+    }
+
+    private static void addIfNotBlank(List<String> out, StringBuilder sb) {
+        String s = sb.toString().trim();
+        if (!s.isEmpty()) {
+            out.add(s);
+        }
+    }
+
+    public String getName() {
+        return name;
+    }
+
+    /** A name for this source; it appears in logs, errors and metrics. */
+    public void setName(String name) {
+        this.name = name;
+    }
+
+    public String getQuery() {
+        return query;
+    }
+
+    /** The DuckDB SQL query to run on each poll. */
+    public void setQuery(String query) {
+        this.query = query;
+    }
+
+    public String getDatabase() {
+        return database;
+    }
+
+    /** The DuckDB database file. By default each run uses a private in-memory database. */
+    public void setDatabase(String database) {
+        this.database = database;
+    }
+
+    public String getInitSql() {
+        return initSql;
+    }
+
+    /** SQL statements run on each new DuckDB connection before the query, separated by semicolons. */
+    public void setInitSql(String initSql) {
+        this.initSql = initSql;
+    }
+
+    public int getBatchSize() {
+        return batchSize;
+    }
+
+    /** Rows per Arrow batch (one batch per exchange). Must be greater than zero. */
+    public void setBatchSize(int batchSize) {
+        this.batchSize = batchSize;
+    }
+
+    public int getMaxMessagesPerPoll() {
+        return maxMessagesPerPoll;
+    }
+
+    /** The maximum number of batches (exchanges) to emit per poll; 0 or negative means no limit. */
+    public void setMaxMessagesPerPoll(int maxMessagesPerPoll) {
+        this.maxMessagesPerPoll = maxMessagesPerPoll;
+    }
+
+    public boolean isAllowExtensionAutoInstall() {
+        return allowExtensionAutoInstall;
+    }
+
+    /** Whether DuckDB may download and auto-load extensions. Off by default. */
+    public void setAllowExtensionAutoInstall(boolean allowExtensionAutoInstall) {
+        this.allowExtensionAutoInstall = allowExtensionAutoInstall;
+    }
+}

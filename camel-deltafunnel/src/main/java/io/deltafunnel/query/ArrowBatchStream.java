@@ -1,0 +1,200 @@
+package io.deltafunnel.query;
+
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+import io.deltafunnel.handoff.BatchSizes;
+import io.deltafunnel.handoff.HandoffStats;
+import io.deltafunnel.handoff.QuerySetupException;
+import io.deltafunnel.handoff.UpstreamException;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.util.TransferPair;
+import org.duckdb.DuckDBResultSet;
+
+/**
+ * A DuckDB query's result as a pull-driven stream of Arrow batches, read through DuckDB's Arrow export.
+ *
+ * <p><b>Pull, not push.</b> Nothing runs in the background: a batch is loaded from DuckDB only inside
+ * {@link #next()}. To mark the final batch the stream looks exactly one batch ahead, so at most two
+ * batches are held (the one handed out and the one looked ahead), whatever the result size.
+ *
+ * <p><b>Ownership.</b> The stream owns the statement, the result set and the Arrow reader, and closes
+ * them in {@link #close()}. It does not own the connection or the allocator, which the caller supplies
+ * and closes after the stream. Each {@link ArrowBatch} returned by {@link #next()} is owned by the
+ * caller, allocated from the caller's allocator, and survives the stream's close.
+ *
+ * <p><b>Input statistics.</b> {@link #stats()} counts the batches handed out (input side only).
+ *
+ * <p>An empty result yields exactly one empty batch that carries the result schema, marked last.
+ * Empty batches in the middle of a stream are forwarded like any other.
+ */
+public final class ArrowBatchStream implements AutoCloseable {
+
+    private final String description;
+    private final BufferAllocator allocator;
+    private final Statement statement;
+    private final ResultSet resultSet;
+    private final ArrowReader reader;
+
+    private VectorSchemaRoot lookAhead;
+    private boolean sourceExhausted;
+    private boolean finished;
+    private long nextIndex;
+    private HandoffStats stats = HandoffStats.ZERO;
+
+    private ArrowBatchStream(String description, BufferAllocator allocator, Statement statement,
+            ResultSet resultSet, ArrowReader reader) {
+        this.description = description;
+        this.allocator = allocator;
+        this.statement = statement;
+        this.resultSet = resultSet;
+        this.reader = reader;
+    }
+
+    /**
+     * Executes {@code sql} on {@code connection} and opens its Arrow stream.
+     *
+     * @param description names the source in error messages (for example the endpoint URI)
+     * @param batchSize   rows per Arrow batch, at least 1
+     * @throws QuerySetupException when the query cannot be started, carrying DuckDB's message
+     */
+    public static ArrowBatchStream open(String description, Connection connection, String sql, int batchSize,
+            BufferAllocator allocator) {
+        BatchSizes.requirePositive("batchSize", batchSize);
+        Statement statement = null;
+        ResultSet resultSet = null;
+        try {
+            // A fresh statement per query: DuckDB closes a statement whose execute failed.
+            statement = connection.createStatement();
+            resultSet = statement.executeQuery(sql);
+            ArrowReader reader = (ArrowReader) resultSet.unwrap(DuckDBResultSet.class)
+                    .arrowExportStream(allocator, batchSize);
+            return new ArrowBatchStream(description, allocator, statement, resultSet, reader);
+        } catch (SQLException | RuntimeException e) {
+            QuerySetupException failure = new QuerySetupException(
+                    description + ": query could not be started: " + e.getMessage(), e);
+            closeQuietlyInto(failure, resultSet, statement);
+            throw failure;
+        }
+    }
+
+    /**
+     * Returns the next batch, or {@code null} after the last one. The returned batch is the caller's to close.
+     *
+     * @throws UpstreamException when DuckDB fails to produce a batch; it carries the statistics of the
+     *                           batches handed out before the failure
+     */
+    public ArrowBatch next() {
+        if (finished) {
+            return null;
+        }
+        try {
+            VectorSchemaRoot current = lookAhead != null ? lookAhead : loadOwned();
+            lookAhead = null;
+            if (current == null) {
+                // Nothing at all: one empty batch that still carries the result schema.
+                current = VectorSchemaRoot.create(reader.getVectorSchemaRoot().getSchema(), allocator);
+                current.setRowCount(0);
+                finished = true;
+            } else {
+                try {
+                    lookAhead = loadOwned();
+                } catch (IOException | RuntimeException e) {
+                    current.close();
+                    throw e;
+                }
+                finished = lookAhead == null;
+            }
+            ArrowBatch batch = new ArrowBatch(current, nextIndex++, finished);
+            stats = stats.withInputBatch(current.getRowCount());
+            return batch;
+        } catch (IOException | RuntimeException e) {
+            finished = true;
+            throw new UpstreamException(description + ": reading batch " + nextIndex + " failed: " + rootMessage(e),
+                    stats, e);
+        }
+    }
+
+    /** Input-side counters of the batches handed out so far. */
+    public HandoffStats stats() {
+        return stats;
+    }
+
+    /** Loads the next non-exhausted batch from DuckDB and transfers it into a root the stream owns. */
+    private VectorSchemaRoot loadOwned() throws IOException {
+        if (sourceExhausted) {
+            return null;
+        }
+        if (!reader.loadNextBatch()) {
+            sourceExhausted = true;
+            return null;
+        }
+        VectorSchemaRoot shared = reader.getVectorSchemaRoot();
+        VectorSchemaRoot owned = VectorSchemaRoot.create(shared.getSchema(), allocator);
+        try {
+            for (int i = 0; i < shared.getFieldVectors().size(); i++) {
+                TransferPair pair = shared.getVector(i).makeTransferPair(owned.getVector(i));
+                pair.transfer();
+            }
+            owned.setRowCount(shared.getRowCount());
+            return owned;
+        } catch (RuntimeException e) {
+            owned.close();
+            throw e;
+        }
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t == e ? String.valueOf(e.getMessage()) : e.getMessage() + " (" + t.getMessage() + ")";
+    }
+
+    @Override
+    public void close() {
+        finished = true;
+        RuntimeException failure = null;
+        if (lookAhead != null) {
+            lookAhead.close();
+            lookAhead = null;
+        }
+        try {
+            reader.close();
+        } catch (IOException | RuntimeException e) {
+            failure = new IllegalStateException(description + ": closing the Arrow reader failed", e);
+        }
+        if (failure == null) {
+            failure = new IllegalStateException(description + ": closing the query failed");
+            if (!closeQuietlyInto(failure, resultSet, statement)) {
+                return;
+            }
+        } else {
+            closeQuietlyInto(failure, resultSet, statement);
+        }
+        throw failure;
+    }
+
+    /** Closes the resources, adding any failure to {@code into} as suppressed; true when something failed. */
+    private static boolean closeQuietlyInto(Throwable into, AutoCloseable... resources) {
+        boolean failed = false;
+        for (AutoCloseable r : resources) {
+            if (r == null) {
+                continue;
+            }
+            try {
+                r.close();
+            } catch (Exception e) {
+                into.addSuppressed(e);
+                failed = true;
+            }
+        }
+        return failed;
+    }
+}
