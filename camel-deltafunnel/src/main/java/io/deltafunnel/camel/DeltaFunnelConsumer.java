@@ -31,7 +31,7 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
     private static final Logger LOG = LoggerFactory.getLogger(DeltaFunnelConsumer.class);
 
     /** The run in progress; it outlives a poll only when maxMessagesPerPoll cut the poll short. */
-    private QueryRun run;
+    private volatile QueryRun run;
 
     public DeltaFunnelConsumer(DeltaFunnelEndpoint endpoint, Processor processor) {
         super(endpoint, processor);
@@ -140,6 +140,15 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
             }
         }
         return total;
+    }
+
+    /**
+     * Batches pulled from DuckDB by the run in progress, or 0 when no run is open. While the route works on
+     * batch {@code n} this is at most {@code n + 2}: the batch in the route plus the one-batch look-ahead.
+     */
+    public long getRunBatchesLoaded() {
+        QueryRun current = run;
+        return current == null ? 0 : current.batchesLoaded();
     }
 
     private List<ConnectionPreparer> preparers() {

@@ -37,23 +37,26 @@ public final class ArrowBatchStream implements AutoCloseable {
 
     private final String description;
     private final BufferAllocator allocator;
-    private final Statement statement;
-    private final ResultSet resultSet;
     private final ArrowReader reader;
+    private final AutoCloseable[] sourceResources;
 
     private VectorSchemaRoot lookAhead;
     private boolean sourceExhausted;
     private boolean finished;
     private long nextIndex;
+    private volatile long batchesLoaded;
     private HandoffStats stats = HandoffStats.ZERO;
 
-    private ArrowBatchStream(String description, BufferAllocator allocator, Statement statement,
-            ResultSet resultSet, ArrowReader reader) {
+    /**
+     * Wraps an already open Arrow reader. The stream takes ownership of the reader and of
+     * {@code sourceResources} (closed after the reader, in order).
+     */
+    ArrowBatchStream(String description, BufferAllocator allocator, ArrowReader reader,
+            AutoCloseable... sourceResources) {
         this.description = description;
         this.allocator = allocator;
-        this.statement = statement;
-        this.resultSet = resultSet;
         this.reader = reader;
+        this.sourceResources = sourceResources;
     }
 
     /**
@@ -74,7 +77,7 @@ public final class ArrowBatchStream implements AutoCloseable {
             resultSet = statement.executeQuery(sql);
             ArrowReader reader = (ArrowReader) resultSet.unwrap(DuckDBResultSet.class)
                     .arrowExportStream(allocator, batchSize);
-            return new ArrowBatchStream(description, allocator, statement, resultSet, reader);
+            return new ArrowBatchStream(description, allocator, reader, resultSet, statement);
         } catch (SQLException | RuntimeException e) {
             QuerySetupException failure = new QuerySetupException(
                     description + ": query could not be started: " + e.getMessage(), e);
@@ -125,6 +128,14 @@ public final class ArrowBatchStream implements AutoCloseable {
         return stats;
     }
 
+    /**
+     * How many batches have been pulled from DuckDB so far: at most one more than were handed out (the
+     * look-ahead). Exposed so that backpressure can be observed.
+     */
+    public long batchesLoaded() {
+        return batchesLoaded;
+    }
+
     /** Loads the next non-exhausted batch from DuckDB and transfers it into a root the stream owns. */
     private VectorSchemaRoot loadOwned() throws IOException {
         if (sourceExhausted) {
@@ -134,6 +145,7 @@ public final class ArrowBatchStream implements AutoCloseable {
             sourceExhausted = true;
             return null;
         }
+        batchesLoaded++;
         VectorSchemaRoot shared = reader.getVectorSchemaRoot();
         VectorSchemaRoot owned = VectorSchemaRoot.create(shared.getSchema(), allocator);
         try {
@@ -172,11 +184,11 @@ public final class ArrowBatchStream implements AutoCloseable {
         }
         if (failure == null) {
             failure = new IllegalStateException(description + ": closing the query failed");
-            if (!closeQuietlyInto(failure, resultSet, statement)) {
+            if (!closeQuietlyInto(failure, sourceResources)) {
                 return;
             }
         } else {
-            closeQuietlyInto(failure, resultSet, statement);
+            closeQuietlyInto(failure, sourceResources);
         }
         throw failure;
     }

@@ -23,6 +23,8 @@ public final class DuckDbConnections {
         String auto = Boolean.toString(settings.allowExtensionAutoInstall());
         props.setProperty("autoinstall_known_extensions", auto);
         props.setProperty("autoload_known_extensions", auto);
+        // Stream results instead of materialising them, so memory stays bounded by the batches in flight.
+        props.setProperty("jdbc_stream_results", "true");
         Connection connection = DriverManager.getConnection(settings.jdbcUrl(), props);
         try {
             for (String sql : settings.initSql()) {

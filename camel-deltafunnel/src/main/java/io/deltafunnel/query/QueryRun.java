@@ -75,6 +75,11 @@ public final class QueryRun implements AutoCloseable {
         return stream.stats();
     }
 
+    /** See {@link ArrowBatchStream#batchesLoaded()}. */
+    public long batchesLoaded() {
+        return stream.batchesLoaded();
+    }
+
     @Override
     public void close() {
         try {
