@@ -66,7 +66,8 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
                 if (failure != null) {
                     HandoffStats accepted = run.stats();
                     closeRun();
-                    getExceptionHandler().handleException("Error processing batch " + batch.index(), exchange, failure);
+                    // The route's error handler has already seen the failed exchange; the poll fails with
+                    // the run's statistics so that the poll strategy, health check and bridge see it too.
                     throw new DownstreamException(describe() + ": the route failed on batch " + batch.index()
                             + "; the run was stopped", accepted, failure);
                 }
