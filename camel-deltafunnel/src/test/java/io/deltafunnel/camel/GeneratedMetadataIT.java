@@ -1,0 +1,69 @@
+package io.deltafunnel.camel;
+
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.jar.JarFile;
+import java.util.zip.ZipEntry;
+
+import org.apache.camel.util.json.JsonObject;
+import org.apache.camel.util.json.Jsoner;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Runs after {@code package}: the built jar carries the metadata that camel-component-maven-plugin generated,
+ * and every option and header in it is documented.
+ */
+class GeneratedMetadataIT {
+
+    @Test
+    void jarContainsGeneratedMetadataWithEveryOptionAndHeaderDocumented() throws Exception {
+        Path jar = Path.of(System.getProperty("deltafunnel.jar", "target/camel-deltafunnel.jar"));
+        assertTrue(Files.isRegularFile(jar), "the component jar is built: " + jar);
+        try (JarFile jarFile = new JarFile(jar.toFile())) {
+            for (String scheme : Set.of("deltafunnel")) {
+                ZipEntry service = jarFile.getEntry("META-INF/services/org/apache/camel/component/" + scheme);
+                assertNotNull(service, "service file for " + scheme);
+                assertNotNull(jarFile.getEntry("META-INF/services/org/apache/camel/configurer/" + scheme + "-endpoint"));
+                assertNotNull(jarFile.getEntry("META-INF/services/org/apache/camel/urifactory/" + scheme + "-endpoint"));
+
+                ZipEntry json = jarFile.getEntry("META-INF/io/deltafunnel/camel/" + scheme + ".json");
+                assertNotNull(json, "component JSON for " + scheme);
+                JsonObject root;
+                try (InputStream in = jarFile.getInputStream(json)) {
+                    root = (JsonObject) Jsoner.deserialize(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+                }
+                assertDocumented(scheme, "properties", root.getMap("properties"));
+                assertDocumented(scheme, "componentProperties", root.getMap("componentProperties"));
+                JsonObject headers = (JsonObject) root.getMap("headers");
+                assertNotNull(headers, scheme + " declares its headers");
+                assertDocumented(scheme, "headers", headers);
+                assertTrue(root.getMap("properties").keySet().containsAll(Set.of("query", "database", "initSql",
+                        "batchSize", "maxMessagesPerPoll", "allowExtensionAutoInstall", "delay", "repeatCount",
+                        "bridgeErrorHandler", "sendEmptyMessageWhenIdle")));
+                assertTrue(headers.keySet().containsAll(Set.of("CamelDeltaFunnelRunId", "CamelDeltaFunnelBatchRows",
+                        "CamelDeltaFunnelInputBatches", "CamelDeltaFunnelInputRows")));
+                assertNotNull(jarFile.getEntry("io/deltafunnel/camel/DeltaFunnelEndpointConfigurer.class"),
+                        "generated configurer is compiled into the jar");
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void assertDocumented(String scheme, String section, Map<?, ?> entries) {
+        assertNotNull(entries, scheme + " " + section);
+        assertFalse(entries.isEmpty(), scheme + " " + section);
+        entries.forEach((name, value) -> {
+            Object description = ((Map<String, Object>) value).get("description");
+            assertTrue(description instanceof String s && !s.isBlank(),
+                    scheme + " " + section + " '" + name + "' has no description");
+        });
+    }
+}
