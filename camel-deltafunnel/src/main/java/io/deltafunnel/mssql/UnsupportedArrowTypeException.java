@@ -6,10 +6,17 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 public class UnsupportedArrowTypeException extends BulkLoadException {
 
     private final transient ArrowType arrowType;
+    private final String reason;
 
-    public UnsupportedArrowTypeException(String message, ArrowType arrowType, Context context) {
-        super(message, context, null);
+    public UnsupportedArrowTypeException(String reason, ArrowType arrowType, Context context) {
+        super(reason, context, null);
         this.arrowType = arrowType;
+        this.reason = reason;
+    }
+
+    /** Why the type is unsupported, without the context prefix. */
+    public String reason() {
+        return reason;
     }
 
     /** The offending Arrow type. */
