@@ -45,6 +45,9 @@ final class BatchExecutor {
     }
 
     private void report(SqlServerError e) {
+        if (e instanceof ExecHandler.NestedBatchFailed) {
+            return;
+        }
         ctx.response.error(e);
         ctx.doneError();
     }
@@ -165,7 +168,7 @@ final class BatchExecutor {
                 return;
             case "EXEC":
             case "EXECUTE":
-                new ExecHandler(ctx).execute(st);
+                new ExecHandler(ctx).execute(st, 1);
                 return;
             case "SET":
                 new SetHandler(ctx).execute(st);
@@ -180,6 +183,11 @@ final class BatchExecutor {
                 print(st);
                 return;
             default:
+                if (f.kind() == Token.Kind.WORD && f.upper().startsWith("SP_")) {
+                    // a batch may start with a procedure name and no EXEC
+                    new ExecHandler(ctx).execute(st, 0);
+                    return;
+                }
                 throw SqlServerError.unsupported(abbreviate(st.text));
         }
     }

@@ -43,6 +43,10 @@ public final class CatalogFunctions {
         CATALOGS.remove(h2Name.toUpperCase(Locale.ROOT));
     }
 
+    static Catalog catalogOf(Connection c) throws SQLException {
+        return catalog(c);
+    }
+
     private static Catalog catalog(Connection c) throws SQLException {
         String name = c.getCatalog();
         Catalog cat = name == null ? null : CATALOGS.get(name.toUpperCase(Locale.ROOT));

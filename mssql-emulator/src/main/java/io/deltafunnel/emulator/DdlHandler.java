@@ -95,7 +95,9 @@ final class DdlHandler {
                         + "' in the database.");
             }
             try {
-                runDdl(H2Ddl.createTable(table, constraints));
+                for (String sql : H2Ddl.createTableStatements(table, constraints)) {
+                    runDdl(sql);
+                }
             } catch (SQLException e) {
                 throw H2Errors.map(e, table, s.database);
             }
@@ -248,7 +250,9 @@ final class DdlHandler {
     /** Recreates {@code from}'s structure as {@code to}, copies the rows and identity position, drops {@code from}. */
     private void copyTable(TableDef from, TableDef to) throws SQLException {
         try (Statement x = s.h2.createStatement()) {
-            x.execute(H2Ddl.createTable(to, Collections.emptyList()));
+            for (String sql : H2Ddl.createTableStatements(to, Collections.emptyList())) {
+                x.execute(sql);
+            }
             x.execute("INSERT INTO " + to.h2Name() + " SELECT * FROM " + from.h2Name());
             for (ColumnDef c : to.columns()) {
                 if (c.identity()) {

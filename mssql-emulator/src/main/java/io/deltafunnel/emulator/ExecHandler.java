@@ -16,11 +16,11 @@ final class ExecHandler {
         this.ctx = ctx;
     }
 
-    void execute(Stmt st) throws SqlServerError, SQLException, IOException {
-        if (st.tokens.size() < 2) {
+    /** {@code i}: index of the procedure name (1 after EXEC, 0 when the batch starts with the name). */
+    void execute(Stmt st, int i) throws SqlServerError, SQLException, IOException {
+        if (st.tokens.size() <= i) {
             throw SqlServerError.syntax(st.text);
         }
-        int i = 1;
         Token procTok = st.tokens.get(i);
         if (procTok.kind() == Token.Kind.VARIABLE) {
             throw SqlServerError.unsupported("EXEC with a return status variable");
@@ -40,8 +40,31 @@ final class ExecHandler {
                         + " stored procedures.");
                 ctx.done(DoneStatus.CMD_NONE, -1);
                 return;
+            case "sp_executesql": {
+                if (args.size() != 1 || args.get(0) == null) {
+                    throw SqlServerError.unsupported("sp_executesql with parameters inside a SQL batch (use RPC)");
+                }
+                boolean ok = new BatchExecutor(ctx.session, ctx.response, ctx.vars, true).executeBatch(args.get(0));
+                io.deltafunnel.tds.TokenWriter.returnStatus(ctx.response.token(), ok ? 0 : 1);
+                ctx.response.done(io.deltafunnel.tds.TokenType.DONEPROC,
+                        (ok ? 0 : DoneStatus.ERROR) | (ctx.session.inTransaction() ? DoneStatus.INXACT : 0),
+                        DoneStatus.CMD_EXECUTE, 0);
+                if (!ok) {
+                    throw new NestedBatchFailed();
+                }
+                return;
+            }
             default:
                 throw new SqlServerError(2812, 62, 16, "Could not find stored procedure '" + proc.name + "'.");
+        }
+    }
+
+    /** The nested batch already reported its error; the outer batch must stop without reporting again. */
+    static final class NestedBatchFailed extends SqlServerError {
+        private static final long serialVersionUID = 1L;
+
+        NestedBatchFailed() {
+            super(0, "nested batch failed");
         }
     }
 

@@ -39,6 +39,18 @@ final class H2Ddl {
         return b.append(')').toString();
     }
 
+    /** CREATE TABLE plus, when needed, the normalisation trigger. */
+    static java.util.List<String> createTableStatements(TableDef t, List<String> extraConstraints) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        out.add(createTable(t, extraConstraints));
+        if (NormalizeTrigger.needed(t)) {
+            out.add("CREATE TRIGGER " + Identifiers.h2Quote(t.schema()) + "."
+                    + Identifiers.h2Quote(NormalizeTrigger.triggerName(t)) + " BEFORE INSERT, UPDATE ON " + t.h2Name()
+                    + " FOR EACH ROW CALL \"" + NormalizeTrigger.class.getName() + "\"");
+        }
+        return out;
+    }
+
     static String dropTable(TableDef t) {
         return "DROP TABLE " + t.h2Name();
     }

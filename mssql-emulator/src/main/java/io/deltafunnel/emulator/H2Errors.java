@@ -14,6 +14,11 @@ final class H2Errors {
 
     /** {@code table} (may be null) names the statement's target for messages. */
     static SqlServerError map(SQLException e, TableDef table, String database) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof NormalizeTrigger.TriggerError) {
+                return ((NormalizeTrigger.TriggerError) c).error;
+            }
+        }
         String h2 = firstLine(e.getMessage());
         String tableName = table == null ? "?" : table.messageName(database);
         String firstQuoted = firstQuoted(h2);

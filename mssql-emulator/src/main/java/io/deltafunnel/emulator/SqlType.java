@@ -151,8 +151,9 @@ public final class SqlType {
             case SMALLMONEY: return "NUMERIC(10,4)";
             case DATE: return "DATE";
             case TIME: return "TIME(" + scale + ")";
-            case DATETIME: return "TIMESTAMP(3)";
-            case SMALLDATETIME: return "TIMESTAMP(0)";
+            // stored with spare precision: the normalisation trigger / bulk path apply SQL Server's rounding
+            case DATETIME: return "TIMESTAMP(7)";
+            case SMALLDATETIME: return "TIMESTAMP(7)";
             case DATETIME2: return "TIMESTAMP(" + scale + ")";
             case DATETIMEOFFSET: return "TIMESTAMP(" + scale + ") WITH TIME ZONE";
             case CHAR: case NCHAR: return "CHAR(" + length + ")";
