@@ -385,8 +385,11 @@ public final class BulkLoadSession implements AutoCloseable {
         if (!stagingCreated) {
             return;
         }
-        try (Statement st = c.createStatement()) {
-            st.execute("DROP TABLE IF EXISTS " + staging.quoted());
+        // Existence through the catalog (a bound parameter), then a plain DROP TABLE.
+        if (TargetCatalog.find(c, staging) != null) {
+            try (Statement st = c.createStatement()) {
+                st.execute("DROP TABLE " + staging.quoted());
+            }
         }
         stagingCreated = false;
     }

@@ -37,7 +37,7 @@ abstract class AbstractMssqlScenarios extends MssqlRouteTestSupport {
     @BeforeEach
     void name(TestInfo info) throws Exception {
         nameTable(info);
-        exec("DROP TABLE IF EXISTS [dbo].[" + table + "]");
+        exec("IF OBJECT_ID('dbo." + table + "') IS NOT NULL DROP TABLE [dbo].[" + table + "]");
     }
 
     /** 50 rows, ids 0..49, in 5 batches of 10. */
@@ -69,9 +69,10 @@ abstract class AbstractMssqlScenarios extends MssqlRouteTestSupport {
             + " TIMESTAMP '0001-01-01 00:00:00' AS ts, '1900-01-01 00:00:00.0000001'::TIMESTAMP_NS AS tns,"
             + " TIMESTAMPTZ '1900-01-01 00:00:00+00' AS tz, '00000000-0000-0000-0000-000000000000'::UUID AS u,"
             + " []::INTEGER[] AS l, {'a': -1, 'b': 'x\"y'} AS st"
-            + " UNION ALL SELECT 2, 127, 32767, 2147483647, 9223372036854775807, 255, 65535, 4294967295,"
-            + " 18446744073709551615, 3.4028235e38, 1.7976931348623157e308, true, 9999999999999999.99,"
-            + " 99999999999999999999999999999999999999, 'snow ☃ \"q\" tab' || chr(9) || 'nl' || chr(10), 'abcdefghij',"
+            + " UNION ALL SELECT 2, 127::TINYINT, 32767::SMALLINT, 2147483647::INTEGER, 9223372036854775807::BIGINT,"
+            + " 255::UTINYINT, 65535::USMALLINT, 4294967295::UINTEGER, 18446744073709551615::UBIGINT,"
+            + " 3.4028235e38::FLOAT, 1.7976931348623157e308::DOUBLE, true, 9999999999999999.99::DECIMAL(18,2),"
+            + " 99999999999999999999999999999999999999::HUGEINT, 'snow ☃ \"q\" tab' || chr(9) || 'nl' || chr(10), 'abcdefghij',"
             + " '\\xFF\\x00\\x01'::BLOB, DATE '9999-12-31', TIME '23:59:59.999999',"
             + " TIMESTAMP '9999-12-31 23:59:59.999999', '2262-04-11 23:47:16.8547758'::TIMESTAMP_NS,"
             + " TIMESTAMPTZ '9999-12-31 23:59:59.999999+00', 'ffffffff-ffff-ffff-ffff-ffffffffffff'::UUID,"
