@@ -24,6 +24,7 @@ public final class ArrowBulkData implements ISQLServerBulkData {
 
     private final transient List<BoundColumn> columns;
     private final transient ColumnReader[] readers;
+    private final transient TargetBinding[] bindings;
     private final transient Object[] row;
     private final int rowCount;
     private int current = -1;
@@ -31,9 +32,11 @@ public final class ArrowBulkData implements ISQLServerBulkData {
     public ArrowBulkData(VectorSchemaRoot root, List<BoundColumn> columns) {
         this.columns = List.copyOf(columns);
         this.readers = new ColumnReader[columns.size()];
+        this.bindings = new TargetBinding[columns.size()];
         for (int i = 0; i < readers.length; i++) {
             BoundColumn c = columns.get(i);
             readers[i] = c.reader(root.getVector(c.sourceIndex()));
+            bindings[i] = c.binding();
         }
         this.row = new Object[columns.size()];
         this.rowCount = root.getRowCount();
@@ -124,7 +127,7 @@ public final class ArrowBulkData implements ISQLServerBulkData {
     public Object[] getRowData() throws SQLException {
         try {
             for (int c = 0; c < readers.length; c++) {
-                row[c] = columns.get(c).binding().value(readers[c], current);
+                row[c] = bindings[c].value(readers[c], current);
             }
         } catch (RuntimeException e) {
             throw new SQLException("reading row " + current + " of the Arrow batch failed: " + e.getMessage(), e);

@@ -95,6 +95,28 @@ abstract class AbstractMssqlScenarios extends MssqlRouteTestSupport {
         stopAndAssertNoArrowLeak();
     }
 
+    @Test
+    void everyMappedTypeRoundTripsExactlyWithNativeTemporals() throws Exception {
+        exec("CREATE TABLE [dbo].[" + table + "] " + ALL_TYPES_DDL);
+        String uri = "deltafunnel-mssql:dbo." + table + "?url=RAW(" + jdbcUrl()
+                + ";sendTemporalDataTypesAsStringForBulkCopy=false)&username=" + user() + "&password=RAW(" + password()
+                + ")";
+        runRoute(source(ALL_TYPES, 2), uri, 2, null);
+        assertTrue(failures.isEmpty(), () -> failures.toString());
+        assertAllTypes();
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void bulkOptionsAreAccepted() throws Exception {
+        createIdName("nvarchar(20)");
+        runRoute(source(FIFTY, 10), mssql("tableLock=true&checkConstraints=true&fireTriggers=true&keepNulls=true"
+                + "&bulkBatchSize=3&timeout=30&transaction=batch"), 5, null);
+        assertTrue(failures.isEmpty(), () -> failures.toString());
+        assertEquals(50, count(table));
+        stopAndAssertNoArrowLeak();
+    }
+
     protected void assertAllTypes() throws Exception {
         try (Connection c = jdbc(); Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery("SELECT * FROM [dbo].[" + table + "] ORDER BY [id]")) {
@@ -209,6 +231,8 @@ abstract class AbstractMssqlScenarios extends MssqlRouteTestSupport {
             assertEquals((long) (10 * (i + 1)), e.getMessage().getHeader(DeltaFunnelConstants.OUTPUT_ROWS));
         }
         assertEquals(1, runIds.stream().distinct().count());
+        assertEquals(new io.deltafunnel.handoff.HandoffStats(5, 50, 5, 50), out.getExchanges().get(4)
+                .getProperty(DeltaFunnelMssqlProducer.STATS_PROPERTY));
         assertEquals(52, count(table));
         assertEquals(List.of(49, "v49"), contents().get(49));
         stopAndAssertNoArrowLeak();

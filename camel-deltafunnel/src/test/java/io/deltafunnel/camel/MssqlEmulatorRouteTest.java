@@ -92,6 +92,19 @@ class MssqlEmulatorRouteTest extends AbstractMssqlScenarios {
         stopAndAssertNoArrowLeak();
     }
 
+    @Test
+    void temporalWireModeIsDetectedFromTheConnection() throws Exception {
+        java.util.Properties p = new java.util.Properties();
+        p.setProperty("user", user());
+        p.setProperty("password", password());
+        try (java.sql.Connection text = java.sql.DriverManager.getConnection(jdbcUrl(), p);
+                java.sql.Connection nat = java.sql.DriverManager.getConnection(
+                        jdbcUrl() + ";sendTemporalDataTypesAsStringForBulkCopy=false", p)) {
+            assertTrue(io.deltafunnel.mssql.BulkLoadSessionAccess.temporalAsText(text));
+            assertTrue(!io.deltafunnel.mssql.BulkLoadSessionAccess.temporalAsText(nat));
+        }
+    }
+
     // ---------------------------------------------------------------- runs told apart by run id (producer only)
 
     private BufferAllocator allocator;

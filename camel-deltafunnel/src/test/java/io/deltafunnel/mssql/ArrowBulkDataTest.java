@@ -297,6 +297,78 @@ class ArrowBulkDataTest {
         assertEquals("{\"a\":0}", rows.get(0)[1]);
     }
 
+    @Test
+    void remainingArrowTypes() throws Exception {
+        org.apache.arrow.vector.DateMilliVector d64 = track(new org.apache.arrow.vector.DateMilliVector("d64", allocator));
+        org.apache.arrow.vector.TimeSecVector t32 = track(new org.apache.arrow.vector.TimeSecVector("t32", allocator));
+        org.apache.arrow.vector.TimeStampSecVector tsec = track(new org.apache.arrow.vector.TimeStampSecVector("tsec",
+                allocator));
+        org.apache.arrow.vector.TimeStampMilliVector tms = track(new org.apache.arrow.vector.TimeStampMilliVector("tms",
+                allocator));
+        org.apache.arrow.vector.Float2Vector f16 = track(new org.apache.arrow.vector.Float2Vector("f16", allocator));
+        org.apache.arrow.vector.LargeVarCharVector large = track(new org.apache.arrow.vector.LargeVarCharVector("large",
+                allocator));
+        FixedSizeBinaryVector fixed = track(new FixedSizeBinaryVector("fixed", allocator, 2));
+        org.apache.arrow.vector.UInt2Vector u16 = track(new org.apache.arrow.vector.UInt2Vector("u16", allocator));
+        org.apache.arrow.vector.UInt4Vector u32 = track(new org.apache.arrow.vector.UInt4Vector("u32", allocator));
+        d64.set(0, 86_400_000L * 19_782);
+        t32.set(0, 3661);
+        tsec.set(0, -1);
+        tms.set(0, 1_500);
+        f16.setWithPossibleTruncate(0, 1.5f);
+        large.setSafe(0, "large".getBytes(StandardCharsets.UTF_8));
+        fixed.set(0, new byte[] {7, 8});
+        u16.set(0, 65_535);
+        u32.set(0, -1);
+        VectorSchemaRoot root = root(1, d64, t32, tsec, tms, f16, large, fixed, u16, u32);
+        ArrowBulkData data = new ArrowBulkData(root, bind(root, col("d64", "date"),
+                col("t32", "time", null, null, null, 0, true), col("tsec", "datetime2", null, null, null, 0, true),
+                col("tms", "datetime", null, null, null, 3, true), col("f16", "real"), col("large", "nvarchar", -1,
+                        null, null, null, true), col("fixed", "binary", 2, null, null, null, true), col("u16", "int"),
+                col("u32", "bigint")));
+        data.validate(0);
+        Object[] row = rows(data).get(0);
+        assertEquals("2024-02-29", row[0]);
+        assertEquals("01:01:01", row[1]);
+        assertEquals("1969-12-31 23:59:59", row[2]);
+        assertEquals("1970-01-01 00:00:01.500", row[3]);
+        assertEquals(1.5f, row[4]);
+        assertEquals("large", row[5]);
+        assertArrayEquals(new byte[] {7, 8}, (byte[]) row[6]);
+        assertEquals(65_535, row[7]);
+        assertEquals(4_294_967_295L, row[8]);
+    }
+
+    @Test
+    void mapsAsJsonObjects() throws Exception {
+        org.apache.arrow.vector.complex.MapVector map = org.apache.arrow.vector.complex.MapVector.empty("m", allocator,
+                false);
+        vectors.add(map);
+        org.apache.arrow.vector.complex.impl.UnionMapWriter w = map.getWriter();
+        w.setPosition(0);
+        w.startMap();
+        w.startEntry();
+        w.key().integer().writeInt(1);
+        w.value().varChar().writeVarChar("a\"b");
+        w.endEntry();
+        w.endMap();
+        w.setValueCount(1);
+        VectorSchemaRoot root = new VectorSchemaRoot(List.of(map));
+        root.setRowCount(1);
+        ArrowBulkData data = new ArrowBulkData(root, bind(root, col("m", "nvarchar", -1, null, null, null, true)));
+        assertEquals("{\"1\":\"a\\\"b\"}", rows(data).get(0)[0]);
+    }
+
+    @Test
+    void datetimeTargetsOnlyTakeExactValues() {
+        TimeStampMicroVector ts = track(new TimeStampMicroVector("ts", allocator));
+        ts.set(0, 3_000);
+        ts.set(1, 7_000);
+        ts.set(2, 1_000);
+        ArrowBulkData.Rejection r = reject(root(3, ts), col("ts", "datetime", null, null, null, 3, true), 0);
+        assertEquals(2, r.rowInBatch());
+    }
+
     // ---- validation: every failure names column and row ----
 
     private ArrowBulkData.Rejection reject(VectorSchemaRoot root, TargetColumn target, long firstRowInRun) {
