@@ -1,0 +1,324 @@
+package io.deltafunnel.camel;
+
+import java.sql.DriverManager;
+import java.util.Properties;
+import java.util.Set;
+
+import javax.sql.DataSource;
+
+import io.deltafunnel.mssql.BulkLoadSettings;
+import io.deltafunnel.mssql.ConnectionProvider;
+import io.deltafunnel.mssql.TableName;
+import io.deltafunnel.mssql.TransactionMode;
+import io.deltafunnel.mssql.WriteMode;
+import org.apache.camel.Category;
+import org.apache.camel.Consumer;
+import org.apache.camel.Processor;
+import org.apache.camel.Producer;
+import org.apache.camel.spi.Metadata;
+import org.apache.camel.spi.UriEndpoint;
+import org.apache.camel.spi.UriParam;
+import org.apache.camel.spi.UriPath;
+import org.apache.camel.support.DefaultEndpoint;
+
+/**
+ * Bulk-writes each exchange's Apache Arrow {@link org.apache.arrow.vector.VectorSchemaRoot} into a SQL Server table,
+ * synchronously, through mssql-jdbc's {@code SQLServerBulkCopy}.
+ *
+ * <p>Exchanges that share a {@code CamelDeltaFunnelRunId} header form a run; the exchange whose
+ * {@code CamelBatchComplete} property is true ends it. An exchange without run id is a run of its own. The body is
+ * not closed by the producer.
+ */
+@UriEndpoint(firstVersion = "0.1.0", scheme = "deltafunnel-mssql", title = "DeltaFunnel SQL Server",
+             syntax = "deltafunnel-mssql:table", producerOnly = true, category = { Category.DATABASE },
+             headersClass = DeltaFunnelConstants.class)
+public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
+
+    @UriPath(description = "The target table, as table or schema.table (parts may be bracketed: [my schema].[t]);"
+                           + " the schema defaults to dbo.")
+    @Metadata(required = true)
+    private String table;
+
+    @UriParam(label = "producer", description = "The SQL Server DataSource. Autowired when exactly one DataSource is"
+                                                + " in the registry and url is not set.")
+    @Metadata(autowired = true)
+    private DataSource dataSource;
+
+    @UriParam(label = "producer", description = "The mssql-jdbc URL (jdbc:sqlserver://host:port;databaseName=...),"
+                                                + " used when no dataSource is set. Keep credentials in username and"
+                                                + " password.")
+    private String url;
+
+    @UriParam(label = "security", description = "The user name for url.")
+    private String username;
+
+    @UriParam(label = "security", secret = true, description = "The password for url.")
+    private String password;
+
+    @UriParam(label = "producer", defaultValue = "APPEND", description = "What a run does to the target: APPEND adds"
+            + " rows; TRUNCATE empties the target at the start of the run; REPLACE loads a staging table and replaces"
+            + " the target's contents with it when the run completes; MERGE loads a staging table and merges it into"
+            + " the target on keyColumns when the run completes. Case-insensitive.")
+    private WriteMode writeMode = WriteMode.APPEND;
+
+    @UriParam(label = "producer", description = "Comma-separated target key columns, for writeMode=merge.")
+    private String keyColumns;
+
+    @UriParam(label = "producer", defaultValue = "false", description = "Create the target table from the Arrow"
+                                                                       + " schema when it does not exist.")
+    private boolean createTable;
+
+    @UriParam(label = "producer", defaultValue = "RUN", description = "RUN: all batches of a run commit together when"
+            + " the batch marked CamelBatchComplete has been written, and any failure rolls back the whole run;"
+            + " BATCH: each batch commits on its own. Case-insensitive.")
+    private TransactionMode transaction = TransactionMode.RUN;
+
+    @UriParam(label = "producer", description = "Explicit source:target column pairs, comma-separated"
+            + " (src1:dst1,src2:dst2). Other source columns map to the target column of the same name,"
+            + " case-insensitively.")
+    private String columnMapping;
+
+    @UriParam(label = "producer,advanced", defaultValue = "false", description = "Bulk copy with a table lock (TABLOCK).")
+    private boolean tableLock;
+
+    @UriParam(label = "producer,advanced", defaultValue = "false",
+              description = "Check constraints during the bulk copy (CHECK_CONSTRAINTS).")
+    private boolean checkConstraints;
+
+    @UriParam(label = "producer,advanced", defaultValue = "false",
+              description = "Fire insert triggers during the bulk copy (FIRE_TRIGGERS).")
+    private boolean fireTriggers;
+
+    @UriParam(label = "producer,advanced", defaultValue = "false",
+              description = "Keep NULLs instead of applying column defaults (KEEP_NULLS).")
+    private boolean keepNulls;
+
+    @UriParam(label = "producer,advanced", defaultValue = "false",
+              description = "Write source values into identity columns instead of letting SQL Server generate them.")
+    private boolean keepIdentity;
+
+    @UriParam(label = "producer,advanced", defaultValue = "0", description = "Rows per bulk copy round trip within one"
+                                                                            + " Arrow batch; 0 sends the whole batch"
+                                                                            + " at once.")
+    private int bulkBatchSize;
+
+    @UriParam(label = "producer,advanced", defaultValue = "0", description = "Timeout in seconds for each bulk copy"
+                                                                            + " and statement; 0 means none.")
+    private int timeout;
+
+    public DeltaFunnelMssqlEndpoint(String uri, DeltaFunnelMssqlComponent component) {
+        super(uri, component);
+    }
+
+    @Override
+    public DeltaFunnelMssqlComponent getComponent() {
+        return (DeltaFunnelMssqlComponent) super.getComponent();
+    }
+
+    @Override
+    public Producer createProducer() {
+        return new DeltaFunnelMssqlProducer(this);
+    }
+
+    @Override
+    public Consumer createConsumer(Processor processor) {
+        throw new UnsupportedOperationException("deltafunnel-mssql: is a producer only; read with deltafunnel:");
+    }
+
+    @Override
+    protected void doInit() throws Exception {
+        super.doInit();
+        settings(); // validate options early
+        if (dataSource == null && url == null) {
+            dataSource = getComponent().getDataSource();
+        }
+        if (dataSource == null && url == null) {
+            Set<DataSource> found = getCamelContext().getRegistry().findByType(DataSource.class);
+            if (found.size() == 1) {
+                dataSource = found.iterator().next();
+            }
+        }
+        if (dataSource == null && url == null) {
+            throw new IllegalArgumentException("deltafunnel-mssql:" + table + ": set dataSource or url (no single"
+                                               + " DataSource found in the registry)");
+        }
+    }
+
+    /** The bulk-load settings of this endpoint. */
+    public BulkLoadSettings settings() {
+        TableName name = TableName.parse(table);
+        return new BulkLoadSettings(name, writeMode, transaction, createTable, BulkLoadSettings.parseList(keyColumns),
+                BulkLoadSettings.parseMapping(columnMapping), tableLock, checkConstraints, fireTriggers, keepNulls,
+                keepIdentity, bulkBatchSize, timeout);
+    }
+
+    /** Opens connections from the dataSource, or from url with username/password. */
+    ConnectionProvider connectionProvider() {
+        if (dataSource != null) {
+            DataSource ds = dataSource;
+            return ds::getConnection;
+        }
+        String jdbcUrl = url;
+        Properties props = new Properties();
+        if (username != null) {
+            props.setProperty("user", username);
+        }
+        if (password != null) {
+            props.setProperty("password", password);
+        }
+        return () -> DriverManager.getConnection(jdbcUrl, props);
+    }
+
+    public String getTable() {
+        return table;
+    }
+
+    /** The target table, as table or schema.table; the schema defaults to dbo. */
+    public void setTable(String table) {
+        this.table = table;
+    }
+
+    public DataSource getDataSource() {
+        return dataSource;
+    }
+
+    /** The SQL Server DataSource. Autowired when exactly one DataSource is in the registry and url is not set. */
+    public void setDataSource(DataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    public String getUrl() {
+        return url;
+    }
+
+    /** The mssql-jdbc URL, used when no dataSource is set. Keep credentials in username and password. */
+    public void setUrl(String url) {
+        this.url = url;
+    }
+
+    public String getUsername() {
+        return username;
+    }
+
+    /** The user name for url. */
+    public void setUsername(String username) {
+        this.username = username;
+    }
+
+    public String getPassword() {
+        return password;
+    }
+
+    /** The password for url. */
+    public void setPassword(String password) {
+        this.password = password;
+    }
+
+    public WriteMode getWriteMode() {
+        return writeMode;
+    }
+
+    /** What a run does to the target: APPEND, TRUNCATE, REPLACE or MERGE. */
+    public void setWriteMode(WriteMode writeMode) {
+        this.writeMode = writeMode;
+    }
+
+    public String getKeyColumns() {
+        return keyColumns;
+    }
+
+    /** Comma-separated target key columns, for writeMode=merge. */
+    public void setKeyColumns(String keyColumns) {
+        this.keyColumns = keyColumns;
+    }
+
+    public boolean isCreateTable() {
+        return createTable;
+    }
+
+    /** Create the target table from the Arrow schema when it does not exist. */
+    public void setCreateTable(boolean createTable) {
+        this.createTable = createTable;
+    }
+
+    public TransactionMode getTransaction() {
+        return transaction;
+    }
+
+    /** RUN: a run commits as a whole when it completes; BATCH: each batch commits on its own. */
+    public void setTransaction(TransactionMode transaction) {
+        this.transaction = transaction;
+    }
+
+    public String getColumnMapping() {
+        return columnMapping;
+    }
+
+    /** Explicit source:target column pairs, comma-separated; others map by name, case-insensitively. */
+    public void setColumnMapping(String columnMapping) {
+        this.columnMapping = columnMapping;
+    }
+
+    public boolean isTableLock() {
+        return tableLock;
+    }
+
+    /** Bulk copy with a table lock (TABLOCK). */
+    public void setTableLock(boolean tableLock) {
+        this.tableLock = tableLock;
+    }
+
+    public boolean isCheckConstraints() {
+        return checkConstraints;
+    }
+
+    /** Check constraints during the bulk copy (CHECK_CONSTRAINTS). */
+    public void setCheckConstraints(boolean checkConstraints) {
+        this.checkConstraints = checkConstraints;
+    }
+
+    public boolean isFireTriggers() {
+        return fireTriggers;
+    }
+
+    /** Fire insert triggers during the bulk copy (FIRE_TRIGGERS). */
+    public void setFireTriggers(boolean fireTriggers) {
+        this.fireTriggers = fireTriggers;
+    }
+
+    public boolean isKeepNulls() {
+        return keepNulls;
+    }
+
+    /** Keep NULLs instead of applying column defaults (KEEP_NULLS). */
+    public void setKeepNulls(boolean keepNulls) {
+        this.keepNulls = keepNulls;
+    }
+
+    public boolean isKeepIdentity() {
+        return keepIdentity;
+    }
+
+    /** Write source values into identity columns instead of letting SQL Server generate them. */
+    public void setKeepIdentity(boolean keepIdentity) {
+        this.keepIdentity = keepIdentity;
+    }
+
+    public int getBulkBatchSize() {
+        return bulkBatchSize;
+    }
+
+    /** Rows per bulk copy round trip within one Arrow batch; 0 sends the whole batch at once. */
+    public void setBulkBatchSize(int bulkBatchSize) {
+        this.bulkBatchSize = bulkBatchSize;
+    }
+
+    public int getTimeout() {
+        return timeout;
+    }
+
+    /** Timeout in seconds for each bulk copy and statement; 0 means none. */
+    public void setTimeout(int timeout) {
+        this.timeout = timeout;
+    }
+}

@@ -1,0 +1,147 @@
+package io.deltafunnel.mssql;
+
+import java.sql.SQLException;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import com.microsoft.sqlserver.jdbc.ISQLServerBulkData;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * An Arrow batch as the source of one {@code SQLServerBulkCopy.writeToServer} call.
+ *
+ * <p>Values are read straight from the Arrow vectors, row by row, as the driver asks for them; the row array is
+ * reused (the driver consumes it before asking for the next row). Source ordinals are 1..n in the order of the
+ * bound columns; the caller maps ordinal i to the target column of bound column i-1.
+ *
+ * <p>Call {@link #validate(long)} before handing it to the driver: it checks every value against its target
+ * column, column by column, so that nothing is sent unless the whole batch fits.
+ */
+public final class ArrowBulkData implements ISQLServerBulkData {
+
+    private static final long serialVersionUID = 1L;
+
+    private final transient List<BoundColumn> columns;
+    private final transient ColumnReader[] readers;
+    private final transient TargetBinding[] bindings;
+    private final transient Object[] row;
+    private final int rowCount;
+    private int current = -1;
+
+    public ArrowBulkData(VectorSchemaRoot root, List<BoundColumn> columns) {
+        this.columns = List.copyOf(columns);
+        this.readers = new ColumnReader[columns.size()];
+        this.bindings = new TargetBinding[columns.size()];
+        for (int i = 0; i < readers.length; i++) {
+            BoundColumn c = columns.get(i);
+            readers[i] = c.reader(root.getVector(c.sourceIndex()));
+            bindings[i] = c.binding();
+        }
+        this.row = new Object[columns.size()];
+        this.rowCount = root.getRowCount();
+    }
+
+    /** Rows in the batch. */
+    public int rowCount() {
+        return rowCount;
+    }
+
+    /**
+     * Checks every value of the batch against its target column.
+     *
+     * @param firstRowInRun the run-wide index of this batch's first row, for the error
+     * @throws Rejection for the first value (column by column, then row by row) that does not fit
+     */
+    public void validate(long firstRowInRun) {
+        for (int c = 0; c < readers.length; c++) {
+            BoundColumn column = columns.get(c);
+            ColumnReader reader = readers[c];
+            TargetBinding binding = column.binding();
+            for (int r = 0; r < rowCount; r++) {
+                try {
+                    binding.check(reader, r);
+                } catch (ValueRejected e) {
+                    throw new Rejection(column, r, firstRowInRun + r, e.getMessage());
+                }
+            }
+        }
+    }
+
+    /** A value of the batch that does not fit its target column. */
+    public static final class Rejection extends RuntimeException {
+        private final transient BoundColumn column;
+        private final int rowInBatch;
+        private final long rowInRun;
+
+        Rejection(BoundColumn column, int rowInBatch, long rowInRun, String reason) {
+            super(reason, null, false, false);
+            this.column = column;
+            this.rowInBatch = rowInBatch;
+            this.rowInRun = rowInRun;
+        }
+
+        public BoundColumn column() {
+            return column;
+        }
+
+        public int rowInBatch() {
+            return rowInBatch;
+        }
+
+        public long rowInRun() {
+            return rowInRun;
+        }
+    }
+
+    @Override
+    public Set<Integer> getColumnOrdinals() {
+        Set<Integer> ordinals = new LinkedHashSet<>();
+        for (int i = 1; i <= columns.size(); i++) {
+            ordinals.add(i);
+        }
+        return ordinals;
+    }
+
+    @Override
+    public String getColumnName(int column) {
+        return columns.get(column - 1).sourceName();
+    }
+
+    @Override
+    public int getColumnType(int column) {
+        return columns.get(column - 1).binding().jdbcType();
+    }
+
+    @Override
+    public int getPrecision(int column) {
+        return columns.get(column - 1).binding().precision();
+    }
+
+    @Override
+    public int getScale(int column) {
+        return columns.get(column - 1).binding().scale();
+    }
+
+    @Override
+    public Object[] getRowData() throws SQLException {
+        try {
+            for (int c = 0; c < readers.length; c++) {
+                row[c] = bindings[c].value(readers[c], current);
+            }
+        } catch (RuntimeException e) {
+            throw new SQLException("reading row " + current + " of the Arrow batch failed: " + e.getMessage(), e);
+        }
+        return row;
+    }
+
+    @Override
+    public boolean next() {
+        if (current + 1 >= rowCount) {
+            current = rowCount;
+            return false;
+        }
+        current++;
+        return true;
+    }
+}

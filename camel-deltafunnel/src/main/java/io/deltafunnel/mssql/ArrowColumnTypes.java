@@ -1,0 +1,634 @@
+package io.deltafunnel.mssql;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.zone.ZoneRules;
+import java.util.UUID;
+
+import org.apache.arrow.vector.BaseIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DateMilliVector;
+import org.apache.arrow.vector.Decimal256Vector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.ExtensionTypeVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.FixedSizeBinaryVector;
+import org.apache.arrow.vector.Float2Vector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.TimeMicroVector;
+import org.apache.arrow.vector.TimeMilliVector;
+import org.apache.arrow.vector.TimeNanoVector;
+import org.apache.arrow.vector.TimeSecVector;
+import org.apache.arrow.vector.TimeStampVector;
+import org.apache.arrow.vector.UInt1Vector;
+import org.apache.arrow.vector.UInt2Vector;
+import org.apache.arrow.vector.UInt4Vector;
+import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.VariableWidthFieldVector;
+import org.apache.arrow.vector.types.TimeUnit;
+
+/**
+ * The per-Arrow-type implementations of {@link ArrowColumnType}, one small class each. Instances come from
+ * {@link SqlServerTypes#forField}.
+ */
+final class ArrowColumnTypes {
+
+    private ArrowColumnTypes() {
+    }
+
+    /** Fractional-second digits SQL Server keeps for an Arrow time unit: s→0, ms→3, us→6, ns→7. */
+    static int fractionalDigits(TimeUnit unit) {
+        return switch (unit) {
+            case SECOND -> 0;
+            case MILLISECOND -> 3;
+            case MICROSECOND -> 6;
+            case NANOSECOND -> 7;
+        };
+    }
+
+    static FieldVector storage(FieldVector vector) {
+        return vector instanceof ExtensionTypeVector<?> ext ? ext.getUnderlyingVector() : vector;
+    }
+
+    /** Signed and unsigned integers up to 32 bits, and signed 64-bit. */
+    static final class IntType implements ArrowColumnType {
+        private final int bitWidth;
+        private final boolean signed;
+
+        IntType(int bitWidth, boolean signed) {
+            this.bitWidth = bitWidth;
+            this.signed = signed;
+        }
+
+        @Override
+        public ValueKind kind() {
+            return ValueKind.INTEGER;
+        }
+
+        @Override
+        public String createTableType() {
+            if (signed) {
+                // SQL Server tinyint is unsigned (0..255): Int8 needs smallint.
+                return switch (bitWidth) {
+                    case 8, 16 -> "smallint";
+                    case 32 -> "int";
+                    default -> "bigint";
+                };
+            }
+            return switch (bitWidth) {
+                case 8 -> "tinyint";
+                case 16 -> "int";
+                default -> "bigint";
+            };
+        }
+
+        @Override
+        public ColumnReader reader(FieldVector vector) {
+            FieldVector v = storage(vector);
+            if (v instanceof UInt1Vector u1) {
+                return new IntReader(v) {
+                    @Override
+                    public long getLong(int row) {
+                        return Byte.toUnsignedInt(u1.get(row));
+                    }
+                };
+            }
+            if (v instanceof UInt2Vector u2) {
+                return new IntReader(v) {
+                    @Override
+                    public long getLong(int row) {
+                        return u2.get(row);
+                    }
+                };
+            }
+            if (v instanceof UInt4Vector u4) {
+                return new IntReader(v) {
+                    @Override
+                    public long getLong(int row) {
+                        return Integer.toUnsignedLong(u4.get(row));
+                    }
+                };
+            }
+            BaseIntVector ints = (BaseIntVector) v;
+            return new IntReader(v) {
+                @Override
+                public long getLong(int row) {
+                    return ints.getValueAsLong(row);
+                }
+            };
+        }
+    }
+
+    private abstract static class IntReader implements ColumnReader {
+        private final FieldVector vector;
+
+        IntReader(FieldVector vector) {
+            this.vector = vector;
+        }
+
+        @Override
+        public boolean isNull(int row) {
+            return vector.isNull(row);
+        }
+    }
+
+    /** UInt64: does not fit bigint, so it is read as an exact decimal and created as decimal(20,0). */
+    static final class UInt64Type implements ArrowColumnType {
+        @Override
+        public ValueKind kind() {
+            return ValueKind.DECIMAL;
+        }
+
+        @Override
+        public String createTableType() {
+            return "decimal(20,0)";
+        }
+
+        @Override
+        public ColumnReader reader(FieldVector vector) {
+            UInt8Vector v = (UInt8Vector) storage(vector);
+            return new ColumnReader() {
+                @Override
+                public boolean isNull(int row) {
+                    return v.isNull(row);
+                }
+
+                @Override
+                public Object getObject(int row) {
+                    long raw = v.get(row);
+                    return raw >= 0 ? BigDecimal.valueOf(raw)
+                            : new BigDecimal(new BigInteger(Long.toUnsignedString(raw)));
+                }
+            };
+        }
+    }
+
+    /** Float16, Float32 and Float64. */
+    static final class FloatType implements ArrowColumnType {
+        private final boolean doublePrecision;
+
+        FloatType(boolean doublePrecision) {
+            this.doublePrecision = doublePrecision;
+        }
+
+        @Override
+        public ValueKind kind() {
+            return doublePrecision ? ValueKind.FLOAT64 : ValueKind.FLOAT32;
+        }
+
+        @Override
+        public String createTableType() {
+            return doublePrecision ? "float" : "real";
+        }
+
+        @Override
+        public ColumnReader reader(FieldVector vector) {
+            FieldVector v = storage(vector);
+            if (v instanceof Float8Vector f8) {
+                return new DoubleReader(v) {
+                    @Override
+                    public double getDouble(int row) {
+                        return f8.get(row);
+                    }
+                };
+            }
+            if (v instanceof Float4Vector f4) {
+                return new DoubleReader(v) {
+                    @Override
+                    public double getDouble(int row) {
+                        return f4.get(row);
+                    }
+                };
+            }
+            Float2Vector f2 = (Float2Vector) v;
+            return new DoubleReader(v) {
+                @Override
+                public double getDouble(int row) {
+                    return f2.getValueAsFloat(row);
+                }
+            };
+        }
+    }
+
+    private abstract static class DoubleReader implements ColumnReader {
+        private final FieldVector vector;
+
+        DoubleReader(FieldVector vector) {
+            this.vector = vector;
+        }
+
+        @Override
+        public boolean isNull(int row) {
+            return vector.isNull(row);
+        }
+    }
+
+    /** Bool → bit. */
+    static final class BoolType implements ArrowColumnType {
+        @Override
+        public ValueKind kind() {
+            return ValueKind.BOOLEAN;
+        }
+
+        @Override
+        public String createTableType() {
+            return "bit";
+        }
+
+        @Override
+        public ColumnReader reader(FieldVector vector) {
+            BitVector v = (BitVector) storage(vector);
+            return new ColumnReader() {
+                @Override
+                public boolean isNull(int row) {
+                    return v.isNull(row);
+                }
+
+                @Override
+                public long getLong(int row) {
+                    return v.get(row);
+                }
+            };
+        }
+    }
+
+    /** Decimal128 and Decimal256 → decimal(p,s), p capped at 38 (values are checked against the target). */
+    static final class DecimalType implements ArrowColumnType {
+        private final int precision;
+        private final int scale;
+
+        DecimalType(int precision, int scale) {
+            this.precision = precision;
+            this.scale = scale;
+        }
+
+        @Override
+        public ValueKind kind() {
+            return ValueKind.DECIMAL;
+        }
+
+        @Override
+        public String createTableType() {
+            int p = Math.min(precision, 38);
+            int s = Math.min(scale, p);
+            return "decimal(" + p + "," + s + ")";
+        }
+
+        @Override
+        public ColumnReader reader(FieldVector vector) {
+            FieldVector v = storage(vector);
+            if (v instanceof DecimalVector d) {
+                return new ColumnReader() {
+                    @Override
+                    public boolean isNull(int row) {
+                        return d.isNull(row);
+                    }
+
+                    @Override
+                    public Object getObject(int row) {
+                        return d.getObjectNotNull(row);
+                    }
+                };
+            }
+            Decimal256Vector d = (Decimal256Vector) v;
+            return new ColumnReader() {
+                @Override
+                public boolean isNull(int row) {
+                    return d.isNull(row);
+                }
+
+                @Override
+                public Object getObject(int row) {
+                    return d.getObjectNotNull(row);
+                }
+            };
+        }
+    }
+
+    /** Utf8, LargeUtf8 and Utf8View → nvarchar(max). */
+    static final class StringType implements ArrowColumnType {
+        @Override
+        public ValueKind kind() {
+            return ValueKind.STRING;
+        }
+
+        @Override
+        public String createTableType() {
+            return "nvarchar(max)";
+        }
+
+        @Override
+        public ColumnReader reader(FieldVector vector) {
+            VariableWidthFieldVector v = (VariableWidthFieldVector) storage(vector);
+            return new ColumnReader() {
+                @Override
+                public boolean isNull(int row) {
+                    return v.isNull(row);
+                }
+
+                @Override
+                public Object getObject(int row) {
+                    return new String(v.get(row), StandardCharsets.UTF_8);
+                }
+            };
+        }
+    }
+
+    /** Binary, LargeBinary, BinaryView, FixedSizeBinary → varbinary. */
+    static final class BinaryType implements ArrowColumnType {
+        private final int fixedWidth;
+
+        /** @param fixedWidth the FixedSizeBinary width, or -1 for variable width */
+        BinaryType(int fixedWidth) {
+            this.fixedWidth = fixedWidth;
+        }
+
+        @Override
+        public ValueKind kind() {
+            return ValueKind.BINARY;
+        }
+
+        @Override
+        public String createTableType() {
+            return fixedWidth > 0 && fixedWidth <= 8000 ? "varbinary(" + fixedWidth + ")" : "varbinary(max)";
+        }
+
+        @Override
+        public ColumnReader reader(FieldVector vector) {
+            FieldVector v = storage(vector);
+            if (v instanceof FixedSizeBinaryVector f) {
+                return new ColumnReader() {
+                    @Override
+                    public boolean isNull(int row) {
+                        return f.isNull(row);
+                    }
+
+                    @Override
+                    public Object getObject(int row) {
+                        return f.get(row);
+                    }
+                };
+            }
+            VariableWidthFieldVector w = (VariableWidthFieldVector) v;
+            return new ColumnReader() {
+                @Override
+                public boolean isNull(int row) {
+                    return w.isNull(row);
+                }
+
+                @Override
+                public Object getObject(int row) {
+                    return w.get(row);
+                }
+            };
+        }
+    }
+
+    /** The arrow.uuid extension (FixedSizeBinary(16), big-endian) → uniqueidentifier. */
+    static final class UuidType implements ArrowColumnType {
+        @Override
+        public ValueKind kind() {
+            return ValueKind.UUID;
+        }
+
+        @Override
+        public String createTableType() {
+            return "uniqueidentifier";
+        }
+
+        @Override
+        public ColumnReader reader(FieldVector vector) {
+            FixedSizeBinaryVector v = (FixedSizeBinaryVector) storage(vector);
+            return new ColumnReader() {
+                @Override
+                public boolean isNull(int row) {
+                    return v.isNull(row);
+                }
+
+                @Override
+                public Object getObject(int row) {
+                    ByteBuffer bytes = ByteBuffer.wrap(v.get(row));
+                    return new UUID(bytes.getLong(), bytes.getLong());
+                }
+            };
+        }
+    }
+
+    /** Date32 (days) and Date64 (milliseconds) → date. */
+    static final class DateType implements ArrowColumnType {
+        @Override
+        public ValueKind kind() {
+            return ValueKind.DATE;
+        }
+
+        @Override
+        public String createTableType() {
+            return "date";
+        }
+
+        @Override
+        public ColumnReader reader(FieldVector vector) {
+            FieldVector v = storage(vector);
+            if (v instanceof DateDayVector d) {
+                return new ColumnReader() {
+                    @Override
+                    public boolean isNull(int row) {
+                        return d.isNull(row);
+                    }
+
+                    @Override
+                    public Object getObject(int row) {
+                        return LocalDate.ofEpochDay(d.get(row));
+                    }
+                };
+            }
+            DateMilliVector d = (DateMilliVector) v;
+            return new ColumnReader() {
+                @Override
+                public boolean isNull(int row) {
+                    return d.isNull(row);
+                }
+
+                @Override
+                public Object getObject(int row) {
+                    try {
+                        return LocalDate.ofEpochDay(Math.floorDiv(d.get(row), 86_400_000L));
+                    } catch (DateTimeException e) {
+                        throw new ValueRejected("date out of range: " + d.get(row) + " ms");
+                    }
+                }
+            };
+        }
+    }
+
+    /** Time32 (s, ms) and Time64 (us, ns) → time(n). */
+    static final class TimeType implements ArrowColumnType {
+        private final TimeUnit unit;
+
+        TimeType(TimeUnit unit) {
+            this.unit = unit;
+        }
+
+        @Override
+        public ValueKind kind() {
+            return ValueKind.TIME;
+        }
+
+        @Override
+        public String createTableType() {
+            return "time(" + fractionalDigits(unit) + ")";
+        }
+
+        @Override
+        public ColumnReader reader(FieldVector vector) {
+            FieldVector v = storage(vector);
+            return new ColumnReader() {
+                @Override
+                public boolean isNull(int row) {
+                    return v.isNull(row);
+                }
+
+                @Override
+                public Object getObject(int row) {
+                    long raw;
+                    long nanosPerUnit;
+                    if (v instanceof TimeSecVector t) {
+                        raw = t.get(row);
+                        nanosPerUnit = 1_000_000_000L;
+                    } else if (v instanceof TimeMilliVector t) {
+                        raw = t.get(row);
+                        nanosPerUnit = 1_000_000L;
+                    } else if (v instanceof TimeMicroVector t) {
+                        raw = t.get(row);
+                        nanosPerUnit = 1_000L;
+                    } else {
+                        raw = ((TimeNanoVector) v).get(row);
+                        nanosPerUnit = 1L;
+                    }
+                    if (raw < 0 || raw >= 86_400_000_000_000L / nanosPerUnit) {
+                        throw new ValueRejected("time of day out of range: " + raw + " " + unit);
+                    }
+                    return LocalTime.ofNanoOfDay(raw * nanosPerUnit);
+                }
+            };
+        }
+    }
+
+    /** Timestamp without zone → datetime2(n); with zone → datetimeoffset(n). */
+    static final class TimestampType implements ArrowColumnType {
+        private final TimeUnit unit;
+        private final String timezone;
+
+        TimestampType(TimeUnit unit, String timezone) {
+            this.unit = unit;
+            this.timezone = timezone;
+        }
+
+        @Override
+        public ValueKind kind() {
+            return timezone == null ? ValueKind.TIMESTAMP : ValueKind.TIMESTAMP_TZ;
+        }
+
+        @Override
+        public String createTableType() {
+            return (timezone == null ? "datetime2(" : "datetimeoffset(") + fractionalDigits(unit) + ")";
+        }
+
+        @Override
+        public ColumnReader reader(FieldVector vector) {
+            TimeStampVector v = (TimeStampVector) storage(vector);
+            long unitsPerSecond = switch (unit) {
+                case SECOND -> 1L;
+                case MILLISECOND -> 1_000L;
+                case MICROSECOND -> 1_000_000L;
+                case NANOSECOND -> 1_000_000_000L;
+            };
+            long nanosPerUnit = 1_000_000_000L / unitsPerSecond;
+            ZoneRules rules = timezone == null ? null : zone(timezone).getRules();
+            return new ColumnReader() {
+                @Override
+                public boolean isNull(int row) {
+                    return v.isNull(row);
+                }
+
+                @Override
+                public Object getObject(int row) {
+                    long raw = v.get(row);
+                    long seconds = Math.floorDiv(raw, unitsPerSecond);
+                    int nanos = (int) (Math.floorMod(raw, unitsPerSecond) * nanosPerUnit);
+                    try {
+                        if (rules == null) {
+                            return LocalDateTime.ofEpochSecond(seconds, nanos, ZoneOffset.UTC);
+                        }
+                        Instant instant = Instant.ofEpochSecond(seconds, nanos);
+                        return OffsetDateTime.ofInstant(instant, rules.getOffset(instant));
+                    } catch (DateTimeException e) {
+                        throw new ValueRejected("timestamp out of range: " + raw + " " + unit);
+                    }
+                }
+            };
+        }
+
+        private static ZoneId zone(String timezone) {
+            try {
+                return ZoneId.of(timezone);
+            } catch (DateTimeException e) {
+                throw new IllegalArgumentException("unknown time zone '" + timezone + "'", e);
+            }
+        }
+    }
+
+    /** List, LargeList, FixedSizeList, Struct, Map → JSON text in nvarchar(max). */
+    static final class JsonType implements ArrowColumnType {
+        private final org.apache.arrow.vector.types.pojo.Field field;
+
+        JsonType(org.apache.arrow.vector.types.pojo.Field field) {
+            this.field = field;
+            // Fail now on any nested type that cannot be rendered.
+            JsonWriter.check(field);
+        }
+
+        @Override
+        public ValueKind kind() {
+            return ValueKind.JSON;
+        }
+
+        @Override
+        public String createTableType() {
+            return "nvarchar(max)";
+        }
+
+        @Override
+        public ColumnReader reader(FieldVector vector) {
+            JsonWriter writer = JsonWriter.forVector(vector);
+            return new ColumnReader() {
+                @Override
+                public boolean isNull(int row) {
+                    return vector.isNull(row);
+                }
+
+                @Override
+                public Object getObject(int row) {
+                    return writer.write(row);
+                }
+            };
+        }
+
+        @Override
+        public String toString() {
+            return "json(" + field.getType() + ")";
+        }
+    }
+}

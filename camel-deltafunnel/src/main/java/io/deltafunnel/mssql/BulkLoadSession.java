@@ -1,0 +1,407 @@
+package io.deltafunnel.mssql;
+
+import java.lang.reflect.Method;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+import com.microsoft.sqlserver.jdbc.ISQLServerConnection;
+import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
+import com.microsoft.sqlserver.jdbc.SQLServerBulkCopyOptions;
+import com.microsoft.sqlserver.jdbc.SQLServerConnection;
+import io.deltafunnel.handoff.HandoffStats;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run's bulk load into SQL Server: one connection, target metadata read once, batches written with
+ * {@link SQLServerBulkCopy} from {@link ArrowBulkData}, and the run's finalisation (commit, replace, merge) or
+ * clean-up (rollback, staging table dropped).
+ *
+ * <p>Lifecycle: {@link #start} (nothing opened yet), {@link #write} per batch in order (the first one opens the
+ * connection, resolves or creates the target, binds the columns, creates the staging table, truncates), the batch
+ * written with {@code last=true} finalises the run. Any failure rolls back what is not committed, drops the staging
+ * table, closes the connection and throws a {@link BulkLoadException} saying what the accepted work became.
+ * {@link #abort} discards an open run. DDL (create table, staging create/drop) always runs outside the run's
+ * transaction.
+ *
+ * <p>Not thread-safe: one caller at a time.
+ */
+public final class BulkLoadSession implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BulkLoadSession.class);
+
+    /** Where the session stands. */
+    public enum State { OPEN, COMMITTED, FAILED, ABORTED }
+
+    private final String runId;
+    private final BulkLoadSettings settings;
+    private final ConnectionProvider provider;
+
+    private Connection connection;
+    private boolean temporalAsText = true;
+    private TableName target;
+    private TableName staging;
+    private boolean stagingCreated;
+    private Schema schema;
+    private List<BoundColumn> columns;
+    private HandoffStats stats = HandoffStats.ZERO;
+    private State state = State.OPEN;
+
+    private BulkLoadSession(String runId, BulkLoadSettings settings, ConnectionProvider provider) {
+        this.runId = runId;
+        this.settings = settings;
+        this.provider = provider;
+    }
+
+    /** A new session for run {@code runId}; nothing is opened until the first batch. */
+    public static BulkLoadSession start(String runId, BulkLoadSettings settings, ConnectionProvider provider) {
+        return new BulkLoadSession(runId, settings, provider);
+    }
+
+    public String runId() {
+        return runId;
+    }
+
+    public State state() {
+        return state;
+    }
+
+    /** Input counters: batches/rows handed to {@link #write}; output counters: what SQL Server accepted. */
+    public HandoffStats stats() {
+        return stats;
+    }
+
+    /** The staging table of a replace/merge run once created, else null. */
+    public TableName stagingTable() {
+        return staging;
+    }
+
+    /**
+     * Writes one batch; with {@code last} also finalises the run (commit / replace / merge).
+     *
+     * @return the run's statistics after this batch
+     * @throws BulkLoadException on any failure; the session is then FAILED and cleaned up
+     */
+    public HandoffStats write(VectorSchemaRoot root, boolean last) {
+        if (state != State.OPEN) {
+            throw new IllegalStateException("run " + runId + " on " + settings.table() + " is " + state);
+        }
+        int rows = root.getRowCount();
+        stats = stats.withInputBatch(rows);
+        try {
+            if (columns == null) {
+                prepare(root.getSchema());
+            } else if (!schema.equals(root.getSchema())) {
+                throw new ColumnMappingException("the Arrow schema changed within the run (was " + schema
+                        + ", now " + root.getSchema() + ")", context());
+            }
+            ArrowBulkData data = new ArrowBulkData(root, columns);
+            try {
+                data.validate(stats.outputRows());
+            } catch (ArrowBulkData.Rejection r) {
+                throw new ValueOutOfRangeException(r.getMessage() + " (target column " + r.column().target().name()
+                        + " " + r.column().target().typeText() + ")", context().withColumn(r.column().sourceName())
+                                .withRow(r.rowInBatch(), r.rowInRun()));
+            }
+            if (rows > 0) {
+                bulkCopy(data);
+            }
+            stats = stats.withOutputBatch(rows);
+            if (settings.transactionMode() == TransactionMode.BATCH) {
+                connection.commit();
+            }
+            if (last) {
+                finish();
+            }
+            return stats;
+        } catch (BulkLoadException e) {
+            throw fail(e);
+        } catch (SQLException e) {
+            throw fail(new BulkLoadException("writing batch " + (stats.inputBatches() - 1) + " failed: "
+                    + e.getMessage(), context().withErrorNumber(SqlServerErrors.errorNumber(e)), e));
+        } catch (RuntimeException e) {
+            throw fail(new BulkLoadException("writing batch " + (stats.inputBatches() - 1) + " failed: " + e,
+                    context(), e));
+        }
+    }
+
+    /**
+     * Discards an open run: rolls back what is not committed and drops the staging table. No effect on a run that
+     * is already committed, failed or aborted.
+     *
+     * @return what became of the accepted work, or null when the session was not open
+     */
+    public WorkOutcome abort(String reason) {
+        if (state != State.OPEN) {
+            return null;
+        }
+        WorkOutcome outcome = failureOutcome();
+        LOG.warn("Run {} on {} discarded ({}): {}; accepted work {}", runId, settings.table(), reason, stats,
+                outcome);
+        cleanUp(null);
+        state = State.ABORTED;
+        return outcome;
+    }
+
+    @Override
+    public void close() {
+        abort("session closed");
+    }
+
+    // ---- steps ----
+
+    private void prepare(Schema arrowSchema) throws SQLException {
+        connection = provider.open();
+        configure(connection);
+        BulkLoadException.Context ctx = context();
+        TableName found = TargetCatalog.find(connection, settings.table());
+        if (found == null) {
+            if (!settings.createTable()) {
+                throw new ColumnMappingException("target table " + settings.table()
+                        + " does not exist (set createTable=true to create it from the Arrow schema)", ctx);
+            }
+            String ddl = ColumnMapper.createTableSql(settings.table(), arrowSchema, settings.columnMapping(), ctx);
+            LOG.info("Run {}: creating {}", runId, settings.table());
+            execute(ddl);
+            found = TargetCatalog.find(connection, settings.table());
+            if (found == null) {
+                throw new ColumnMappingException("target table " + settings.table() + " was created but the catalog"
+                        + " does not show it", ctx);
+            }
+        }
+        target = found;
+        TargetTable table = TargetCatalog.describe(connection, target);
+        columns = ColumnMapper.bind(arrowSchema, table, settings.columnMapping(), temporalAsText, ctx);
+        schema = arrowSchema;
+        if (settings.writeMode() == WriteMode.MERGE) {
+            checkKeys();
+        }
+        if (settings.writeMode() == WriteMode.REPLACE || settings.writeMode() == WriteMode.MERGE) {
+            staging = stagingName(target, runId);
+            // DDL outside the run's transaction.
+            stagingCreated = true;
+            execute("SELECT TOP 0 * INTO " + staging.quoted() + " FROM " + target.quoted());
+        }
+        connection.setAutoCommit(false);
+        if (settings.writeMode() == WriteMode.TRUNCATE) {
+            execute("TRUNCATE TABLE " + target.quoted());
+            if (settings.transactionMode() == TransactionMode.BATCH) {
+                connection.commit();
+            }
+        }
+    }
+
+    private void checkKeys() {
+        for (String key : settings.keyColumns()) {
+            boolean mapped = columns.stream().anyMatch(c -> c.target().name().equalsIgnoreCase(key));
+            if (!mapped) {
+                throw new ColumnMappingException("merge key column '" + key + "' is not a mapped target column of "
+                        + target, context().withColumn(key));
+            }
+        }
+    }
+
+    /** {@code <table>__df_<run id prefix>} in the target's schema, within SQL Server's 128-character limit. */
+    static TableName stagingName(TableName target, String runId) {
+        String suffix = "__df_" + runId.replaceAll("[^A-Za-z0-9]", "").toLowerCase(Locale.ROOT);
+        suffix = suffix.substring(0, Math.min(suffix.length(), 5 + 12));
+        String base = target.table();
+        if (base.length() + suffix.length() > SqlIdentifiers.MAX_LENGTH) {
+            base = base.substring(0, SqlIdentifiers.MAX_LENGTH - suffix.length());
+        }
+        return target.sibling(base + suffix);
+    }
+
+    private void configure(Connection c) {
+        try {
+            ISQLServerConnection sql = c.unwrap(ISQLServerConnection.class);
+            // Destination metadata read once per table instead of on every writeToServer.
+            sql.setcacheBulkCopyMetadata(true);
+        } catch (SQLException | RuntimeException e) {
+            LOG.debug("Run {}: cannot enable cacheBulkCopyMetadata: {}", runId, e.toString());
+        }
+        temporalAsText = sendsTemporalAsText(c);
+    }
+
+    /** The connection's sendTemporalDataTypesAsStringForBulkCopy (true, the driver default, when unknown). */
+    static boolean sendsTemporalAsText(Connection c) {
+        try {
+            SQLServerConnection sql = c.unwrap(SQLServerConnection.class);
+            Method m = SQLServerConnection.class.getDeclaredMethod("getSendTemporalDataTypesAsStringForBulkCopy");
+            m.setAccessible(true);
+            return (Boolean) m.invoke(sql);
+        } catch (ReflectiveOperationException | SQLException | RuntimeException e) {
+            return true;
+        }
+    }
+
+    private void bulkCopy(ArrowBulkData data) throws SQLException {
+        TableName destination = staging != null ? staging : target;
+        try (SQLServerBulkCopy copy = new SQLServerBulkCopy(connection)) {
+            SQLServerBulkCopyOptions options = new SQLServerBulkCopyOptions();
+            options.setTableLock(settings.tableLock());
+            options.setCheckConstraints(settings.checkConstraints());
+            options.setFireTriggers(settings.fireTriggers());
+            options.setKeepNulls(settings.keepNulls());
+            options.setKeepIdentity(settings.keepIdentity());
+            options.setBatchSize(settings.bulkBatchSize());
+            options.setBulkCopyTimeout(settings.timeoutSeconds());
+            copy.setBulkCopyOptions(options);
+            copy.setDestinationTableName(destination.quoted());
+            for (int i = 0; i < columns.size(); i++) {
+                copy.addColumnMapping(i + 1, columns.get(i).target().name());
+            }
+            copy.writeToServer(data);
+        }
+    }
+
+    private void finish() throws SQLException {
+        String columnList = columns.stream().map(c -> SqlIdentifiers.quote(c.target().name()))
+                .collect(Collectors.joining(", "));
+        switch (settings.writeMode()) {
+            case REPLACE -> {
+                execute("TRUNCATE TABLE " + target.quoted());
+                execute("INSERT INTO " + target.quoted() + " WITH (TABLOCK) (" + columnList + ") SELECT " + columnList
+                        + " FROM " + staging.quoted());
+            }
+            case MERGE -> execute(mergeSql());
+            default -> {
+            }
+        }
+        connection.commit();
+        state = State.COMMITTED;
+        LOG.debug("Run {} on {} committed: {}", runId, target, stats);
+        // Post-commit clean-up: failures here do not undo the committed run.
+        try {
+            connection.setAutoCommit(true);
+            dropStaging(connection);
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("Run {}: committed, but dropping staging table {} failed: {}", runId, staging, e.toString());
+        } finally {
+            closeConnection();
+        }
+    }
+
+    String mergeSql() {
+        List<String> keys = columns.stream().map(c -> c.target().name())
+                .filter(n -> settings.keyColumns().stream().anyMatch(k -> k.equalsIgnoreCase(n))).toList();
+        List<String> others = columns.stream().map(c -> c.target().name())
+                .filter(n -> settings.keyColumns().stream().noneMatch(k -> k.equalsIgnoreCase(n))).toList();
+        List<String> all = columns.stream().map(c -> c.target().name()).toList();
+        StringBuilder sql = new StringBuilder("MERGE INTO ").append(target.quoted()).append(" AS T USING ")
+                .append(staging.quoted()).append(" AS S ON (");
+        sql.append(keys.stream().map(k -> "T." + SqlIdentifiers.quote(k) + " = S." + SqlIdentifiers.quote(k))
+                .collect(Collectors.joining(" AND ")));
+        sql.append(')');
+        if (!others.isEmpty()) {
+            sql.append(" WHEN MATCHED THEN UPDATE SET ").append(others.stream()
+                    .map(c -> "T." + SqlIdentifiers.quote(c) + " = S." + SqlIdentifiers.quote(c))
+                    .collect(Collectors.joining(", ")));
+        }
+        sql.append(" WHEN NOT MATCHED THEN INSERT (")
+                .append(all.stream().map(SqlIdentifiers::quote).collect(Collectors.joining(", ")))
+                .append(") VALUES (")
+                .append(all.stream().map(c -> "S." + SqlIdentifiers.quote(c)).collect(Collectors.joining(", ")))
+                .append(");");
+        return sql.toString();
+    }
+
+    private void execute(String sql) throws SQLException {
+        try (Statement st = connection.createStatement()) {
+            if (settings.timeoutSeconds() > 0) {
+                st.setQueryTimeout(settings.timeoutSeconds());
+            }
+            st.execute(sql);
+        }
+    }
+
+    // ---- failure handling ----
+
+    /** What the accepted work becomes when the run fails now. */
+    private WorkOutcome failureOutcome() {
+        if (settings.transactionMode() == TransactionMode.RUN || settings.writeMode() == WriteMode.REPLACE
+                || settings.writeMode() == WriteMode.MERGE) {
+            return WorkOutcome.ROLLED_BACK;
+        }
+        return WorkOutcome.COMMITTED;
+    }
+
+    private BulkLoadException.Context context() {
+        return BulkLoadException.Context.of(settings.table().toString(), failureOutcome(), stats);
+    }
+
+    private BulkLoadException fail(BulkLoadException e) {
+        if (state == State.COMMITTED) {
+            return e;
+        }
+        LOG.warn("Run {} on {} failed; accepted work {}: {}", runId, settings.table(), e.outcome(), e.getMessage());
+        cleanUp(e);
+        state = State.FAILED;
+        return e;
+    }
+
+    private void cleanUp(Throwable into) {
+        Connection c = connection;
+        boolean alive = false;
+        if (c != null) {
+            try {
+                alive = !c.isClosed();
+                if (alive && !c.getAutoCommit()) {
+                    c.rollback();
+                }
+            } catch (SQLException | RuntimeException e) {
+                alive = false;
+                // A dead connection: SQL Server rolls back what was not committed when the session ends.
+                LOG.debug("Run {}: rollback failed: {}", runId, e.toString());
+            }
+        }
+        if (stagingCreated) {
+            try {
+                if (alive) {
+                    c.setAutoCommit(true);
+                    dropStaging(c);
+                } else {
+                    try (Connection fresh = provider.open()) {
+                        dropStaging(fresh);
+                    }
+                }
+            } catch (SQLException | RuntimeException e) {
+                LOG.warn("Run {}: dropping staging table {} failed: {}", runId, staging, e.toString());
+                if (into != null) {
+                    into.addSuppressed(e);
+                }
+            }
+        }
+        closeConnection();
+    }
+
+    private void dropStaging(Connection c) throws SQLException {
+        if (!stagingCreated) {
+            return;
+        }
+        // Existence through the catalog (a bound parameter), then a plain DROP TABLE.
+        if (TargetCatalog.find(c, staging) != null) {
+            try (Statement st = c.createStatement()) {
+                st.execute("DROP TABLE " + staging.quoted());
+            }
+        }
+        stagingCreated = false;
+    }
+
+    private void closeConnection() {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException | RuntimeException e) {
+                LOG.debug("Run {}: closing the connection failed: {}", runId, e.toString());
+            }
+            connection = null;
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package io.deltafunnel.mssql;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Everything a {@link BulkLoadSession} needs to know about the target and how to write it.
+ *
+ * @param columnMapping explicit source→target column names (others map by name, case-insensitively); empty map for
+ *                      by-name only
+ * @param keyColumns    target key columns for {@link WriteMode#MERGE}
+ * @param bulkBatchSize rows per bulk-copy round trip inside one Arrow batch; 0 = the whole batch at once
+ * @param timeoutSeconds bulk copy and statement timeout; 0 = none
+ */
+public record BulkLoadSettings(TableName table, WriteMode writeMode, TransactionMode transactionMode,
+        boolean createTable, List<String> keyColumns, Map<String, String> columnMapping, boolean tableLock,
+        boolean checkConstraints, boolean fireTriggers, boolean keepNulls, boolean keepIdentity, int bulkBatchSize,
+        int timeoutSeconds) {
+
+    public BulkLoadSettings {
+        Objects.requireNonNull(table, "table");
+        Objects.requireNonNull(writeMode, "writeMode");
+        Objects.requireNonNull(transactionMode, "transactionMode");
+        keyColumns = List.copyOf(keyColumns == null ? List.of() : keyColumns);
+        columnMapping = Map.copyOf(columnMapping == null ? Map.of() : columnMapping);
+        if (writeMode == WriteMode.MERGE && keyColumns.isEmpty()) {
+            throw new IllegalArgumentException("writeMode=merge needs keyColumns");
+        }
+        if (bulkBatchSize < 0) {
+            throw new IllegalArgumentException("bulkBatchSize must be 0 or more, got " + bulkBatchSize);
+        }
+        if (timeoutSeconds < 0) {
+            throw new IllegalArgumentException("timeout must be 0 or more, got " + timeoutSeconds);
+        }
+    }
+
+    /** Defaults: append, transaction per run, no createTable, by-name mapping, no bulk hints. */
+    public static BulkLoadSettings defaults(TableName table) {
+        return new BulkLoadSettings(table, WriteMode.APPEND, TransactionMode.RUN, false, List.of(), Map.of(), false,
+                false, false, false, false, 0, 0);
+    }
+
+    public BulkLoadSettings withWriteMode(WriteMode mode, List<String> keys) {
+        return new BulkLoadSettings(table, mode, transactionMode, createTable, keys, columnMapping, tableLock,
+                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds);
+    }
+
+    public BulkLoadSettings withTransactionMode(TransactionMode mode) {
+        return new BulkLoadSettings(table, writeMode, mode, createTable, keyColumns, columnMapping, tableLock,
+                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds);
+    }
+
+    public BulkLoadSettings withCreateTable(boolean create) {
+        return new BulkLoadSettings(table, writeMode, transactionMode, create, keyColumns, columnMapping, tableLock,
+                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds);
+    }
+
+    public BulkLoadSettings withColumnMapping(Map<String, String> mapping) {
+        return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, mapping, tableLock,
+                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds);
+    }
+
+    /** Parses {@code a,b , c} into trimmed non-empty names. */
+    public static List<String> parseList(String text) {
+        if (text == null || text.isBlank()) {
+            return List.of();
+        }
+        return java.util.Arrays.stream(text.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    }
+
+    /**
+     * Parses {@code src1:dst1,src2:dst2}.
+     *
+     * @throws IllegalArgumentException on a malformed pair or a source listed twice
+     */
+    public static Map<String, String> parseMapping(String text) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String pair : parseList(text)) {
+            int colon = pair.indexOf(':');
+            if (colon <= 0 || colon == pair.length() - 1) {
+                throw new IllegalArgumentException("columnMapping entries must be source:target, got '" + pair + "'");
+            }
+            String src = pair.substring(0, colon).trim();
+            String dst = pair.substring(colon + 1).trim();
+            if (out.keySet().stream().anyMatch(k -> k.toLowerCase(Locale.ROOT).equals(src.toLowerCase(Locale.ROOT)))) {
+                throw new IllegalArgumentException("columnMapping lists source column '" + src + "' twice");
+            }
+            out.put(src, dst);
+        }
+        return out;
+    }
+}

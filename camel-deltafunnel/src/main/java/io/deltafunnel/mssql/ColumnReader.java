@@ -1,0 +1,25 @@
+package io.deltafunnel.mssql;
+
+/**
+ * Reads the values of one Arrow vector as canonical Java values (see {@link ValueKind}). Bound to one vector, so
+ * valid only as long as that vector is. Only the accessor matching the column's kind is meaningful.
+ *
+ * <p>Accessors may throw {@link ValueRejected} for a value that has no Java/SQL Server representation at all (a
+ * time of day outside 0..24h, a timestamp beyond year 999,999,999).
+ */
+public interface ColumnReader {
+
+    boolean isNull(int row);
+
+    default long getLong(int row) {
+        throw new UnsupportedOperationException();
+    }
+
+    default double getDouble(int row) {
+        throw new UnsupportedOperationException();
+    }
+
+    default Object getObject(int row) {
+        throw new UnsupportedOperationException();
+    }
+}

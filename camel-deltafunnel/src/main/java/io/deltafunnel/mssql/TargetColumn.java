@@ -1,0 +1,36 @@
+package io.deltafunnel.mssql;
+
+import java.util.Locale;
+
+/**
+ * One column of the target table as INFORMATION_SCHEMA.COLUMNS describes it.
+ *
+ * @param name              exact column name
+ * @param dataType          lower-case SQL Server type name (nvarchar, decimal, datetime2, ...)
+ * @param maxLength         CHARACTER_MAXIMUM_LENGTH: characters for strings, bytes for binary, -1 for (max), null
+ *                          for other types
+ * @param precision         NUMERIC_PRECISION, or null
+ * @param scale             NUMERIC_SCALE, or null
+ * @param datetimePrecision DATETIME_PRECISION (fractional-second digits), or null
+ * @param nullable          IS_NULLABLE = 'YES'
+ * @param ordinal           ORDINAL_POSITION
+ */
+public record TargetColumn(String name, String dataType, Integer maxLength, Integer precision, Integer scale,
+        Integer datetimePrecision, boolean nullable, int ordinal) {
+
+    public TargetColumn {
+        dataType = dataType.toLowerCase(Locale.ROOT);
+    }
+
+    /** The column's type as T-SQL, e.g. {@code nvarchar(10)}, {@code decimal(5,2)}, {@code datetime2(7)}. */
+    public String typeText() {
+        return switch (dataType) {
+            case "char", "varchar", "nchar", "nvarchar", "binary", "varbinary" ->
+                    dataType + "(" + (maxLength == null || maxLength < 0 ? "max" : maxLength) + ")";
+            case "decimal", "numeric" -> dataType + "(" + precision + "," + scale + ")";
+            case "datetime2", "datetimeoffset", "time" ->
+                    dataType + "(" + (datetimePrecision == null ? 7 : datetimePrecision) + ")";
+            default -> dataType;
+        };
+    }
+}

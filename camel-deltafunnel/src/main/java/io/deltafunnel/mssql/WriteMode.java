@@ -1,0 +1,16 @@
+package io.deltafunnel.mssql;
+
+/** What a run does to the target table. */
+public enum WriteMode {
+    /** Add the run's rows to the target. */
+    APPEND,
+    /** Empty the target at the start of the run, then add the run's rows. */
+    TRUNCATE,
+    /**
+     * Load a staging table; when the run completes, replace the target's contents with it in one transaction
+     * (readers see the old contents until the commit, the new ones after it).
+     */
+    REPLACE,
+    /** Load a staging table; when the run completes, MERGE it into the target on the key columns. */
+    MERGE
+}

@@ -1,0 +1,434 @@
+package io.deltafunnel.camel;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.deltafunnel.mssql.BulkLoadException;
+import io.deltafunnel.mssql.ColumnMappingException;
+import io.deltafunnel.mssql.UnsupportedArrowTypeException;
+import io.deltafunnel.mssql.ValueOutOfRangeException;
+import io.deltafunnel.mssql.WorkOutcome;
+import org.apache.camel.Exchange;
+import org.apache.camel.component.mock.MockEndpoint;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The end-to-end scenarios, run against the emulator (unit tests) and a real SQL Server (*IT). */
+abstract class AbstractMssqlScenarios extends MssqlRouteTestSupport {
+
+    @BeforeEach
+    void name(TestInfo info) throws Exception {
+        nameTable(info);
+        exec("IF OBJECT_ID('dbo." + table + "') IS NOT NULL DROP TABLE [dbo].[" + table + "]");
+    }
+
+    /** 50 rows, ids 0..49, in 5 batches of 10. */
+    static final String FIFTY = "SELECT i::INTEGER AS id, 'v' || i AS name FROM range(0, 50) t(i) ORDER BY i";
+
+    protected void createIdName(String nameType) throws Exception {
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL, [name] " + nameType + " NULL)");
+    }
+
+    protected void seedOld(int rows) throws Exception {
+        for (int i = 0; i < rows; i++) {
+            exec("INSERT INTO [dbo].[" + table + "] ([id], [name]) VALUES (" + (1000 + i) + ", N'old')");
+        }
+    }
+
+    protected List<List<Object>> contents() throws Exception {
+        return query("SELECT [id], [name] FROM [dbo].[" + table + "] ORDER BY [id]");
+    }
+
+    // ---------------------------------------------------------------- types
+
+    static final String ALL_TYPES = "SELECT * FROM ("
+            + "SELECT 1::INTEGER AS id, (-128)::TINYINT AS i8, (-32768)::SMALLINT AS i16, (-2147483648)::INTEGER AS i32,"
+            + " (-9223372036854775808)::BIGINT AS i64, 0::UTINYINT AS u8, 0::USMALLINT AS u16, 0::UINTEGER AS u32,"
+            + " 0::UBIGINT AS u64, (-3.4028235e38)::FLOAT AS f32, (-1.7976931348623157e308)::DOUBLE AS f64,"
+            + " false AS b, (-9999999999999999.99)::DECIMAL(18,2) AS d,"
+            + " (-99999999999999999999999999999999999999)::HUGEINT AS h, '' AS s, 'ñ😀abcdefg' AS s10,"
+            + " '\\x00'::BLOB AS bin, DATE '0001-01-01' AS dt, TIME '00:00:00' AS tm,"
+            + " TIMESTAMP '0001-01-01 00:00:00' AS ts, '1900-01-01 00:00:00.0000001'::TIMESTAMP_NS AS tns,"
+            + " TIMESTAMPTZ '1900-01-01 00:00:00+00' AS tz, '00000000-0000-0000-0000-000000000000'::UUID AS u,"
+            + " []::INTEGER[] AS l, {'a': -1, 'b': 'x\"y'} AS st"
+            + " UNION ALL SELECT 2, 127::TINYINT, 32767::SMALLINT, 2147483647::INTEGER, 9223372036854775807::BIGINT,"
+            + " 255::UTINYINT, 65535::USMALLINT, 4294967295::UINTEGER, 18446744073709551615::UBIGINT,"
+            + " 3.4028235e38::FLOAT, 1.7976931348623157e308::DOUBLE, true, 9999999999999999.99::DECIMAL(18,2),"
+            + " 99999999999999999999999999999999999999::HUGEINT, 'snow ☃ \"q\" tab' || chr(9) || 'nl' || chr(10), 'abcdefghij',"
+            + " '\\xFF\\x00\\x01'::BLOB, DATE '9999-12-31', TIME '23:59:59.999999',"
+            + " TIMESTAMP '9999-12-31 23:59:59.999999', '2262-04-11 23:47:16.8547758'::TIMESTAMP_NS,"
+            + " TIMESTAMPTZ '9999-12-31 23:59:59.999999+00', 'ffffffff-ffff-ffff-ffff-ffffffffffff'::UUID,"
+            + " [1, NULL, 3], {'a': NULL, 'b': 'é'}"
+            + " UNION ALL SELECT 3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,"
+            + " NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL) ORDER BY id";
+
+    static final String ALL_TYPES_DDL = "([id] int NOT NULL, [i8] smallint, [i16] smallint, [i32] int, [i64] bigint,"
+            + " [u8] tinyint, [u16] int, [u32] bigint, [u64] decimal(20,0), [f32] real, [f64] float, [b] bit,"
+            + " [d] decimal(18,2), [h] decimal(38,0), [s] nvarchar(max), [s10] nvarchar(10), [bin] varbinary(max),"
+            + " [dt] date, [tm] time(6), [ts] datetime2(6), [tns] datetime2(7), [tz] datetimeoffset(6),"
+            + " [u] uniqueidentifier, [l] nvarchar(max), [st] nvarchar(max))";
+
+    @Test
+    void everyMappedTypeRoundTripsExactly() throws Exception {
+        exec("CREATE TABLE [dbo].[" + table + "] " + ALL_TYPES_DDL);
+        runRoute(source(ALL_TYPES, 10), mssql(""), 1, null);
+        assertTrue(failures.isEmpty(), () -> failures.toString());
+        assertAllTypes();
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void everyMappedTypeRoundTripsExactlyWithNativeTemporals() throws Exception {
+        exec("CREATE TABLE [dbo].[" + table + "] " + ALL_TYPES_DDL);
+        String uri = "deltafunnel-mssql:dbo." + table + "?url=RAW(" + jdbcUrl()
+                + ";sendTemporalDataTypesAsStringForBulkCopy=false)&username=" + user() + "&password=RAW(" + password()
+                + ")";
+        runRoute(source(ALL_TYPES, 2), uri, 2, null);
+        assertTrue(failures.isEmpty(), () -> failures.toString());
+        assertAllTypes();
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void bulkOptionsAreAccepted() throws Exception {
+        createIdName("nvarchar(20)");
+        runRoute(source(FIFTY, 10), mssql("tableLock=true&checkConstraints=true&fireTriggers=true&keepNulls=true"
+                + "&bulkBatchSize=3&timeout=30&transaction=batch"), 5, null);
+        assertTrue(failures.isEmpty(), () -> failures.toString());
+        assertEquals(50, count(table));
+        stopAndAssertNoArrowLeak();
+    }
+
+    protected void assertAllTypes() throws Exception {
+        try (Connection c = jdbc(); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT * FROM [dbo].[" + table + "] ORDER BY [id]")) {
+            assertTrue(rs.next());
+            assertEquals(1, rs.getInt("id"));
+            assertEquals(-128, rs.getShort("i8"));
+            assertEquals(Short.MIN_VALUE, rs.getShort("i16"));
+            assertEquals(Integer.MIN_VALUE, rs.getInt("i32"));
+            assertEquals(Long.MIN_VALUE, rs.getLong("i64"));
+            assertEquals(0, rs.getInt("u8"));
+            assertEquals(0, rs.getInt("u16"));
+            assertEquals(0L, rs.getLong("u32"));
+            assertEquals(0, BigDecimal.ZERO.compareTo(rs.getBigDecimal("u64")));
+            assertEquals(-3.4028235e38f, rs.getFloat("f32"));
+            assertEquals(-1.7976931348623157e308, rs.getDouble("f64"));
+            assertEquals(false, rs.getBoolean("b"));
+            assertEquals(new BigDecimal("-9999999999999999.99"), rs.getBigDecimal("d"));
+            assertEquals(new BigDecimal("-99999999999999999999999999999999999999"), rs.getBigDecimal("h"));
+            assertEquals("", rs.getString("s"));
+            assertEquals("ñ😀abcdefg", rs.getString("s10"));
+            assertArrayEquals(new byte[] {0}, rs.getBytes("bin"));
+            assertEquals(LocalDate.of(1, 1, 1), rs.getObject("dt", LocalDate.class));
+            assertEquals(LocalTime.MIDNIGHT, rs.getObject("tm", LocalTime.class));
+            assertEquals(LocalDateTime.of(1, 1, 1, 0, 0), rs.getObject("ts", LocalDateTime.class));
+            assertEquals(LocalDateTime.of(1900, 1, 1, 0, 0, 0, 100), rs.getObject("tns", LocalDateTime.class));
+            assertEquals(OffsetDateTime.of(1900, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC),
+                    rs.getObject("tz", OffsetDateTime.class));
+            assertEquals("00000000-0000-0000-0000-000000000000", rs.getString("u"));
+            assertEquals("[]", rs.getString("l"));
+            assertEquals("{\"a\":-1,\"b\":\"x\\\"y\"}", rs.getString("st"));
+
+            assertTrue(rs.next());
+            assertEquals(2, rs.getInt("id"));
+            assertEquals(127, rs.getShort("i8"));
+            assertEquals(Short.MAX_VALUE, rs.getShort("i16"));
+            assertEquals(Integer.MAX_VALUE, rs.getInt("i32"));
+            assertEquals(Long.MAX_VALUE, rs.getLong("i64"));
+            assertEquals(255, rs.getInt("u8"));
+            assertEquals(65535, rs.getInt("u16"));
+            assertEquals(4294967295L, rs.getLong("u32"));
+            assertEquals(new BigDecimal("18446744073709551615"), rs.getBigDecimal("u64"));
+            assertEquals(3.4028235e38f, rs.getFloat("f32"));
+            assertEquals(1.7976931348623157e308, rs.getDouble("f64"));
+            assertEquals(true, rs.getBoolean("b"));
+            assertEquals(new BigDecimal("9999999999999999.99"), rs.getBigDecimal("d"));
+            assertEquals(new BigDecimal("99999999999999999999999999999999999999"), rs.getBigDecimal("h"));
+            assertEquals("snow ☃ \"q\" tab\tnl\n", rs.getString("s"));
+            assertEquals("abcdefghij", rs.getString("s10"));
+            assertArrayEquals(new byte[] {(byte) 0xFF, 0, 1}, rs.getBytes("bin"));
+            assertEquals(LocalDate.of(9999, 12, 31), rs.getObject("dt", LocalDate.class));
+            assertEquals(LocalTime.of(23, 59, 59, 999_999_000), rs.getObject("tm", LocalTime.class));
+            assertEquals(LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_000),
+                    rs.getObject("ts", LocalDateTime.class));
+            assertEquals(LocalDateTime.of(2262, 4, 11, 23, 47, 16, 854_775_800),
+                    rs.getObject("tns", LocalDateTime.class));
+            assertEquals(OffsetDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_000, ZoneOffset.UTC),
+                    rs.getObject("tz", OffsetDateTime.class));
+            assertEquals("FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF", rs.getString("u"));
+            assertEquals("[1,null,3]", rs.getString("l"));
+            assertEquals("{\"a\":null,\"b\":\"é\"}", rs.getString("st"));
+
+            assertTrue(rs.next());
+            assertEquals(3, rs.getInt("id"));
+            for (int i = 2; i <= rs.getMetaData().getColumnCount(); i++) {
+                assertNull(rs.getObject(i), rs.getMetaData().getColumnName(i));
+            }
+        }
+    }
+
+    @Test
+    void createTableFromArrowSchema() throws Exception {
+        runRoute(source("SELECT 1::TINYINT AS i8, 2::UBIGINT AS u64, 'x' AS s, [1] AS l,"
+                + " '2024-01-02 03:04:05.1234567'::TIMESTAMP_NS AS tns, TIMESTAMPTZ '2024-01-02 03:04:05+00' AS tz,"
+                + " 1.5::DECIMAL(9,3) AS d", 10), mssql("createTable=true"), 1, null);
+        assertTrue(failures.isEmpty(), () -> failures.toString());
+        List<List<Object>> cols = query("SELECT COLUMN_NAME, DATA_TYPE, CHARACTER_MAXIMUM_LENGTH, NUMERIC_PRECISION,"
+                + " NUMERIC_SCALE, DATETIME_PRECISION FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = 'dbo'"
+                + " AND TABLE_NAME = '" + table + "' ORDER BY ORDINAL_POSITION");
+        assertEquals(List.of("i8", "smallint"), cols.get(0).subList(0, 2));
+        assertEquals(List.of("u64", "decimal"), cols.get(1).subList(0, 2));
+        assertEquals(20, ((Number) cols.get(1).get(3)).intValue());
+        assertEquals(List.of("s", "nvarchar", -1), cols.get(2).subList(0, 3));
+        assertEquals(List.of("l", "nvarchar", -1), cols.get(3).subList(0, 3));
+        assertEquals(List.of("tns", "datetime2"), cols.get(4).subList(0, 2));
+        assertEquals(7, ((Number) cols.get(4).get(5)).intValue());
+        assertEquals(List.of("tz", "datetimeoffset"), cols.get(5).subList(0, 2));
+        assertEquals(6, ((Number) cols.get(5).get(5)).intValue());
+        assertEquals(List.of("d", "decimal"), cols.get(6).subList(0, 2));
+        assertEquals(3, ((Number) cols.get(6).get(4)).intValue());
+        List<Object> row = query("SELECT * FROM [dbo].[" + table + "]").get(0);
+        assertEquals(1, ((Number) row.get(0)).intValue());
+        assertEquals("x", row.get(2));
+        assertEquals("[1]", row.get(3));
+        stopAndAssertNoArrowLeak();
+    }
+
+    // ---------------------------------------------------------------- write and transaction modes
+
+    @Test
+    void appendInRunTransactionWithExactStatistics() throws Exception {
+        createIdName("nvarchar(20)");
+        seedOld(2);
+        MockEndpoint out = getMockEndpoint("mock:out");
+        out.expectedMessageCount(5);
+        List<String> runIds = new CopyOnWriteArrayList<>();
+        runRoute(source(FIFTY, 10), mssql("transaction=run"), 5,
+                e -> runIds.add(e.getMessage().getHeader(DeltaFunnelConstants.RUN_ID, String.class)));
+        out.assertIsSatisfied();
+        for (int i = 0; i < 5; i++) {
+            Exchange e = out.getExchanges().get(i);
+            assertEquals((long) (i + 1), e.getMessage().getHeader(DeltaFunnelConstants.OUTPUT_BATCHES));
+            assertEquals((long) (10 * (i + 1)), e.getMessage().getHeader(DeltaFunnelConstants.OUTPUT_ROWS));
+        }
+        assertEquals(1, runIds.stream().distinct().count());
+        assertEquals(new io.deltafunnel.handoff.HandoffStats(5, 50, 5, 50), out.getExchanges().get(4)
+                .getProperty(DeltaFunnelMssqlProducer.STATS_PROPERTY));
+        assertEquals(52, count(table));
+        assertEquals(List.of(49, "v49"), contents().get(49));
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void truncateEmptiesTheTargetFirst() throws Exception {
+        createIdName("nvarchar(20)");
+        seedOld(7);
+        runRoute(source(FIFTY, 20), mssql("writeMode=truncate"), 3, null);
+        assertTrue(failures.isEmpty(), () -> failures.toString());
+        assertEquals(50, count(table));
+        assertEquals(List.of(0, "v0"), contents().get(0));
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void replaceReaderSeesOldContentsDuringTheRunAndNewAfter() throws Exception {
+        createIdName("nvarchar(20)");
+        seedOld(7);
+        List<Long> seen = new CopyOnWriteArrayList<>();
+        runRoute(source(FIFTY, 10), mssql("writeMode=replace"), 5, e -> seen.add(count(table)));
+        assertTrue(failures.isEmpty(), () -> failures.toString());
+        assertEquals(List.of(7L, 7L, 7L, 7L, 50L), seen);
+        assertEquals(50, count(table));
+        assertEquals(List.of(), query("SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_NAME LIKE '"
+                + table + "[_][_]df[_]%'"), "staging table left behind");
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void mergeUpdatesMatchedAndInsertsNewRows() throws Exception {
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL PRIMARY KEY, [name] nvarchar(20) NULL)");
+        for (int i = 0; i < 10; i++) {
+            exec("INSERT INTO [dbo].[" + table + "] ([id], [name]) VALUES (" + i + ", N'old')");
+        }
+        runRoute(source("SELECT i::INTEGER AS id, 'new' || i AS name FROM range(5, 15) t(i) ORDER BY i", 4),
+                mssql("writeMode=merge&keyColumns=id"), 3, null);
+        assertTrue(failures.isEmpty(), () -> failures.toString());
+        List<List<Object>> rows = contents();
+        assertEquals(15, rows.size());
+        assertEquals(List.of(4, "old"), rows.get(4));
+        assertEquals(List.of(5, "new5"), rows.get(5));
+        assertEquals(List.of(14, "new14"), rows.get(14));
+        stopAndAssertNoArrowLeak();
+    }
+
+    /** Batch 3 of 5 (rows 20..29) holds a value too long for nvarchar(5) at run row 25. */
+    static final String FIFTY_BAD_AT_25 = "SELECT i::INTEGER AS id, CASE WHEN i = 25 THEN 'far too long' ELSE 'v' || i"
+            + " END AS name FROM range(0, 50) t(i) ORDER BY i";
+
+    @Test
+    void runTransactionDataErrorInThirdBatchLeavesTargetExactlyAsBefore() throws Exception {
+        createIdName("nvarchar(5)");
+        seedOld(3);
+        List<List<Object>> before = contents();
+        runRoute(source(FIFTY_BAD_AT_25, 10), mssql("transaction=run"), 3, null);
+        assertEquals(before, contents());
+        BulkLoadException e = singleFailure();
+        assertInstanceOf(ValueOutOfRangeException.class, e);
+        assertEquals("name", e.column());
+        assertEquals(5, e.rowInBatch());
+        assertEquals(25, e.rowInRun());
+        assertEquals(WorkOutcome.ROLLED_BACK, e.outcome());
+        assertEquals(20, e.stats().outputRows());
+        assertEquals(2, e.stats().outputBatches());
+        assertTrue(e.getMessage().contains("dbo." + table), e.getMessage());
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void batchTransactionKeepsTheBatchesCommittedBeforeAFailure() throws Exception {
+        createIdName("nvarchar(5)");
+        seedOld(3);
+        runRoute(source(FIFTY_BAD_AT_25, 10), mssql("transaction=batch"), 3, null);
+        assertEquals(23, count(table));
+        BulkLoadException e = singleFailure();
+        assertEquals(WorkOutcome.COMMITTED, e.outcome());
+        assertEquals(20, e.stats().outputRows());
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void replaceFailureLeavesTargetAndNoStagingTable() throws Exception {
+        createIdName("nvarchar(5)");
+        seedOld(3);
+        List<List<Object>> before = contents();
+        runRoute(source(FIFTY_BAD_AT_25, 10), mssql("writeMode=replace&transaction=batch"), 3, null);
+        assertEquals(before, contents());
+        assertEquals(WorkOutcome.ROLLED_BACK, singleFailure().outcome());
+        assertEquals(List.of(), query("SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_NAME LIKE '"
+                + table + "[_][_]df[_]%'"));
+        stopAndAssertNoArrowLeak();
+    }
+
+    protected BulkLoadException singleFailure() {
+        assertEquals(1, failures.size(), () -> failures.toString());
+        return failures.get(0);
+    }
+
+    // ---------------------------------------------------------------- mapping and value errors
+
+    @Test
+    void explicitColumnMapping() throws Exception {
+        exec("CREATE TABLE [dbo].[" + table + "] ([Key] int NOT NULL, [Label] nvarchar(20) NULL, [extra] int NULL)");
+        runRoute(source("SELECT 7 AS a, 'seven' AS b", 10), mssql("columnMapping=a:Key,b:label"), 1, null);
+        assertTrue(failures.isEmpty(), () -> failures.toString());
+        assertEquals(List.of(List.of(7, "seven")), query("SELECT [Key], [Label] FROM [dbo].[" + table + "]"));
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void sourceColumnWithoutTargetFailsBeforeAnyRow() throws Exception {
+        createIdName("nvarchar(20)");
+        runRoute(source("SELECT 1 AS id, 'x' AS name, 3 AS surplus", 10), mssql(""), 1, null);
+        BulkLoadException e = singleFailure();
+        assertInstanceOf(ColumnMappingException.class, e);
+        assertEquals("surplus", e.column());
+        assertTrue(e.getMessage().contains("dbo." + table), e.getMessage());
+        assertEquals(0, count(table));
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void notNullTargetWithoutSourceFailsBeforeAnyRow() throws Exception {
+        createIdName("nvarchar(20)");
+        runRoute(source("SELECT 'x' AS name", 10), mssql(""), 1, null);
+        BulkLoadException e = singleFailure();
+        assertInstanceOf(ColumnMappingException.class, e);
+        assertEquals("id", e.column());
+        assertEquals(0, count(table));
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void valuesThatDoNotFitNameColumnAndRow() throws Exception {
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL, [amount] decimal(5,2) NULL,"
+                + " [small] tinyint NULL, [ts] datetime2(7) NULL)");
+        Map<String, String> cases = Map.of(
+                "amount", "SELECT i::INTEGER AS id, CASE WHEN i = 13 THEN 1234.567 ELSE 1.5 END::DECIMAL(10,3) AS amount"
+                        + " FROM range(0, 20) t(i) ORDER BY i",
+                "small", "SELECT i::INTEGER AS id, CASE WHEN i = 13 THEN 300 ELSE 1 END AS small"
+                        + " FROM range(0, 20) t(i) ORDER BY i",
+                "ts", "SELECT i::INTEGER AS id, CASE WHEN i = 13 THEN '2024-01-01 00:00:00.123456789'::TIMESTAMP_NS"
+                        + " ELSE '2024-01-01 00:00:00.1234567'::TIMESTAMP_NS END AS ts FROM range(0, 20) t(i) ORDER BY i",
+                "id", "SELECT CASE WHEN i = 13 THEN NULL ELSE i END::INTEGER AS id FROM range(0, 20) t(i) ORDER BY i");
+        for (Map.Entry<String, String> c : cases.entrySet()) {
+            failures.clear();
+            runRouteAgain(c.getValue());
+            BulkLoadException e = singleFailure();
+            assertInstanceOf(ValueOutOfRangeException.class, e, c.getKey());
+            assertEquals(c.getKey(), e.column());
+            assertEquals(3, e.rowInBatch(), c.getKey());
+            assertEquals(13, e.rowInRun(), c.getKey());
+            assertEquals(0, count(table), c.getKey());
+        }
+        stopAndAssertNoArrowLeak();
+    }
+
+    private void runRouteAgain(String sql) throws Exception {
+        // Batch 0 (rows 0..9) passes, batch 1 fails at its row 3 = run row 13.
+        runRoute(source(sql, 10), mssql(""), 2, null);
+    }
+
+    @Test
+    void unsupportedArrowTypeFailsBeforeAnyRow() throws Exception {
+        createIdName("nvarchar(20)");
+        runRoute(source("SELECT 1 AS id, INTERVAL 1 DAY AS name", 10), mssql(""), 1, null);
+        BulkLoadException e = singleFailure();
+        assertInstanceOf(UnsupportedArrowTypeException.class, e);
+        assertEquals("name", e.column());
+        assertEquals(0, count(table));
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void missingTableWithoutCreateTable() throws Exception {
+        runRoute(source("SELECT 1 AS id", 10), mssql(""), 1, null);
+        assertInstanceOf(ColumnMappingException.class, singleFailure());
+        assertTrue(singleFailure().getMessage().contains("does not exist"), singleFailure().getMessage());
+        stopAndAssertNoArrowLeak();
+    }
+
+    // ---------------------------------------------------------------- security
+
+    @Test
+    void passwordNeverShows() throws Exception {
+        DeltaFunnelMssqlEndpoint ep = context.getEndpoint(mssql(""), DeltaFunnelMssqlEndpoint.class);
+        assertTrue(!ep.toString().contains(password()), ep.toString());
+        assertEquals(password(), ep.getPassword());
+        runRoute(source("SELECT 1 AS id", 10), mssql(""), 1, null);
+        assertTrue(!singleFailure().getMessage().contains(password()));
+        context.stop();
+    }
+
+    protected static List<Object> row(Object... values) {
+        return new ArrayList<>(List.of(values));
+    }
+}

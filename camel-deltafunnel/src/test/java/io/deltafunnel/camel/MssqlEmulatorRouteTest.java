@@ -1,0 +1,206 @@
+package io.deltafunnel.camel;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.util.List;
+
+import io.deltafunnel.emulator.MssqlEmulator;
+import io.deltafunnel.mssql.BulkLoadException;
+import io.deltafunnel.mssql.SqlServerErrors;
+import io.deltafunnel.mssql.WorkOutcome;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.camel.Exchange;
+import org.apache.camel.support.DefaultExchange;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The end-to-end scenarios against the in-JVM SQL Server emulator, plus the emulator's fault injection. */
+class MssqlEmulatorRouteTest extends AbstractMssqlScenarios {
+
+    static MssqlEmulator emulator;
+
+    @BeforeAll
+    static void startEmulator() {
+        emulator = MssqlEmulator.builder().port(0).password("Str0ng!Passw0rd").sinkMode(false).start();
+    }
+
+    @AfterAll
+    static void stopEmulator() {
+        if (emulator != null) {
+            emulator.close();
+        }
+    }
+
+    @AfterEach
+    void clearFaults() {
+        emulator.faults().clear();
+    }
+
+    @Override
+    protected String jdbcUrl() {
+        return emulator.jdbcUrl();
+    }
+
+    @Override
+    protected String user() {
+        return emulator.user();
+    }
+
+    @Override
+    protected String password() {
+        return emulator.password();
+    }
+
+    @Test
+    void runTransactionServerErrorAtThirdBulkLoadLeavesTargetExactlyAsBefore() throws Exception {
+        createIdName("nvarchar(20)");
+        seedOld(3);
+        List<List<Object>> before = contents();
+        emulator.faults().failBulkLoad(3, 0, 1205);
+        runRoute(source(FIFTY, 10), mssql(""), 3, null);
+        assertEquals(before, contents());
+        BulkLoadException e = singleFailure();
+        assertEquals(1205, e.errorNumber());
+        assertEquals(WorkOutcome.ROLLED_BACK, e.outcome());
+        assertEquals(20, e.stats().outputRows());
+        assertTrue(e.getCause() instanceof SQLException sql && SqlServerErrors.isTransient(sql));
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void connectionDroppedDuringReplaceLeavesTargetAndNoStagingTable() throws Exception {
+        createIdName("nvarchar(20)");
+        seedOld(3);
+        List<List<Object>> before = contents();
+        emulator.faults().dropConnectionDuringBulkLoad(2, 5);
+        runRoute(source(FIFTY, 10), mssql("writeMode=replace"), 2, null);
+        assertEquals(before, contents());
+        assertEquals(WorkOutcome.ROLLED_BACK, singleFailure().outcome());
+        assertEquals(List.of(), query("SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_NAME LIKE '"
+                + table + "[_][_]df[_]%'"));
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void temporalWireModeIsDetectedFromTheConnection() throws Exception {
+        java.util.Properties p = new java.util.Properties();
+        p.setProperty("user", user());
+        p.setProperty("password", password());
+        try (java.sql.Connection text = java.sql.DriverManager.getConnection(jdbcUrl(), p);
+                java.sql.Connection nat = java.sql.DriverManager.getConnection(
+                        jdbcUrl() + ";sendTemporalDataTypesAsStringForBulkCopy=false", p)) {
+            assertTrue(io.deltafunnel.mssql.BulkLoadSessionAccess.temporalAsText(text));
+            assertTrue(!io.deltafunnel.mssql.BulkLoadSessionAccess.temporalAsText(nat));
+        }
+    }
+
+    // ---------------------------------------------------------------- runs told apart by run id (producer only)
+
+    private BufferAllocator allocator;
+
+    private VectorSchemaRoot batch(int firstId, int rows) {
+        if (allocator == null) {
+            allocator = new RootAllocator();
+        }
+        IntVector id = new IntVector("id", allocator);
+        VarCharVector name = new VarCharVector("name", allocator);
+        id.allocateNew(rows);
+        name.allocateNew(rows);
+        for (int i = 0; i < rows; i++) {
+            id.set(i, firstId + i);
+            name.setSafe(i, ("n" + (firstId + i)).getBytes(StandardCharsets.UTF_8));
+        }
+        VectorSchemaRoot root = new VectorSchemaRoot(List.of(id, name));
+        root.setRowCount(rows);
+        return root;
+    }
+
+    private Exchange send(String runId, Boolean complete, VectorSchemaRoot body) {
+        Exchange exchange = new DefaultExchange(context);
+        exchange.getIn().setBody(body);
+        if (runId != null) {
+            exchange.getIn().setHeader(DeltaFunnelConstants.RUN_ID, runId);
+        }
+        if (complete != null) {
+            exchange.setProperty(Exchange.BATCH_COMPLETE, complete);
+        }
+        Exchange result = template.send(mssql(""), exchange);
+        body.close();
+        return result;
+    }
+
+    @AfterEach
+    void closeAllocator() {
+        if (allocator != null) {
+            assertEquals(0, allocator.getAllocatedMemory());
+            allocator.close();
+        }
+    }
+
+    @Test
+    void exchangeWithoutRunIdIsACompleteRunOfOne() throws Exception {
+        createIdName("nvarchar(20)");
+        Exchange result = send(null, null, batch(0, 4));
+        assertNull(result.getException());
+        assertEquals(1L, result.getMessage().getHeader(DeltaFunnelConstants.OUTPUT_BATCHES));
+        assertEquals(4L, result.getMessage().getHeader(DeltaFunnelConstants.OUTPUT_ROWS));
+        assertEquals(4, count(table));
+    }
+
+    @Test
+    void newRunIdDiscardsTheOpenOlderRun() throws Exception {
+        createIdName("nvarchar(20)");
+        assertNull(send("A", false, batch(0, 3)).getException());
+        assertNull(send("A", false, batch(3, 3)).getException());
+        Exchange b = send("B", true, batch(100, 2));
+        assertNull(b.getException());
+        assertEquals(1L, b.getMessage().getHeader(DeltaFunnelConstants.OUTPUT_BATCHES));
+        assertEquals(2L, b.getMessage().getHeader(DeltaFunnelConstants.OUTPUT_ROWS));
+        assertEquals(List.of(List.of(100, "n100"), List.of(101, "n101")), contents());
+    }
+
+    @Test
+    void stoppingTheProducerRollsBackTheOpenRun() throws Exception {
+        createIdName("nvarchar(20)");
+        Exchange a = send("A", false, batch(0, 3));
+        assertNull(a.getException());
+        assertEquals(3L, a.getMessage().getHeader(DeltaFunnelConstants.OUTPUT_ROWS));
+        context.stop();
+        assertEquals(0, count(table));
+    }
+
+    @Test
+    void batchModeCommitsEachBatchAndLowerCaseOptionsWork() throws Exception {
+        createIdName("nvarchar(20)");
+        DeltaFunnelMssqlEndpoint ep = context.getEndpoint(mssql("transaction=batch&writeMode=append"),
+                DeltaFunnelMssqlEndpoint.class);
+        assertEquals(io.deltafunnel.mssql.TransactionMode.BATCH, ep.getTransaction());
+        Exchange exchange = new DefaultExchange(context);
+        VectorSchemaRoot body = batch(0, 3);
+        exchange.getIn().setBody(body);
+        exchange.getIn().setHeader(DeltaFunnelConstants.RUN_ID, "R");
+        exchange.setProperty(Exchange.BATCH_COMPLETE, false);
+        assertNull(template.send(ep, exchange).getException());
+        body.close();
+        assertEquals(3, count(table), "batch committed although the run is still open");
+        context.stop();
+        assertEquals(3, count(table));
+    }
+
+    @Test
+    void wrongBodyIsRefused() throws Exception {
+        Exchange result = template.send(mssql(""), e -> e.getIn().setBody("not arrow"));
+        assertInstanceOf(org.apache.camel.InvalidPayloadException.class, result.getException());
+    }
+}

@@ -1,0 +1,13 @@
+package io.deltafunnel.mssql;
+
+import java.sql.Connection;
+
+/** Test access to package-private helpers of {@link BulkLoadSession}. */
+public final class BulkLoadSessionAccess {
+    private BulkLoadSessionAccess() {
+    }
+
+    public static boolean temporalAsText(Connection c) {
+        return BulkLoadSession.sendsTemporalAsText(c);
+    }
+}

@@ -1,0 +1,40 @@
+package io.deltafunnel.mssql;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class BulkLoadSettingsTest {
+
+    @Test
+    void parsesListsAndMappings() {
+        assertEquals(List.of("a", "b"), BulkLoadSettings.parseList(" a , b ,"));
+        assertEquals(List.of(), BulkLoadSettings.parseList(null));
+        assertEquals(Map.of("src1", "dst1", "src2", "dst2"), BulkLoadSettings.parseMapping("src1:dst1, src2:dst2"));
+        assertThrows(IllegalArgumentException.class, () -> BulkLoadSettings.parseMapping("a"));
+        assertThrows(IllegalArgumentException.class, () -> BulkLoadSettings.parseMapping("a:"));
+        assertThrows(IllegalArgumentException.class, () -> BulkLoadSettings.parseMapping("a:b,A:c"));
+    }
+
+    @Test
+    void mergeNeedsKeys() {
+        BulkLoadSettings s = BulkLoadSettings.defaults(TableName.parse("t"));
+        assertThrows(IllegalArgumentException.class, () -> s.withWriteMode(WriteMode.MERGE, List.of()));
+        assertEquals(WriteMode.MERGE, s.withWriteMode(WriteMode.MERGE, List.of("id")).writeMode());
+    }
+
+    @Test
+    void stagingNameStaysWithinTheIdentifierLimit() {
+        TableName staging = BulkLoadSession.stagingName(new TableName("s", "orders"),
+                "0f8fad5b-d9cb-469f-a165-70867728950e");
+        assertEquals(new TableName("s", "orders__df_0f8fad5bd9cb"), staging);
+        TableName longOne = BulkLoadSession.stagingName(new TableName("s", "x".repeat(128)), "abc");
+        assertTrue(longOne.table().length() <= 128, longOne.table());
+        assertTrue(longOne.table().endsWith("__df_abc"));
+    }
+}

@@ -1,0 +1,119 @@
+package io.deltafunnel.emulator;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** A parsed {@code INSERT BULK table (col type, ...) [WITH (hints)]}; the BULK_LOAD message that follows uses it. */
+final class BulkInsertCommand {
+    final TableDef table;
+    final List<String> columns;
+    final boolean keepNulls;
+    final boolean checkConstraints;
+    final boolean fireTriggers;
+    final boolean tablock;
+    final long rowsPerBatch;
+
+    private BulkInsertCommand(TableDef table, List<String> columns, boolean keepNulls, boolean checkConstraints,
+            boolean fireTriggers, boolean tablock, long rowsPerBatch) {
+        this.table = table;
+        this.columns = columns;
+        this.keepNulls = keepNulls;
+        this.checkConstraints = checkConstraints;
+        this.fireTriggers = fireTriggers;
+        this.tablock = tablock;
+        this.rowsPerBatch = rowsPerBatch;
+    }
+
+    static BulkInsertCommand parse(Stmt st, Session s) throws SqlServerError {
+        List<Token> t = st.tokens;
+        ObjectName name = ObjectName.at(t, 2);
+        TableDef table = s.catalog().table(name.schema, name.name);
+        if (table == null) {
+            throw new SqlServerError(208, 1, 16, "Invalid object name '" + name.name + "'.");
+        }
+        int i = name.next;
+        List<String> cols = new ArrayList<>();
+        if (i < t.size() && t.get(i).isSymbol("(")) {
+            i++;
+            while (i < t.size() && !t.get(i).isSymbol(")")) {
+                Token c = t.get(i);
+                if (!c.isIdentifier()) {
+                    throw SqlServerError.syntax(c.text());
+                }
+                if (table.column(c.value()) == null) {
+                    throw new SqlServerError(207, 1, 16, "Invalid column name '" + c.value() + "'.");
+                }
+                cols.add(c.value());
+                i++;
+                int depth = 0;
+                while (i < t.size()) {
+                    Token x = t.get(i);
+                    if (x.isSymbol("(")) {
+                        depth++;
+                    } else if (x.isSymbol(")")) {
+                        if (depth == 0) {
+                            break;
+                        }
+                        depth--;
+                    } else if (x.isSymbol(",") && depth == 0) {
+                        i++;
+                        break;
+                    }
+                    i++;
+                }
+            }
+            i++;
+        }
+        boolean keepNulls = false;
+        boolean check = false;
+        boolean triggers = false;
+        boolean tablock = false;
+        long rowsPerBatch = 0;
+        if (i < t.size() && t.get(i).is("WITH")) {
+            i++;
+            if (i >= t.size() || !t.get(i).isSymbol("(")) {
+                throw SqlServerError.syntax("WITH");
+            }
+            i++;
+            while (i < t.size() && !t.get(i).isSymbol(")")) {
+                Token h = t.get(i);
+                switch (h.upper()) {
+                    case "KEEP_NULLS": keepNulls = true; i++; break;
+                    case "CHECK_CONSTRAINTS": check = true; i++; break;
+                    case "FIRE_TRIGGERS": triggers = true; i++; break;
+                    case "TABLOCK": tablock = true; i++; break;
+                    case "KEEPIDENTITY": case "KEEP_IDENTITY": i++; break;
+                    case "ROWS_PER_BATCH":
+                    case "KILOBYTES_PER_BATCH":
+                        if (i + 2 >= t.size() || !t.get(i + 1).isSymbol("=")) {
+                            throw SqlServerError.syntax(h.text());
+                        }
+                        if (h.is("ROWS_PER_BATCH")) {
+                            rowsPerBatch = Long.parseLong(t.get(i + 2).text());
+                        }
+                        i += 3;
+                        break;
+                    case "ORDER": {
+                        int depth = 0;
+                        i++;
+                        do {
+                            Token x = t.get(i++);
+                            if (x.isSymbol("(")) {
+                                depth++;
+                            } else if (x.isSymbol(")")) {
+                                depth--;
+                            }
+                        } while (depth > 0 && i < t.size());
+                        break;
+                    }
+                    default:
+                        throw SqlServerError.unsupported("INSERT BULK hint " + h.text());
+                }
+                if (i < t.size() && t.get(i).isSymbol(",")) {
+                    i++;
+                }
+            }
+        }
+        return new BulkInsertCommand(table, cols, keepNulls, check, triggers, tablock, rowsPerBatch);
+    }
+}

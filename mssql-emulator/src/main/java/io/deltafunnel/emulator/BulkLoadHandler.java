@@ -1,0 +1,243 @@
+package io.deltafunnel.emulator;
+
+import io.deltafunnel.tds.DoneStatus;
+import io.deltafunnel.tds.MessageInput;
+import io.deltafunnel.tds.TdsProtocolException;
+import io.deltafunnel.tds.TdsReader;
+import io.deltafunnel.tds.TokenType;
+import io.deltafunnel.tds.TypeId;
+import io.deltafunnel.tds.TypeInfo;
+import io.deltafunnel.tds.ValueCodec;
+
+import java.io.IOException;
+import java.net.SocketException;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Decodes one BULK_LOAD message (COLMETADATA, ROW*, DONE) for the preceding INSERT BULK, checks every value as SQL
+ * Server would and inserts the rows into H2 in JDBC batches. A failing round is rolled back entirely.
+ */
+final class BulkLoadHandler {
+    private static final Logger LOG = Logger.getLogger(BulkLoadHandler.class.getName());
+    private static final int JDBC_BATCH = 1000;
+
+    private final Session s;
+    private final Response r;
+    private final BulkInsertCommand cmd;
+
+    BulkLoadHandler(Session s, Response r, BulkInsertCommand cmd) {
+        this.s = s;
+        this.r = r;
+        this.cmd = cmd;
+    }
+
+    /** One column of the bulk stream. */
+    private static final class BulkColumn {
+        final String name;
+        final TypeInfo type;
+        final ValueConverter converter;
+        Object defaultValue;
+        boolean hasDefault;
+
+        BulkColumn(String name, TypeInfo type, ValueConverter converter) {
+            this.name = name;
+            this.type = type;
+            this.converter = converter;
+        }
+    }
+
+    void handle(MessageInput input) throws IOException {
+        TdsReader rd = new TdsReader(input);
+        Faults.BulkFault fault = s.emu.faults().startBulkLoad();
+        long rows = 0;
+        Savepoint sp = null;
+        boolean sink = s.emu.sinkMode();
+        try {
+            if (cmd == null) {
+                throw new SqlServerError(4806, 1, 16, "mssql-emulator: BULK_LOAD received without a preceding"
+                        + " INSERT BULK statement.");
+            }
+            if (rd.readUnsignedByte() != TokenType.COLMETADATA) {
+                throw new TdsProtocolException("BULK_LOAD must start with COLMETADATA");
+            }
+            List<BulkColumn> cols = readColumns(rd);
+            if (!sink) {
+                sp = s.h2.setSavepoint();
+            }
+            try (PreparedStatement ins = sink ? null : s.h2.prepareStatement(insertSql(cols))) {
+                int pending = 0;
+                Object[] row = new Object[cols.size()];
+                while (true) {
+                    int token = rd.readUnsignedByte();
+                    if (token == TokenType.DONE) {
+                        rd.skip(12);
+                        break;
+                    }
+                    if (fault != null && rows >= fault.afterRows) {
+                        trigger(fault);
+                    }
+                    if (token == TokenType.ROW) {
+                        readRow(rd, cols, row, null);
+                    } else if (token == TokenType.NBCROW) {
+                        byte[] bitmap = rd.readBytes((cols.size() + 7) / 8);
+                        readRow(rd, cols, row, bitmap);
+                    } else {
+                        throw new TdsProtocolException(String.format("unexpected token 0x%02X in BULK_LOAD", token));
+                    }
+                    rows++;
+                    if (ins != null) {
+                        for (int i = 0; i < row.length; i++) {
+                            ins.setObject(i + 1, row[i]);
+                        }
+                        ins.addBatch();
+                        if (++pending == JDBC_BATCH) {
+                            ins.executeBatch();
+                            pending = 0;
+                        }
+                    }
+                }
+                if (!rd.atEnd()) {
+                    throw new TdsProtocolException("bytes after the DONE token of a BULK_LOAD");
+                }
+                if (fault != null) {
+                    trigger(fault);
+                }
+                if (ins != null && pending > 0) {
+                    ins.executeBatch();
+                }
+            }
+            if (sp != null) {
+                s.statementSucceeded(null);
+            }
+            s.emu.addBulkRowsDecoded(rows);
+            int status = DoneStatus.COUNT | (s.inTransaction() ? DoneStatus.INXACT : 0);
+            r.done(TokenType.DONE, status, DoneStatus.CMD_BULKINSERT, rows);
+        } catch (SqlServerError e) {
+            fail(input, sp, rows, e);
+        } catch (SQLException e) {
+            fail(input, sp, rows, H2Errors.map(e, cmd == null ? null : cmd.table, s.database));
+        }
+    }
+
+    private void fail(MessageInput input, Savepoint sp, long rows, SqlServerError e) throws IOException {
+        rollbackRound(sp);
+        s.emu.addBulkRowsDecoded(rows);
+        input.drain();
+        r.error(e);
+        r.done(TokenType.DONE, DoneStatus.ERROR | (s.inTransaction() ? DoneStatus.INXACT : 0), 0, 0);
+    }
+
+    private void rollbackRound(Savepoint sp) {
+        try {
+            if (!s.inTransaction()) {
+                s.h2.rollback();
+            } else if (sp != null) {
+                s.h2.rollback(sp);
+            }
+        } catch (SQLException e) {
+            LOG.log(Level.WARNING, "rolling back a failed bulk round", e);
+        }
+    }
+
+    private void trigger(Faults.BulkFault fault) throws SqlServerError, IOException {
+        if (fault.dropConnection) {
+            s.connection.abort();
+            throw new SocketException("mssql-emulator dropped the connection (fault injection)");
+        }
+        String msg = fault.errorNumber == 1205
+                ? "Transaction (Process ID " + s.connection.spid() + ") was deadlocked on lock resources with another"
+                        + " process and has been chosen as the deadlock victim. Rerun the transaction."
+                : "mssql-emulator injected bulk load failure (error " + fault.errorNumber + ")";
+        throw new SqlServerError(fault.errorNumber, 1, fault.errorNumber == 1205 ? 13 : 16, msg);
+    }
+
+    private List<BulkColumn> readColumns(TdsReader rd) throws SqlServerError, SQLException {
+        int count = rd.readUnsignedShort();
+        if (count == 0xFFFF) {
+            throw new TdsProtocolException("BULK_LOAD COLMETADATA without columns");
+        }
+        TableDef table = cmd.table;
+        String tableName = table.messageName(s.database);
+        List<BulkColumn> cols = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            rd.readInt(); // UserType
+            rd.readUnsignedShort(); // Flags
+            TypeInfo t = TypeInfo.read(rd);
+            if (t.typeId() == TypeId.TEXT || t.typeId() == TypeId.NTEXT || t.typeId() == TypeId.IMAGE) {
+                int parts = rd.readUnsignedByte();
+                for (int p = 0; p < parts; p++) {
+                    rd.readUsVarchar();
+                }
+            }
+            String name = rd.readBVarchar();
+            ColumnDef target = table.column(name);
+            if (target == null) {
+                throw new SqlServerError(207, 1, 16, "Invalid column name '" + name + "'.");
+            }
+            cols.add(new BulkColumn(target.name(), t, new ValueConverter(target, tableName, t)));
+        }
+        if (!cmd.keepNulls) {
+            loadDefaults(cols);
+        }
+        return cols;
+    }
+
+    /** Without KEEP_NULLS a NULL sent for a column with a DEFAULT gets the default. */
+    private void loadDefaults(List<BulkColumn> cols) throws SQLException, SqlServerError {
+        for (BulkColumn c : cols) {
+            String expr = c.converter.column().defaultH2();
+            if (expr == null) {
+                continue;
+            }
+            try (PreparedStatement ps = s.h2.prepareStatement("SELECT " + expr); ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                Object v = ResultSetWriter.value(rs, 1, c.converter.column().type());
+                c.defaultValue = v == null ? null : c.converter.convert(v);
+                c.hasDefault = true;
+            }
+        }
+    }
+
+    private void readRow(TdsReader rd, List<BulkColumn> cols, Object[] row, byte[] nullBitmap)
+            throws SqlServerError {
+        for (int i = 0; i < row.length; i++) {
+            BulkColumn c = cols.get(i);
+            Object v = nullBitmap != null && (nullBitmap[i >> 3] & (1 << (i & 7))) != 0 ? null
+                    : ValueCodec.read(rd, c.type);
+            if (v == null) {
+                if (c.hasDefault) {
+                    v = c.defaultValue;
+                }
+                if (v == null && !c.converter.column().nullable()) {
+                    throw new SqlServerError(515, 2, 16, "Cannot insert the value NULL into column '"
+                            + c.name + "', table '" + cmd.table.messageName(s.database)
+                            + "'; column does not allow nulls. INSERT fails.");
+                }
+                row[i] = v;
+            } else {
+                row[i] = c.converter.convert(v);
+            }
+        }
+    }
+
+    private String insertSql(List<BulkColumn> cols) {
+        StringBuilder names = new StringBuilder();
+        StringBuilder marks = new StringBuilder();
+        for (BulkColumn c : cols) {
+            if (names.length() > 0) {
+                names.append(", ");
+                marks.append(", ");
+            }
+            names.append(Identifiers.h2Quote(c.name));
+            marks.append('?');
+        }
+        return "INSERT INTO " + cmd.table.h2Name() + " (" + names + ") VALUES (" + marks + ")";
+    }
+}

@@ -1,0 +1,262 @@
+package io.deltafunnel.emulator;
+
+import io.deltafunnel.tds.Collation;
+import io.deltafunnel.tds.DoneStatus;
+import io.deltafunnel.tds.EnvChangeType;
+import io.deltafunnel.tds.IgnoredMessageException;
+import io.deltafunnel.tds.MessageInput;
+import io.deltafunnel.tds.MessageOutput;
+import io.deltafunnel.tds.Packet;
+import io.deltafunnel.tds.PacketReader;
+import io.deltafunnel.tds.PacketType;
+import io.deltafunnel.tds.PacketWriter;
+import io.deltafunnel.tds.TdsProtocolException;
+import io.deltafunnel.tds.TdsReader;
+import io.deltafunnel.tds.TdsWriter;
+import io.deltafunnel.tds.TokenType;
+import io.deltafunnel.tds.TokenWriter;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.Socket;
+import java.sql.SQLException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/** One client connection: PRELOGIN, optional TLS, LOGIN7, then the request loop. Runs on its own thread. */
+final class ConnectionHandler implements Runnable {
+    private static final Logger LOG = Logger.getLogger(ConnectionHandler.class.getName());
+    static final int TDS_74 = 0x74000004;
+    private static final int DEFAULT_PACKET_SIZE = 4096;
+
+    private final MssqlEmulator emu;
+    private final Socket socket;
+    private final int spid;
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private PacketReader reader;
+    private PacketWriter writer;
+    private boolean encrypted;
+    private Session session;
+
+    ConnectionHandler(MssqlEmulator emu, Socket socket, int spid) {
+        this.emu = emu;
+        this.socket = socket;
+        this.spid = spid;
+    }
+
+    int spid() {
+        return spid;
+    }
+
+    boolean encrypted() {
+        return encrypted;
+    }
+
+    PacketWriter writer() {
+        return writer;
+    }
+
+    @Override
+    public void run() {
+        try {
+            socket.setTcpNoDelay(true);
+            InputStream rawIn = new BufferedInputStream(socket.getInputStream(), 65536);
+            OutputStream rawOut = socket.getOutputStream();
+            reader = new PacketReader(rawIn);
+            writer = new PacketWriter(new BufferedOutputStream(rawOut, 65536), DEFAULT_PACKET_SIZE);
+            Packet p = new Packet();
+            if (!reader.read(p)) {
+                return;
+            }
+            if (p.type != PacketType.PRELOGIN) {
+                throw new TdsProtocolException("expected PRELOGIN, got packet type " + p.type);
+            }
+            byte[] prelogin = readWholeMessage(p);
+            int enc = PreLogin.serverEncryption(PreLogin.clientEncryption(prelogin, prelogin.length));
+            byte[] reply = PreLogin.response(enc);
+            writer.writeMessage(PacketType.TABULAR_RESULT, reply, 0, reply.length);
+            if (enc == PreLogin.ENCRYPT_ON) {
+                TlsStreams tls = TlsHandshake.run(reader, writer, rawIn, rawOut);
+                reader.setInput(tls.input);
+                writer.setOutput(new BufferedOutputStream(tls.output, 65536));
+                encrypted = true;
+                emu.sessionEncrypted();
+            }
+            if (!login(p)) {
+                return;
+            }
+            requestLoop(p);
+        } catch (IOException | UncheckedIOException e) {
+            LOG.log(Level.FINE, "connection " + spid + " ended: " + e, e);
+        } catch (TdsProtocolException e) {
+            LOG.log(Level.WARNING, "connection " + spid + ": protocol error: " + e.getMessage(), e);
+        } catch (SQLException e) {
+            LOG.log(Level.WARNING, "connection " + spid + ": H2 failure", e);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "connection " + spid + ": internal error", e);
+        } finally {
+            if (session != null) {
+                session.close();
+            }
+            closeSocket();
+            emu.connectionClosed(this);
+            finished.countDown();
+        }
+    }
+
+    private byte[] readWholeMessage(Packet first) throws IOException {
+        MessageInput mi = new MessageInput(reader, first);
+        TdsReader r = new TdsReader(mi);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(first.payloadLength, 64));
+        byte[] chunk = new byte[8192];
+        while (!r.atEnd()) {
+            int n = 0;
+            while (n < chunk.length && !r.atEnd()) {
+                chunk[n++] = r.readByte();
+            }
+            out.write(chunk, 0, n);
+        }
+        return out.toByteArray();
+    }
+
+    private boolean login(Packet p) throws IOException, SQLException {
+        if (!reader.read(p)) {
+            return false;
+        }
+        if (p.type != PacketType.LOGIN7) {
+            throw new TdsProtocolException("expected LOGIN7, got packet type " + p.type);
+        }
+        Login7Request login = Login7Request.parse(readWholeMessage(p));
+        TdsWriter w = new TdsWriter(512);
+        if (login.integratedSecurity || !emu.user().equalsIgnoreCase(login.userName)
+                || !emu.password().equals(login.password)) {
+            TokenWriter.message(w, TokenType.ERROR, 18456, 1, 14,
+                    "Login failed for user '" + login.userName + "'.", Response.SERVER_NAME, "", 1);
+            TokenWriter.done(w, TokenType.DONE, DoneStatus.ERROR, 0, 0);
+            writer.writeMessage(PacketType.TABULAR_RESULT, w.array(), 0, w.size());
+            return false;
+        }
+        int packetSize = login.packetSize == 0 ? DEFAULT_PACKET_SIZE
+                : Math.max(512, Math.min(32767, login.packetSize));
+        String db = login.database == null || login.database.isEmpty() ? MssqlEmulator.DATABASE : login.database;
+        TokenWriter.envChangeString(w, EnvChangeType.DATABASE, db, MssqlEmulator.DATABASE);
+        TokenWriter.message(w, TokenType.INFO, 5701, 2, 0, "Changed database context to '" + db + "'.",
+                Response.SERVER_NAME, "", 1);
+        TokenWriter.envChangeBytes(w, EnvChangeType.SQL_COLLATION, Collation.SQL_LATIN1_GENERAL_CP1_CI_AS.bytes(),
+                new byte[0]);
+        TokenWriter.envChangeString(w, EnvChangeType.LANGUAGE, "us_english", "");
+        TokenWriter.envChangeString(w, EnvChangeType.PACKET_SIZE, Integer.toString(packetSize),
+                Integer.toString(DEFAULT_PACKET_SIZE));
+        TokenWriter.loginAck(w, TDS_74, "Microsoft SQL Server", 16, 0, 1000);
+        TokenWriter.done(w, TokenType.DONE, DoneStatus.FINAL, 0, 0);
+        session = new Session(emu, this, db);
+        writer.writeMessage(PacketType.TABULAR_RESULT, w.array(), 0, w.size());
+        writer.setPacketSize(packetSize);
+        return true;
+    }
+
+    private void requestLoop(Packet p) throws IOException, SQLException {
+        while (!emu.isClosed()) {
+            Packet next = p;
+            if (!reader.read(p)) {
+                return;
+            }
+            switch (next.type) {
+                case PacketType.SQL_BATCH:
+                case PacketType.RPC:
+                case PacketType.TRANSACTION_MANAGER: {
+                    int type = next.type;
+                    boolean reset = next.isResetConnection();
+                    byte[] msg;
+                    try {
+                        msg = readWholeMessage(next);
+                    } catch (IgnoredMessageException e) {
+                        answerIgnored();
+                        continue;
+                    }
+                    if (reset) {
+                        session.resetConnection();
+                    }
+                    Response r = newResponse();
+                    session.handle(type, msg, r);
+                    break;
+                }
+                case PacketType.BULK_LOAD: {
+                    MessageInput mi = new MessageInput(reader, next);
+                    Response r = newResponse();
+                    try {
+                        session.handleBulkLoad(mi, r);
+                    } catch (IgnoredMessageException e) {
+                        session.abandonBulkLoad();
+                        answerIgnored();
+                    }
+                    break;
+                }
+                case PacketType.ATTENTION:
+                    newResponse().finishAttention();
+                    break;
+                default:
+                    throw new TdsProtocolException("unexpected packet type " + next.type);
+            }
+        }
+    }
+
+    private Response newResponse() {
+        return new Response(new MessageOutput(writer, PacketType.TABULAR_RESULT));
+    }
+
+    private void answerIgnored() throws IOException {
+        newResponse().finish(DoneStatus.FINAL);
+    }
+
+    /**
+     * Checks, without blocking, whether the client sent an ATTENTION. A non-attention packet found this way is a
+     * protocol error (the client must wait for our answer).
+     */
+    boolean attentionArrived() throws IOException {
+        if (reader.input().available() <= 0) {
+            return false;
+        }
+        Packet p = new Packet();
+        if (!reader.read(p)) {
+            throw new java.io.EOFException("client closed the connection");
+        }
+        if (p.type != PacketType.ATTENTION) {
+            throw new TdsProtocolException("packet type " + p.type + " received while a request was running");
+        }
+        return true;
+    }
+
+    /** Closes the socket abruptly (RST) — fault injection and emulator shutdown. */
+    void abort() {
+        try {
+            socket.setSoLinger(true, 0);
+        } catch (IOException e) {
+            LOG.log(Level.FINE, "set SO_LINGER before abort", e);
+        }
+        closeSocket();
+    }
+
+    private void closeSocket() {
+        try {
+            socket.close();
+        } catch (IOException e) {
+            LOG.log(Level.FINE, "closing socket of connection " + spid, e);
+        }
+    }
+
+    void awaitTermination(long millis) {
+        try {
+            finished.await(millis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

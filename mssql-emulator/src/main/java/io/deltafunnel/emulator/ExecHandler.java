@@ -1,0 +1,97 @@
+package io.deltafunnel.emulator;
+
+import io.deltafunnel.tds.DoneStatus;
+
+import java.io.IOException;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** EXEC of the few system procedures the emulator implements (sp_rename, sp_executesql with plain text). */
+final class ExecHandler {
+    private final ExecContext ctx;
+
+    ExecHandler(ExecContext ctx) {
+        this.ctx = ctx;
+    }
+
+    /** {@code i}: index of the procedure name (1 after EXEC, 0 when the batch starts with the name). */
+    void execute(Stmt st, int i) throws SqlServerError, SQLException, IOException {
+        if (st.tokens.size() <= i) {
+            throw SqlServerError.syntax(st.text);
+        }
+        Token procTok = st.tokens.get(i);
+        if (procTok.kind() == Token.Kind.VARIABLE) {
+            throw SqlServerError.unsupported("EXEC with a return status variable");
+        }
+        ObjectName proc = ObjectName.at(st.tokens, i);
+        List<String> args = literalArgs(st.tokens, proc.next);
+        String name = proc.name.toLowerCase(Locale.ROOT);
+        switch (name) {
+            case "sp_rename":
+                if (args.size() < 2 || args.size() > 3) {
+                    throw new SqlServerError(201, 4, 16,
+                            "Procedure or function 'sp_rename' expects parameter '@newname', which was not supplied.");
+                }
+                new DdlHandler(ctx).rename(args.get(0), args.get(1), args.size() == 3 ? args.get(2) : null,
+                        st.text);
+                ctx.response.info(15477, "Caution: Changing any part of an object name could break scripts and"
+                        + " stored procedures.");
+                ctx.done(DoneStatus.CMD_NONE, -1);
+                return;
+            case "sp_executesql": {
+                if (args.size() != 1 || args.get(0) == null) {
+                    throw SqlServerError.unsupported("sp_executesql with parameters inside a SQL batch (use RPC)");
+                }
+                boolean ok = new BatchExecutor(ctx.session, ctx.response, ctx.vars, true).executeBatch(args.get(0));
+                io.deltafunnel.tds.TokenWriter.returnStatus(ctx.response.token(), ok ? 0 : 1);
+                ctx.response.done(io.deltafunnel.tds.TokenType.DONEPROC,
+                        (ok ? 0 : DoneStatus.ERROR) | (ctx.session.inTransaction() ? DoneStatus.INXACT : 0),
+                        DoneStatus.CMD_EXECUTE, 0);
+                if (!ok) {
+                    throw new NestedBatchFailed();
+                }
+                return;
+            }
+            default:
+                throw new SqlServerError(2812, 62, 16, "Could not find stored procedure '" + proc.name + "'.");
+        }
+    }
+
+    /** The nested batch already reported its error; the outer batch must stop without reporting again. */
+    static final class NestedBatchFailed extends SqlServerError {
+        private static final long serialVersionUID = 1L;
+
+        NestedBatchFailed() {
+            super(0, "nested batch failed");
+        }
+    }
+
+    /** Arguments given as string/number literals (named '@x = value' or positional). */
+    private static List<String> literalArgs(List<Token> toks, int i) throws SqlServerError {
+        List<String> out = new ArrayList<>();
+        while (i < toks.size()) {
+            Token t = toks.get(i);
+            if (t.kind() == Token.Kind.VARIABLE && i + 1 < toks.size() && toks.get(i + 1).isSymbol("=")) {
+                i += 2;
+                t = toks.get(i);
+            }
+            if (t.isString() || t.kind() == Token.Kind.NUMBER) {
+                out.add(t.value());
+            } else if (t.is("NULL")) {
+                out.add(null);
+            } else {
+                throw SqlServerError.unsupported("EXEC argument " + t.text());
+            }
+            i++;
+            if (i < toks.size()) {
+                if (!toks.get(i).isSymbol(",")) {
+                    throw SqlServerError.syntax(toks.get(i).text());
+                }
+                i++;
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,107 @@
+package io.deltafunnel.emulator;
+
+import java.sql.SQLException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.h2.api.ErrorCode;
+
+/** Translates H2 failures into the SQL Server errors a client would get for the same statement. */
+final class H2Errors {
+    private static final Pattern QUOTED = Pattern.compile("\"((?:[^\"]|\"\")*)\"");
+
+    private H2Errors() {
+    }
+
+    /** {@code table} (may be null) names the statement's target for messages. */
+    static SqlServerError map(SQLException e, TableDef table, String database) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof NormalizeTrigger.TriggerError) {
+                return ((NormalizeTrigger.TriggerError) c).error;
+            }
+        }
+        String h2 = firstLine(e.getMessage());
+        String tableName = table == null ? "?" : table.messageName(database);
+        String firstQuoted = firstQuoted(h2);
+        switch (e.getErrorCode()) {
+            case ErrorCode.NULL_NOT_ALLOWED:
+                return new SqlServerError(515, 2, 16, "Cannot insert the value NULL into column '"
+                        + columnOnly(firstQuoted) + "', table '" + tableName
+                        + "'; column does not allow nulls. INSERT fails.");
+            case ErrorCode.VALUE_TOO_LONG_2:
+                return new SqlServerError(2628, 1, 16, "String or binary data would be truncated in table '"
+                        + tableName + "', column '" + columnOnly(firstQuoted) + "'. Truncated value: ''.");
+            case ErrorCode.NUMERIC_VALUE_OUT_OF_RANGE_1:
+            case ErrorCode.NUMERIC_VALUE_OUT_OF_RANGE_2:
+                return new SqlServerError(8115, 2, 16, "Arithmetic overflow error converting expression to data"
+                        + " type. (" + h2 + ")");
+            case ErrorCode.DATA_CONVERSION_ERROR_1:
+                return new SqlServerError(245, 1, 16, "Conversion failed: " + h2);
+            case ErrorCode.INVALID_DATETIME_CONSTANT_2:
+                return new SqlServerError(241, 1, 16,
+                        "Conversion failed when converting date and/or time from character string.");
+            case ErrorCode.DUPLICATE_KEY_1:
+                return new SqlServerError(2627, 1, 14, "Violation of PRIMARY KEY or UNIQUE constraint. Cannot insert"
+                        + " duplicate key in object '" + (table == null ? "?" : table.schema() + "." + table.name())
+                        + "'. (" + h2 + ")");
+            case ErrorCode.CHECK_CONSTRAINT_VIOLATED_1:
+            case ErrorCode.REFERENTIAL_INTEGRITY_VIOLATED_PARENT_MISSING_1:
+            case ErrorCode.REFERENTIAL_INTEGRITY_VIOLATED_CHILD_EXISTS_1:
+                return new SqlServerError(547, 0, 16, "The statement conflicted with a constraint. (" + h2 + ")");
+            case ErrorCode.TABLE_OR_VIEW_NOT_FOUND_1:
+            case ErrorCode.TABLE_OR_VIEW_NOT_FOUND_DATABASE_EMPTY_1:
+            case ErrorCode.TABLE_OR_VIEW_NOT_FOUND_WITH_CANDIDATES_2:
+                return new SqlServerError(208, 1, 16, "Invalid object name '" + unquote(firstQuoted) + "'.");
+            case ErrorCode.COLUMN_NOT_FOUND_1:
+                return new SqlServerError(207, 1, 16, "Invalid column name '" + columnOnly(firstQuoted) + "'.");
+            case ErrorCode.TABLE_OR_VIEW_ALREADY_EXISTS_1:
+                return new SqlServerError(2714, 6, 16, "There is already an object named '"
+                        + columnOnly(firstQuoted) + "' in the database.");
+            case ErrorCode.DEADLOCK_1:
+                return new SqlServerError(1205, 51, 13, "Transaction was deadlocked on lock resources with another"
+                        + " process and has been chosen as the deadlock victim. Rerun the transaction.");
+            case ErrorCode.LOCK_TIMEOUT_1:
+                return new SqlServerError(1222, 56, 16, "Lock request time out period exceeded.");
+            case ErrorCode.DIVISION_BY_ZERO_1:
+                return new SqlServerError(8134, 1, 16, "Divide by zero error encountered.");
+            case ErrorCode.SCHEMA_NOT_FOUND_1:
+                return new SqlServerError(2760, 1, 16, "The specified schema name \"" + unquote(firstQuoted)
+                        + "\" either does not exist or you do not have permission to use it.");
+            case ErrorCode.SYNTAX_ERROR_1:
+            case ErrorCode.SYNTAX_ERROR_2:
+                return new SqlServerError(102, 1, 15, "Incorrect syntax (mssql-emulator/H2: " + h2 + ")");
+            case ErrorCode.FUNCTION_NOT_FOUND_1:
+                return new SqlServerError(195, 10, 15, "'" + unquote(firstQuoted)
+                        + "' is not a recognized built-in function name.");
+            default:
+                return new SqlServerError(50000, "mssql-emulator: H2 error " + e.getErrorCode() + ": " + h2, e);
+        }
+    }
+
+    private static String firstLine(String m) {
+        if (m == null) {
+            return "";
+        }
+        int i = m.indexOf("; SQL statement");
+        return i > 0 ? m.substring(0, i) : m;
+    }
+
+    private static String firstQuoted(String m) {
+        Matcher x = QUOTED.matcher(m);
+        return x.find() ? x.group(1).replace("\"\"", "\"") : "?";
+    }
+
+    /** H2 often says "TABLE.COLUMN" or "COLUMN TYPE(n)": keep the column name. */
+    private static String columnOnly(String s) {
+        String v = s;
+        int sp = v.indexOf(' ');
+        if (sp > 0) {
+            v = v.substring(0, sp);
+        }
+        int dot = v.lastIndexOf('.');
+        return dot >= 0 ? v.substring(dot + 1) : v;
+    }
+
+    private static String unquote(String s) {
+        return s;
+    }
+}

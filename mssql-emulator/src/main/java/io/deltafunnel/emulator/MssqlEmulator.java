@@ -1,0 +1,230 @@
+package io.deltafunnel.emulator;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.sql.SQLException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * An embedded TDS endpoint that speaks MS-TDS to mssql-jdbc, backed by an in-memory H2 database. A test/demo
+ * endpoint, not a database product. Start with {@link #builder()}; one thread per client connection.
+ */
+public final class MssqlEmulator implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(MssqlEmulator.class.getName());
+    static final String DATABASE = "master";
+
+    private final String user;
+    private final String password;
+    private final boolean sinkMode;
+    private final Catalog catalog;
+    private final EmulatorDatabase database;
+    private final Faults faults = new Faults();
+    private final ServerSocket listener;
+    private final Thread acceptor;
+    private final Set<ConnectionHandler> connections = ConcurrentHashMap.newKeySet();
+    private final AtomicLong bulkRowsDecoded = new AtomicLong();
+    private final AtomicInteger nextSpid = new AtomicInteger(51);
+    private final AtomicInteger encryptedSessions = new AtomicInteger();
+    private volatile boolean closed;
+
+    /** Builder for {@link MssqlEmulator}. */
+    public static final class Builder {
+        private int port;
+        private String user = "sa";
+        private String password = "Str0ng!Passw0rd";
+        private boolean sinkMode;
+        private InetAddress bindAddress;
+
+        private Builder() {
+        }
+
+        /** TCP port; 0 (default) picks an ephemeral one. */
+        public Builder port(int port) {
+            this.port = port;
+            return this;
+        }
+
+        public Builder user(String user) {
+            this.user = user;
+            return this;
+        }
+
+        public Builder password(String password) {
+            this.password = password;
+            return this;
+        }
+
+        /** true: bulk rows are decoded and checked fully but not stored. */
+        public Builder sinkMode(boolean sinkMode) {
+            this.sinkMode = sinkMode;
+            return this;
+        }
+
+        /** Address to bind (default: loopback). */
+        public Builder bindAddress(InetAddress address) {
+            this.bindAddress = address;
+            return this;
+        }
+
+        public MssqlEmulator start() {
+            try {
+                return new MssqlEmulator(this);
+            } catch (IOException | SQLException e) {
+                throw new IllegalStateException("cannot start mssql-emulator: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    private MssqlEmulator(Builder b) throws IOException, SQLException {
+        this.user = b.user;
+        this.password = b.password;
+        this.sinkMode = b.sinkMode;
+        this.catalog = new Catalog(DATABASE);
+        this.database = new EmulatorDatabase(catalog);
+        ServerSocket s = new ServerSocket();
+        try {
+            s.setReuseAddress(true);
+            InetAddress addr = b.bindAddress != null ? b.bindAddress : InetAddress.getLoopbackAddress();
+            s.bind(new InetSocketAddress(addr, b.port), 50);
+        } catch (IOException e) {
+            s.close();
+            database.close();
+            throw e;
+        }
+        this.listener = s;
+        this.acceptor = new Thread(this::acceptLoop, "mssql-emulator-accept-" + s.getLocalPort());
+        this.acceptor.setDaemon(true);
+        this.acceptor.start();
+    }
+
+    private void acceptLoop() {
+        while (!closed) {
+            Socket socket;
+            try {
+                socket = listener.accept();
+            } catch (IOException e) {
+                if (!closed) {
+                    LOG.log(Level.WARNING, "accept failed", e);
+                }
+                return;
+            }
+            ConnectionHandler h = new ConnectionHandler(this, socket, nextSpid.getAndIncrement());
+            connections.add(h);
+            Thread t = new Thread(h, "mssql-emulator-conn-" + h.spid());
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    void connectionClosed(ConnectionHandler h) {
+        connections.remove(h);
+    }
+
+    public int port() {
+        return listener.getLocalPort();
+    }
+
+    /** JDBC URL without credentials: use {@link #user()} and {@link #password()}. */
+    public String jdbcUrl() {
+        return "jdbc:sqlserver://localhost:" + port() + ";databaseName=" + DATABASE
+                + ";encrypt=true;trustServerCertificate=true";
+    }
+
+    public String user() {
+        return user;
+    }
+
+    public String password() {
+        return password;
+    }
+
+    public boolean sinkMode() {
+        return sinkMode;
+    }
+
+    public Faults faults() {
+        return faults;
+    }
+
+    /** Rows decoded from BULK_LOAD messages since start (stored or not). */
+    public long bulkRowsDecoded() {
+        return bulkRowsDecoded.get();
+    }
+
+    /** Number of sessions that completed a TLS handshake since start. */
+    public int encryptedSessions() {
+        return encryptedSessions.get();
+    }
+
+    /** Number of currently open client connections. */
+    public int openConnections() {
+        return connections.size();
+    }
+
+    Catalog catalog() {
+        return catalog;
+    }
+
+    EmulatorDatabase database() {
+        return database;
+    }
+
+    void addBulkRowsDecoded(long n) {
+        bulkRowsDecoded.addAndGet(n);
+    }
+
+    void sessionEncrypted() {
+        encryptedSessions.incrementAndGet();
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    /** Stops the listener, closes client sockets (rolling back their work) and drops the H2 database. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            listener.close();
+        } catch (IOException e) {
+            LOG.log(Level.FINE, "closing listener", e);
+        }
+        for (ConnectionHandler h : connections) {
+            h.abort();
+        }
+        try {
+            acceptor.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (ConnectionHandler h : connections) {
+            h.awaitTermination(5000);
+        }
+        try {
+            database.close();
+        } catch (SQLException e) {
+            LOG.log(Level.FINE, "closing H2 database", e);
+        }
+    }
+
+    static boolean isSocketClosedError(IOException e) {
+        return e instanceof SocketException || e instanceof java.io.EOFException;
+    }
+}

@@ -1,0 +1,177 @@
+package io.deltafunnel.emulator;
+
+import io.deltafunnel.tds.DoneStatus;
+
+import java.io.IOException;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** SELECT (incl. FMTONLY and SELECT ... INTO) and INSERT/UPDATE/DELETE/MERGE. */
+final class QueryHandler {
+    private final ExecContext ctx;
+    private final Session s;
+
+    QueryHandler(ExecContext ctx) {
+        this.ctx = ctx;
+        this.s = ctx.session;
+    }
+
+    void select(Stmt st) throws SqlServerError, SQLException, IOException {
+        int into = topLevelIndex(st.tokens, "INTO");
+        int from = topLevelIndex(st.tokens, "FROM");
+        if (into > 0 && (from < 0 || into < from)) {
+            selectInto(st, into);
+            return;
+        }
+        if (from > 0) {
+            s.beginImplicitIfNeeded(ctx.response);
+        }
+        H2Sql q = ctx.translator().translate(st.tokens);
+        try (PreparedStatement ps = q.prepare(s.h2)) {
+            if (ctx.fmtOnly) {
+                List<ResultColumn> cols = ColumnTypeResolver.describe(ps.getMetaData(), s.catalog());
+                ResultSetWriter.writeMetadata(ctx.response, cols);
+                ctx.done(DoneStatus.CMD_SELECT, -1);
+                return;
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                List<ResultColumn> cols = ColumnTypeResolver.describe(rs.getMetaData(), s.catalog());
+                ResultSetWriter.writeMetadata(ctx.response, cols);
+                long n = new ResultSetWriter(ctx.response, s.connection).writeRows(rs, cols);
+                ctx.done(DoneStatus.CMD_SELECT, n);
+            }
+        } catch (SQLException e) {
+            throw H2Errors.map(e, null, s.database);
+        }
+    }
+
+    /** SELECT list INTO new_table FROM ...: creates the table from the result's types, then fills it. */
+    private void selectInto(Stmt st, int into) throws SqlServerError, SQLException {
+        ObjectName target = ObjectName.at(st.tokens, into + 1);
+        List<Token> query = new ArrayList<>(st.tokens.subList(0, into));
+        query.addAll(st.tokens.subList(target.next, st.tokens.size()));
+        s.beginImplicitIfNeeded(ctx.response);
+        H2Sql q = ctx.translator().translate(query);
+        List<ResultColumn> cols;
+        try (PreparedStatement ps = q.prepare(s.h2)) {
+            cols = ColumnTypeResolver.describe(ps.getMetaData(), s.catalog());
+        } catch (SQLException e) {
+            throw H2Errors.map(e, null, s.database);
+        }
+        List<ColumnDef> defs = new ArrayList<>();
+        boolean identityTaken = false;
+        for (ResultColumn c : cols) {
+            if (c.name.isEmpty()) {
+                throw new SqlServerError(1038, 5, 15, "An object or column name is missing or empty. For SELECT"
+                        + " INTO statements, verify each column has a name.");
+            }
+            boolean identity = c.identity && !identityTaken;
+            identityTaken |= identity;
+            defs.add(new ColumnDef(c.name, c.type, c.nullable, identity, 1, 1, null, null));
+        }
+        if (identityTaken) {
+            defs = carryIdentitySeeds(defs, query);
+        }
+        if (s.catalog().schema(target.schema) == null) {
+            throw new SqlServerError(2760, 1, 16, "The specified schema name \"" + target.schema
+                    + "\" either does not exist or you do not have permission to use it.");
+        }
+        TableDef table = new TableDef(s.catalog().schema(target.schema), target.name, s.catalog().newObjectId(),
+                defs, null);
+        new DdlHandler(ctx).createTable(table, "SELECT INTO");
+        StringBuilder cols2 = new StringBuilder();
+        for (ColumnDef d : defs) {
+            if (cols2.length() > 0) {
+                cols2.append(", ");
+            }
+            cols2.append(Identifiers.h2Quote(d.name()));
+        }
+        H2Sql insert = new H2Sql("INSERT INTO " + table.h2Name() + " (" + cols2 + ") " + q.sql, q.params);
+        try (PreparedStatement ps = insert.prepare(s.h2)) {
+            long n = ps.executeLargeUpdate();
+            ctx.done(DoneStatus.CMD_SELECTINTO, n);
+        } catch (SQLException e) {
+            throw H2Errors.map(e, table, s.database);
+        }
+    }
+
+    /** SELECT INTO keeps the source identity's seed and increment. */
+    private List<ColumnDef> carryIdentitySeeds(List<ColumnDef> defs, List<Token> query) {
+        int from = topLevelIndex(query, "FROM");
+        if (from < 0) {
+            return defs;
+        }
+        TableDef src;
+        try {
+            ObjectName n = ObjectName.at(query, from + 1);
+            src = s.catalog().table(n.schema, n.name);
+        } catch (SqlServerError e) {
+            return defs;
+        }
+        if (src == null) {
+            return defs;
+        }
+        List<ColumnDef> out = new ArrayList<>();
+        for (ColumnDef d : defs) {
+            ColumnDef sc = src.column(d.name());
+            if (d.identity() && sc != null && sc.identity()) {
+                out.add(new ColumnDef(d.name(), d.type(), d.nullable(), true, sc.identitySeed(),
+                        sc.identityIncrement(), null, null));
+            } else {
+                out.add(d);
+            }
+        }
+        return out;
+    }
+
+    void dml(Stmt st, int curCmd) throws SqlServerError, SQLException {
+        TableDef target = target(st);
+        if (ctx.fmtOnly) {
+            ctx.done(curCmd, -1);
+            return;
+        }
+        s.beginImplicitIfNeeded(ctx.response);
+        H2Sql q = ctx.translator().translate(st.tokens);
+        try (PreparedStatement ps = q.prepare(s.h2)) {
+            long n = ps.executeLargeUpdate();
+            ctx.done(curCmd, n);
+        } catch (SQLException e) {
+            throw H2Errors.map(e, target, s.database);
+        }
+    }
+
+    /** The table a DML statement writes to (for messages), or null if not resolvable. */
+    private TableDef target(Stmt st) {
+        int i = 1;
+        if (st.kw(i, "TOP")) {
+            return null;
+        }
+        if (st.kw(i, "INTO") || st.kw(i, "FROM")) {
+            i++;
+        }
+        try {
+            ObjectName n = ObjectName.at(st.tokens, i);
+            return s.catalog().table(n.schema, n.name);
+        } catch (SqlServerError e) {
+            return null;
+        }
+    }
+
+    static int topLevelIndex(List<Token> toks, String keyword) {
+        int depth = 0;
+        for (int i = 0; i < toks.size(); i++) {
+            Token t = toks.get(i);
+            if (t.isSymbol("(")) {
+                depth++;
+            } else if (t.isSymbol(")")) {
+                depth--;
+            } else if (depth == 0 && t.is(keyword)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

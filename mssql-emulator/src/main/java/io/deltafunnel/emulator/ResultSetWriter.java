@@ -1,0 +1,160 @@
+package io.deltafunnel.emulator;
+
+import io.deltafunnel.tds.MoneyCodec;
+import io.deltafunnel.tds.TdsWriter;
+import io.deltafunnel.tds.TemporalCodec;
+import io.deltafunnel.tds.TokenType;
+import io.deltafunnel.tds.TokenWriter;
+import io.deltafunnel.tds.TypeInfo;
+import io.deltafunnel.tds.ValueCodec;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/** Streams an H2 result as COLMETADATA + ROW tokens with SQL Server types. */
+final class ResultSetWriter {
+    private final Response r;
+    private final ConnectionHandler connection;
+
+    ResultSetWriter(Response r, ConnectionHandler connection) {
+        this.r = r;
+        this.connection = connection;
+    }
+
+    static void writeMetadata(Response r, List<ResultColumn> cols) {
+        List<TokenWriter.Column> tds = new ArrayList<>(cols.size());
+        for (ResultColumn c : cols) {
+            tds.add(c.toTds());
+        }
+        TokenWriter.colMetadata(r.token(), tds);
+    }
+
+    /** Writes all rows; returns the row count. Checks for ATTENTION every few hundred rows. */
+    long writeRows(ResultSet rs, List<ResultColumn> cols) throws SQLException, IOException, SqlServerError {
+        TypeInfo[] types = new TypeInfo[cols.size()];
+        for (int i = 0; i < types.length; i++) {
+            types[i] = cols.get(i).type.typeInfo();
+        }
+        long count = 0;
+        while (rs.next()) {
+            TdsWriter w = r.token();
+            w.writeByte(TokenType.ROW);
+            for (int i = 0; i < types.length; i++) {
+                Object v = value(rs, i + 1, cols.get(i).type);
+                ValueCodec.write(w, types[i], v);
+            }
+            count++;
+            if ((count & 0xFF) == 0) {
+                r.flushFull();
+                if (connection.attentionArrived()) {
+                    throw new AttentionException();
+                }
+            }
+        }
+        return count;
+    }
+
+    /** Reads column i as the Java value {@link ValueCodec#write} expects for the SQL Server type. */
+    static Object value(ResultSet rs, int i, SqlType t) throws SQLException, SqlServerError {
+        Object v;
+        switch (t.base()) {
+            case BIT:
+                v = rs.getBoolean(i);
+                break;
+            case TINYINT:
+            case SMALLINT:
+            case INT:
+            case BIGINT:
+                v = rs.getLong(i);
+                break;
+            case REAL:
+                v = rs.getFloat(i);
+                break;
+            case FLOAT:
+                v = rs.getDouble(i);
+                break;
+            case DECIMAL:
+            case NUMERIC: {
+                BigDecimal d = rs.getBigDecimal(i);
+                if (d != null) {
+                    d = d.setScale(t.scale(), RoundingMode.HALF_UP);
+                    if (d.precision() - d.scale() > t.precision() - t.scale() && d.signum() != 0) {
+                        throw new SqlServerError(8115, "Arithmetic overflow error converting expression to data type "
+                                + t.name() + ".");
+                    }
+                }
+                v = d;
+                break;
+            }
+            case MONEY:
+            case SMALLMONEY: {
+                BigDecimal d = rs.getBigDecimal(i);
+                v = d == null ? null : d.setScale(4, RoundingMode.HALF_UP);
+                if (v != null && (t.base() == SqlType.Base.MONEY
+                        ? d.compareTo(MoneyCodec.MONEY_MIN) < 0 || d.compareTo(MoneyCodec.MONEY_MAX) > 0
+                        : d.compareTo(MoneyCodec.SMALLMONEY_MIN) < 0 || d.compareTo(MoneyCodec.SMALLMONEY_MAX) > 0)) {
+                    throw new SqlServerError(8115, "Arithmetic overflow error converting expression to data type "
+                            + t.name() + ".");
+                }
+                break;
+            }
+            case DATE:
+                v = rs.getObject(i, LocalDate.class);
+                break;
+            case TIME: {
+                LocalTime lt = rs.getObject(i, LocalTime.class);
+                v = lt == null ? null : TemporalCodec.roundToScale(lt, t.scale());
+                break;
+            }
+            case DATETIME: {
+                LocalDateTime dt = rs.getObject(i, LocalDateTime.class);
+                v = dt == null ? null : TemporalCodec.roundToDateTime(dt);
+                break;
+            }
+            case SMALLDATETIME: {
+                LocalDateTime dt = rs.getObject(i, LocalDateTime.class);
+                v = dt == null ? null : TemporalCodec.roundToSmallDateTime(dt);
+                break;
+            }
+            case DATETIME2: {
+                LocalDateTime dt = rs.getObject(i, LocalDateTime.class);
+                v = dt == null ? null : TemporalCodec.roundToScale(dt, t.scale());
+                break;
+            }
+            case DATETIMEOFFSET: {
+                OffsetDateTime dt = rs.getObject(i, OffsetDateTime.class);
+                v = dt == null ? null : TemporalCodec.roundToScale(dt, t.scale());
+                break;
+            }
+            case CHAR:
+            case VARCHAR:
+            case NCHAR:
+            case NVARCHAR:
+            case TEXT:
+            case NTEXT:
+                v = rs.getString(i);
+                break;
+            case BINARY:
+            case VARBINARY:
+            case IMAGE:
+                v = rs.getBytes(i);
+                break;
+            case UNIQUEIDENTIFIER:
+                v = rs.getObject(i, UUID.class);
+                break;
+            default:
+                throw new IllegalStateException(t.base().name());
+        }
+        return rs.wasNull() ? null : v;
+    }
+}

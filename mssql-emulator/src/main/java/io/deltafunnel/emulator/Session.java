@@ -1,0 +1,277 @@
+package io.deltafunnel.emulator;
+
+import io.deltafunnel.tds.EnvChangeType;
+import io.deltafunnel.tds.MessageInput;
+import io.deltafunnel.tds.PacketType;
+import io.deltafunnel.tds.TdsProtocolException;
+import io.deltafunnel.tds.TdsReader;
+import io.deltafunnel.tds.TokenWriter;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * State of one logged-in session: its H2 connection (never auto-commit), the transaction nesting, SET options,
+ * prepared statement handles and a pending INSERT BULK.
+ */
+final class Session {
+    private static final Logger LOG = Logger.getLogger(Session.class.getName());
+    private static final AtomicLong DESCRIPTORS = new AtomicLong(1);
+
+    final MssqlEmulator emu;
+    final ConnectionHandler connection;
+    final String database;
+    final Connection h2;
+    private int tranCount;
+    private long descriptor;
+    boolean implicitTransactions;
+    boolean nocount;
+    boolean xactAbort;
+    long lastRowCount;
+    private final Map<Integer, PreparedSql> prepared = new HashMap<>();
+    private int nextHandle = 1;
+    BulkInsertCommand pendingBulk;
+    /** Undo actions for DDL run (auto-committed) inside the open transaction, newest last. */
+    private final List<DdlUndo> ddlUndo = new ArrayList<>();
+
+    /** Reverts a DDL statement that H2 could not make transactional. */
+    interface DdlUndo {
+        void undo() throws SQLException;
+    }
+
+    /** A prepared statement handle's SQL. */
+    static final class PreparedSql {
+        final String sql;
+        String declarations;
+
+        PreparedSql(String sql) {
+            this.sql = sql;
+        }
+    }
+
+    Session(MssqlEmulator emu, ConnectionHandler connection, String database) throws SQLException {
+        this.emu = emu;
+        this.connection = connection;
+        this.database = database;
+        this.h2 = emu.database().openSession();
+    }
+
+    Catalog catalog() {
+        return emu.catalog();
+    }
+
+    int tranCount() {
+        return tranCount;
+    }
+
+    boolean inTransaction() {
+        return tranCount > 0;
+    }
+
+    // ---- request dispatch -----------------------------------------------------------------------------------
+
+    void handle(int type, byte[] msg, Response r) throws IOException {
+        TdsReader reader = new TdsReader(msg);
+        try {
+            AllHeaders.skip(reader);
+            switch (type) {
+                case PacketType.SQL_BATCH: {
+                    String sql = reader.readUnicode(reader.available() / 2);
+                    new BatchExecutor(this, r, java.util.Collections.emptyMap(), false).executeBatch(sql);
+                    break;
+                }
+                case PacketType.RPC:
+                    new RpcHandler(this, r).handle(reader);
+                    break;
+                case PacketType.TRANSACTION_MANAGER:
+                    new TransactionManagerHandler(this, r).handle(reader);
+                    break;
+                default:
+                    throw new TdsProtocolException("unexpected request type " + type);
+            }
+        } catch (AttentionException e) {
+            r.finishAttention();
+            return;
+        }
+        r.finish(0);
+    }
+
+    void handleBulkLoad(MessageInput input, Response r) throws IOException {
+        BulkInsertCommand cmd = pendingBulk;
+        pendingBulk = null;
+        new BulkLoadHandler(this, r, cmd).handle(input);
+        r.finish(0);
+    }
+
+    /** The client abandoned a BULK_LOAD (ignore bit): nothing of it is kept. */
+    void abandonBulkLoad() {
+        pendingBulk = null;
+    }
+
+    /** The RESETCONNECTION status bit: roll back, forget options and handles. */
+    void resetConnection() {
+        try {
+            h2.rollback();
+        } catch (SQLException e) {
+            LOG.log(Level.FINE, "rollback on connection reset", e);
+        }
+        runDdlUndo();
+        tranCount = 0;
+        descriptor = 0;
+        implicitTransactions = false;
+        nocount = false;
+        xactAbort = false;
+        prepared.clear();
+        pendingBulk = null;
+    }
+
+    // ---- prepared handles -------------------------------------------------------------------------------------
+
+    int prepare(String sql) {
+        int h = nextHandle++;
+        prepared.put(h, new PreparedSql(sql));
+        return h;
+    }
+
+    PreparedSql prepared(int handle) throws SqlServerError {
+        PreparedSql p = prepared.get(handle);
+        if (p == null) {
+            throw new SqlServerError(8179, 1, 16, "Could not find prepared statement with handle " + handle + ".");
+        }
+        return p;
+    }
+
+    void preparedDeclarations(int handle, String declarations) {
+        PreparedSql p = prepared.get(handle);
+        if (p != null) {
+            p.declarations = declarations;
+        }
+    }
+
+    void unprepare(int handle) {
+        prepared.remove(handle);
+    }
+
+    // ---- transactions -----------------------------------------------------------------------------------------
+
+    private static byte[] descriptorBytes(long d) {
+        return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(d).array();
+    }
+
+    void beginTransaction(Response r) {
+        tranCount++;
+        if (tranCount == 1) {
+            descriptor = DESCRIPTORS.getAndIncrement();
+            TokenWriter.envChangeBytes(r.token(), EnvChangeType.BEGIN_TRANSACTION, descriptorBytes(descriptor),
+                    new byte[0]);
+        }
+    }
+
+    /** Starts an implicit transaction when SET IMPLICIT_TRANSACTIONS ON and none is open. */
+    void beginImplicitIfNeeded(Response r) {
+        if (implicitTransactions && tranCount == 0) {
+            beginTransaction(r);
+        }
+    }
+
+    void commit(Response r) throws SqlServerError, SQLException {
+        if (tranCount == 0) {
+            throw new SqlServerError(3902, 1, 16,
+                    "The COMMIT TRANSACTION request has no corresponding BEGIN TRANSACTION.");
+        }
+        tranCount--;
+        if (tranCount == 0) {
+            h2.commit();
+            ddlUndo.clear();
+            TokenWriter.envChangeBytes(r.token(), EnvChangeType.COMMIT_TRANSACTION, new byte[0],
+                    descriptorBytes(descriptor));
+            descriptor = 0;
+        }
+    }
+
+    void rollback(Response r) throws SqlServerError, SQLException {
+        if (tranCount == 0) {
+            throw new SqlServerError(3903, 1, 16,
+                    "The ROLLBACK TRANSACTION request has no corresponding BEGIN TRANSACTION.");
+        }
+        rollbackAll(r);
+    }
+
+    /** Rolls back the whole transaction (also after a fatal error). */
+    void rollbackAll(Response r) throws SQLException {
+        h2.rollback();
+        runDdlUndo();
+        if (tranCount > 0) {
+            tranCount = 0;
+            if (r != null) {
+                TokenWriter.envChangeBytes(r.token(), EnvChangeType.ROLLBACK_TRANSACTION, new byte[0],
+                        descriptorBytes(descriptor));
+            }
+            descriptor = 0;
+        }
+    }
+
+    void addDdlUndo(DdlUndo u) {
+        ddlUndo.add(u);
+    }
+
+    private void runDdlUndo() {
+        for (int i = ddlUndo.size() - 1; i >= 0; i--) {
+            try {
+                ddlUndo.get(i).undo();
+            } catch (SQLException e) {
+                LOG.log(Level.WARNING, "undoing DDL of a rolled back transaction failed", e);
+            }
+        }
+        ddlUndo.clear();
+    }
+
+    /** Statement boundary helpers: statement-level atomicity inside a transaction, auto-commit outside. */
+    Savepoint statementStart() throws SQLException {
+        return tranCount > 0 ? h2.setSavepoint() : null;
+    }
+
+    void statementSucceeded(Savepoint sp) throws SQLException {
+        if (tranCount == 0) {
+            h2.commit();
+        } else if (sp != null) {
+            h2.releaseSavepoint(sp);
+        }
+    }
+
+    void statementFailed(Savepoint sp, Response r) throws SQLException {
+        if (tranCount == 0) {
+            h2.rollback();
+        } else if (xactAbort) {
+            rollbackAll(r);
+        } else if (sp != null) {
+            h2.rollback(sp);
+        }
+    }
+
+    /** Connection ended (cleanly or not): uncommitted work is rolled back. */
+    void close() {
+        try {
+            h2.rollback();
+        } catch (SQLException e) {
+            LOG.log(Level.FINE, "rollback on disconnect", e);
+        }
+        runDdlUndo();
+        try {
+            h2.close();
+        } catch (SQLException e) {
+            LOG.log(Level.FINE, "closing H2 session", e);
+        }
+    }
+}

@@ -1,0 +1,175 @@
+package io.deltafunnel.emulator;
+
+import java.util.List;
+
+/** Parses SQL Server type declarations such as {@code nvarchar(max)}, {@code decimal(38, 10)}, {@code time(3)}. */
+final class TypeParser {
+    /** A parsed type and the index of the first token after it. */
+    static final class Result {
+        final SqlType type;
+        final int next;
+
+        Result(SqlType type, int next) {
+            this.type = type;
+            this.next = next;
+        }
+    }
+
+    private TypeParser() {
+    }
+
+    /** True if the word names a SQL Server type the emulator knows. */
+    static boolean isTypeName(Token t) {
+        return t != null && t.isIdentifier() && base(t.value()) != null;
+    }
+
+    private static SqlType.Base base(String name) {
+        switch (name.toLowerCase(java.util.Locale.ROOT)) {
+            case "bit": return SqlType.Base.BIT;
+            case "tinyint": return SqlType.Base.TINYINT;
+            case "smallint": return SqlType.Base.SMALLINT;
+            case "int": case "integer": return SqlType.Base.INT;
+            case "bigint": return SqlType.Base.BIGINT;
+            case "real": return SqlType.Base.REAL;
+            case "float": return SqlType.Base.FLOAT;
+            case "decimal": case "dec": return SqlType.Base.DECIMAL;
+            case "numeric": return SqlType.Base.NUMERIC;
+            case "money": return SqlType.Base.MONEY;
+            case "smallmoney": return SqlType.Base.SMALLMONEY;
+            case "date": return SqlType.Base.DATE;
+            case "time": return SqlType.Base.TIME;
+            case "datetime": return SqlType.Base.DATETIME;
+            case "smalldatetime": return SqlType.Base.SMALLDATETIME;
+            case "datetime2": return SqlType.Base.DATETIME2;
+            case "datetimeoffset": return SqlType.Base.DATETIMEOFFSET;
+            case "char": case "character": return SqlType.Base.CHAR;
+            case "varchar": return SqlType.Base.VARCHAR;
+            case "nchar": return SqlType.Base.NCHAR;
+            case "nvarchar": case "sysname": return SqlType.Base.NVARCHAR;
+            case "text": return SqlType.Base.TEXT;
+            case "ntext": return SqlType.Base.NTEXT;
+            case "binary": return SqlType.Base.BINARY;
+            case "varbinary": return SqlType.Base.VARBINARY;
+            case "image": return SqlType.Base.IMAGE;
+            case "uniqueidentifier": return SqlType.Base.UNIQUEIDENTIFIER;
+            default: return null;
+        }
+    }
+
+    /**
+     * Parses a type starting at {@code i}. {@code defaultCharLength} is 1 in declarations and 30 in CAST/CONVERT.
+     */
+    static Result parse(List<Token> toks, int i, int defaultCharLength, String columnForMessages)
+            throws SqlServerError {
+        Token t = toks.get(i);
+        if (t.is("dbo") || t.is("sys")) {
+            if (i + 2 < toks.size() && toks.get(i + 1).isSymbol(".")) {
+                i += 2;
+                t = toks.get(i);
+            }
+        }
+        SqlType.Base b = t.isIdentifier() ? base(t.value()) : null;
+        if (b == null) {
+            throw new SqlServerError(2715, 6, 16,
+                    "Column, parameter, or variable" + (columnForMessages == null ? "" : " '" + columnForMessages
+                            + "'") + ": Cannot find data type " + t.value() + ".");
+        }
+        boolean sysname = t.value().equalsIgnoreCase("sysname");
+        i++;
+        if (t.is("character") && i < toks.size() && toks.get(i).is("varying")) {
+            b = SqlType.Base.VARCHAR;
+            i++;
+        }
+        Integer a1 = null;
+        Integer a2 = null;
+        boolean max = false;
+        if (i < toks.size() && toks.get(i).isSymbol("(")) {
+            i++;
+            Token arg = toks.get(i);
+            if (arg.is("max")) {
+                max = true;
+            } else if (arg.kind() == Token.Kind.NUMBER) {
+                a1 = parseInt(arg.text());
+            } else {
+                throw SqlServerError.syntax(arg.text());
+            }
+            i++;
+            if (toks.get(i).isSymbol(",")) {
+                i++;
+                a2 = parseInt(toks.get(i).text());
+                i++;
+            }
+            if (!toks.get(i).isSymbol(")")) {
+                throw SqlServerError.syntax(toks.get(i).text());
+            }
+            i++;
+        }
+        if (sysname) {
+            return new Result(SqlType.withLength(SqlType.Base.NVARCHAR, 128), i);
+        }
+        return new Result(build(b, a1, a2, max, defaultCharLength, columnForMessages), i);
+    }
+
+    private static int parseInt(String s) throws SqlServerError {
+        try {
+            return Integer.parseInt(s);
+        } catch (NumberFormatException e) {
+            throw SqlServerError.syntax(s);
+        }
+    }
+
+    private static SqlType build(SqlType.Base b, Integer a1, Integer a2, boolean max, int defaultCharLength,
+            String col) throws SqlServerError {
+        String c = col == null ? "" : col;
+        switch (b) {
+            case DECIMAL:
+            case NUMERIC: {
+                int p = a1 == null ? 18 : a1;
+                int s = a2 == null ? 0 : a2;
+                if (p < 1 || p > 38) {
+                    throw new SqlServerError(2750, 1, 16, "Column or parameter '" + c + "': Specified column precision "
+                            + p + " is greater than the maximum precision of 38.");
+                }
+                if (s < 0 || s > p) {
+                    throw new SqlServerError(183, 1, 15, "The scale (" + s + ") for column '" + c
+                            + "' must be within the range 0 to " + p + ".");
+                }
+                return SqlType.decimal(b, p, s);
+            }
+            case FLOAT:
+                return SqlType.floatOf(a1 == null ? 53 : a1);
+            case TIME:
+            case DATETIME2:
+            case DATETIMEOFFSET: {
+                int s = a1 == null ? 7 : a1;
+                if (s < 0 || s > 7) {
+                    throw new SqlServerError(1002, 1, 16, "Line 1: Specified scale " + s + " is invalid.");
+                }
+                return SqlType.withScale(b, s);
+            }
+            case CHAR:
+            case VARCHAR:
+            case BINARY:
+            case VARBINARY:
+            case NCHAR:
+            case NVARCHAR: {
+                boolean unicode = b == SqlType.Base.NCHAR || b == SqlType.Base.NVARCHAR;
+                int limit = unicode ? 4000 : 8000;
+                if (max) {
+                    if (b == SqlType.Base.CHAR || b == SqlType.Base.NCHAR || b == SqlType.Base.BINARY) {
+                        throw SqlServerError.syntax("max");
+                    }
+                    return SqlType.withLength(b, SqlType.MAX);
+                }
+                int n = a1 == null ? defaultCharLength : a1;
+                if (n < 1 || n > limit) {
+                    throw new SqlServerError(131, 2, 15, "The size (" + n + ") given to the column '" + c
+                            + "' exceeds the maximum allowed for any data type (" + limit + ").");
+                }
+                return SqlType.withLength(b, n);
+            }
+            default:
+                return SqlType.of(b);
+        }
+    }
+}

@@ -1,0 +1,17 @@
+package io.deltafunnel.tds;
+
+/** TDS packet header status bits (MS-TDS 2.2.3.1.2). */
+public final class PacketStatus {
+    public static final int NORMAL = 0x00;
+    public static final int EOM = 0x01;
+    /** "Ignore this event": the client abandons the message; the receiver discards it. */
+    public static final int IGNORE = 0x02;
+    public static final int RESET_CONNECTION = 0x08;
+    public static final int RESET_CONNECTION_SKIP_TRAN = 0x10;
+
+    /** Size of the packet header in bytes. */
+    public static final int HEADER_SIZE = 8;
+
+    private PacketStatus() {
+    }
+}
