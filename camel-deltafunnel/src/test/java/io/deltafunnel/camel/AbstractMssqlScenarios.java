@@ -416,6 +416,29 @@ abstract class AbstractMssqlScenarios extends MssqlRouteTestSupport {
         stopAndAssertNoArrowLeak();
     }
 
+    @Test
+    void hostileIdentifiersAreQuoted() throws Exception {
+        String odd = table + "]x;--'";
+        exec("IF OBJECT_ID('dbo.[" + odd.replace("]", "]]").replace("'", "''") + "]') IS NOT NULL DROP TABLE [dbo].["
+                + odd.replace("]", "]]") + "]");
+        exec("CREATE TABLE [dbo].[" + odd.replace("]", "]]") + "] ([we\"ird]]col] int NOT NULL, [a;b--c] nvarchar(10))");
+        DeltaFunnelMssqlEndpoint ep = context.getEndpoint(mssql("writeMode=replace"), DeltaFunnelMssqlEndpoint.class);
+        ep.setTable("dbo.[" + odd.replace("]", "]]") + "]");
+        ep.setColumnMapping("x:we\"ird]col,y:a;b--c");
+        String src = source("SELECT 1 AS x, 'ok' AS y", 10);
+        org.apache.camel.builder.NotifyBuilder done = new org.apache.camel.builder.NotifyBuilder(context).whenDone(1)
+                .create();
+        context.addRoutes(new org.apache.camel.builder.RouteBuilder() {
+            @Override
+            public void configure() {
+                from(src).to(ep);
+            }
+        });
+        assertTrue(done.matches(60, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(List.of(List.of(1, "ok")), query("SELECT * FROM [dbo].[" + odd.replace("]", "]]") + "]"));
+        stopAndAssertNoArrowLeak();
+    }
+
     // ---------------------------------------------------------------- security
 
     @Test
