@@ -1,0 +1,2 @@
+/** The side-by-side throughput benchmark (see benchmark/README.md). */
+package io.deltafunnel.benchmark;
