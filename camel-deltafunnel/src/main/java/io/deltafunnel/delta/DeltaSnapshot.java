@@ -1,0 +1,98 @@
+package io.deltafunnel.delta;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An immutable, fully resolved Delta table snapshot: protocol, metadata, schema (logical names, with physical names
+ * when column mapping is on) and the live files. Produced by {@link DeltaLog}; consumed by {@link DeltaViews} and by
+ * callers who want to know which version was read.
+ */
+public final class DeltaSnapshot {
+
+    private final String tablePath;
+    private final long version;
+    private final DeltaProtocol protocol;
+    private final String metadataId;
+    private final List<DeltaColumn> schema;
+    private final List<String> partitionColumns;
+    private final Map<String, String> configuration;
+    private final ColumnMappingMode columnMappingMode;
+    private final List<AddFile> files;
+
+    DeltaSnapshot(String tablePath, long version, DeltaProtocol protocol, String metadataId, List<DeltaColumn> schema,
+            List<String> partitionColumns, Map<String, String> configuration, ColumnMappingMode columnMappingMode,
+            List<AddFile> files) {
+        this.tablePath = tablePath;
+        this.version = version;
+        this.protocol = protocol;
+        this.metadataId = metadataId;
+        this.schema = List.copyOf(schema);
+        this.partitionColumns = List.copyOf(partitionColumns);
+        this.configuration = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(configuration));
+        this.columnMappingMode = columnMappingMode;
+        this.files = List.copyOf(files);
+    }
+
+    /** The version read. */
+    public long version() {
+        return version;
+    }
+
+    /** The normalized table path (no trailing slash, {@code file:} URIs turned into local paths). */
+    public String tablePath() {
+        return tablePath;
+    }
+
+    /** Top-level columns in schema order, logical names; includes partition columns and variant columns. */
+    public List<DeltaColumn> schema() {
+        return schema;
+    }
+
+    /** Logical names of the partition columns, in the metadata's order. */
+    public List<String> partitionColumns() {
+        return partitionColumns;
+    }
+
+    public long fileCount() {
+        return files.size();
+    }
+
+    /** The metadata's {@code configuration} (table properties). */
+    public Map<String, String> configuration() {
+        return configuration;
+    }
+
+    public DeltaProtocol protocol() {
+        return protocol;
+    }
+
+    /** The metaData {@code id} (the table's unique id). */
+    public String tableId() {
+        return metadataId;
+    }
+
+    public ColumnMappingMode columnMappingMode() {
+        return columnMappingMode;
+    }
+
+    /** The live logical files, sorted by path. */
+    public List<AddFile> files() {
+        return files;
+    }
+
+    /** The columns the view exposes: the schema without columns whose type is or contains {@code variant}. */
+    public List<DeltaColumn> viewColumns() {
+        return schema.stream().filter(c -> !c.type().containsVariant()).toList();
+    }
+
+    /** Names of the columns left out of the view (variant or containing variant). */
+    public List<String> skippedColumns() {
+        return schema.stream().filter(c -> c.type().containsVariant()).map(DeltaColumn::name).toList();
+    }
+
+    @Override
+    public String toString() {
+        return "DeltaSnapshot[" + tablePath + " v" + version + ", " + files.size() + " files]";
+    }
+}

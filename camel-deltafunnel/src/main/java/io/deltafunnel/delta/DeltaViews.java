@@ -1,0 +1,43 @@
+package io.deltafunnel.delta;
+
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Registers Delta table snapshots as DuckDB TEMP views on a caller-owned connection, so that a SQL query on that same
+ * connection can read them by name. Each view shows the table's logical columns (variant columns left out) with
+ * deletion vectors, column mapping, partition values and type widening applied. See DELTA.md.
+ */
+public final class DeltaViews {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DeltaViews.class);
+
+    private DeltaViews() {
+    }
+
+    /**
+     * Resolves each spec's snapshot and creates (or replaces) a TEMP view named {@code spec.view()} on the connection.
+     * Returns the snapshots, in order. Fails on the first spec that cannot be registered; views registered before it
+     * stay registered.
+     */
+    public static List<DeltaSnapshot> register(Connection duckdb, List<DeltaTableSpec> specs) throws DeltaException {
+        List<DeltaSnapshot> snapshots = new ArrayList<>(specs.size());
+        for (DeltaTableSpec spec : specs) {
+            long started = System.nanoTime();
+            DeltaSnapshot snapshot = DeltaLog.snapshot(duckdb, spec.path(), spec.version(), spec.timestamp());
+            ViewBuilder.register(duckdb, spec.view(), snapshot);
+            if (!snapshot.skippedColumns().isEmpty()) {
+                LOG.warn("Delta table {}: view {} leaves out variant column(s) {}", snapshot.tablePath(), spec.view(),
+                        snapshot.skippedColumns());
+            }
+            LOG.info("Delta table {}: registered view {} at version {} ({} files) in {} ms", snapshot.tablePath(),
+                    spec.view(), snapshot.version(), snapshot.fileCount(), (System.nanoTime() - started) / 1_000_000);
+            snapshots.add(snapshot);
+        }
+        return snapshots;
+    }
+}

@@ -1,0 +1,206 @@
+package io.deltafunnel.delta;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.duckdb.DuckDBAppender;
+import org.duckdb.DuckDBConnection;
+
+/**
+ * Creates the TEMP view for one snapshot on a DuckDB connection:
+ *
+ * <pre>
+ * SELECT &lt;projected columns&gt;
+ * FROM read_parquet([files], filename = '__deltafunnel_file', file_row_number = true,
+ *                   hive_partitioning = false, union_by_name = true) AS d
+ * JOIN temp.__deltafunnel_files_&lt;view&gt; AS f ON d.__deltafunnel_file = f.filename          -- partitioned tables
+ * ANTI JOIN temp.__deltafunnel_dv_&lt;view&gt; AS x ON (file, row position) = (x.filename, x.pos) -- deletion vectors
+ * </pre>
+ *
+ * The two helper tables (typed partition values per file; deleted row positions) are TEMP tables owned by the view:
+ * replaced with it, dropped when a later registration of the same view does not need them, gone with the
+ * connection. Both joins keep projection and filter pushdown into the Parquet scan, and filters on partition columns
+ * prune files through DuckDB's dynamic join filters.
+ */
+final class ViewBuilder {
+
+    static final String FILE_COLUMN = "__deltafunnel_file";
+    private static final Pattern MISSING = Pattern.compile("No files found that match the pattern \"([^\"]+)\"");
+
+    private ViewBuilder() {
+    }
+
+    static String filesTable(String view) {
+        return "__deltafunnel_files_" + view;
+    }
+
+    static String dvTable(String view) {
+        return "__deltafunnel_dv_" + view;
+    }
+
+    static void register(Connection duckdb, String view, DeltaSnapshot snapshot) throws DeltaException {
+        String table = snapshot.tablePath();
+        List<DeltaColumn> columns = snapshot.viewColumns();
+        if (columns.isEmpty()) {
+            throw new UnsupportedFeatureException(table, "variant", "every column of the table is a variant column; "
+                    + "variant columns are not exposed, so the view would have no columns");
+        }
+        try {
+            String select;
+            String filesTable = null;
+            String dvTable = null;
+            if (snapshot.files().isEmpty()) {
+                StringJoiner cols = new StringJoiner(", ");
+                for (DeltaColumn c : columns) {
+                    cols.add(ColumnProjection.nullOf(c.type()) + " AS " + SqlText.ident(c.name()));
+                }
+                select = "SELECT " + cols + " WHERE false";
+            } else {
+                List<String> locations = snapshot.files().stream().map(AddFile::location).toList();
+                Map<String, DuckType> physical = physicalSchema(duckdb, table, locations);
+                boolean partitioned = !snapshot.partitionColumns().isEmpty();
+                Map<String, long[]> deleted = DeletionVectorReader.read(duckdb, table, snapshot.files());
+                if (partitioned) {
+                    filesTable = filesTable(view);
+                    createFilesTable(duckdb, filesTable, snapshot);
+                }
+                if (!deleted.isEmpty()) {
+                    dvTable = dvTable(view);
+                    createDvTable(duckdb, dvTable, deleted);
+                }
+                StringJoiner cols = new StringJoiner(", ");
+                for (DeltaColumn c : columns) {
+                    int partitionIndex = snapshot.partitionColumns().indexOf(c.name());
+                    String expr;
+                    if (partitionIndex >= 0) {
+                        expr = "f." + SqlText.ident("p" + partitionIndex);
+                    } else {
+                        expr = ColumnProjection.project("d." + SqlText.ident(c.physicalName()), c.type(),
+                                physical.get(c.physicalName()), 0).sql();
+                    }
+                    cols.add(expr + " AS " + SqlText.ident(c.name()));
+                }
+                StringBuilder sb = new StringBuilder("SELECT ").append(cols).append(" FROM read_parquet(")
+                        .append(SqlText.list(locations));
+                if (filesTable != null || dvTable != null) {
+                    sb.append(", filename = ").append(SqlText.literal(FILE_COLUMN));
+                }
+                if (dvTable != null) {
+                    sb.append(", file_row_number = true");
+                }
+                sb.append(", hive_partitioning = false, union_by_name = true) AS d");
+                String file = "d." + SqlText.ident(FILE_COLUMN);
+                if (filesTable != null) {
+                    sb.append(" JOIN ").append(tempRef(filesTable)).append(" AS f ON ").append(file).append(" = f.filename");
+                }
+                if (dvTable != null) {
+                    sb.append(" ANTI JOIN ").append(tempRef(dvTable)).append(" AS x ON ").append(file)
+                            .append(" = x.filename AND d.file_row_number = x.pos");
+                }
+                select = sb.toString();
+            }
+            if (filesTable == null) {
+                execute(duckdb, "DROP TABLE IF EXISTS " + tempRef(filesTable(view)));
+            }
+            if (dvTable == null) {
+                execute(duckdb, "DROP TABLE IF EXISTS " + tempRef(dvTable(view)));
+            }
+            execute(duckdb, "CREATE OR REPLACE TEMP VIEW " + SqlText.ident(view) + " AS " + select);
+        } catch (SQLException e) {
+            throw new DeltaException(table, "cannot create view " + view + " (" + e.getMessage() + ")", e);
+        }
+    }
+
+    private static String tempRef(String name) {
+        return "temp.main." + SqlText.ident(name);
+    }
+
+    /** Column name to DuckDB type over all files (union by name). Fails naming the first missing file. */
+    private static Map<String, DuckType> physicalSchema(Connection duckdb, String table, List<String> locations)
+            throws DeltaException {
+        Map<String, DuckType> result = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        String sql = "DESCRIBE SELECT * FROM read_parquet(" + SqlText.list(locations)
+                + ", hive_partitioning = false, union_by_name = true)";
+        try (Statement st = duckdb.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                result.put(rs.getString(1), DuckType.parse(rs.getString(2)));
+            }
+        } catch (SQLException e) {
+            Matcher m = MISSING.matcher(String.valueOf(e.getMessage()));
+            if (m.find()) {
+                throw new MissingDataFileException(table, m.group(1), e);
+            }
+            throw new DeltaException(table, "cannot read the data files' schema (" + e.getMessage() + ")", e);
+        }
+        return result;
+    }
+
+    private static void createFilesTable(Connection duckdb, String name, DeltaSnapshot snapshot) throws SQLException {
+        String staging = name + "_staging";
+        List<String> partitionColumns = snapshot.partitionColumns();
+        List<DeltaColumn> partitionFields = new ArrayList<>();
+        for (String p : partitionColumns) {
+            partitionFields.add(snapshot.schema().stream().filter(c -> c.name().equals(p)).findFirst().orElseThrow());
+        }
+        StringJoiner ddl = new StringJoiner(", ", "CREATE OR REPLACE TEMP TABLE " + tempRef(staging) + " (filename VARCHAR, ", ")");
+        for (int i = 0; i < partitionFields.size(); i++) {
+            ddl.add(SqlText.ident("p" + i) + " VARCHAR");
+        }
+        execute(duckdb, ddl.toString());
+        try {
+            try (DuckDBAppender appender = duckdb.unwrap(DuckDBConnection.class).createAppender("temp", "main", staging)) {
+                for (AddFile f : snapshot.files()) {
+                    appender.beginRow();
+                    appender.append(f.location());
+                    for (DeltaColumn field : partitionFields) {
+                        String value = PartitionValues.prepare(field.type(), f.partitionValues().get(field.physicalName()));
+                        if (value == null) {
+                            appender.appendNull();
+                        } else {
+                            appender.append(value);
+                        }
+                    }
+                    appender.endRow();
+                }
+            }
+            StringJoiner typed = new StringJoiner(", ", "CREATE OR REPLACE TEMP TABLE " + tempRef(name) + " AS SELECT filename, ",
+                    " FROM " + tempRef(staging));
+            for (int i = 0; i < partitionFields.size(); i++) {
+                typed.add(PartitionValues.convert(SqlText.ident("p" + i), partitionFields.get(i).type()) + " AS "
+                        + SqlText.ident("p" + i));
+            }
+            execute(duckdb, typed.toString());
+        } finally {
+            execute(duckdb, "DROP TABLE IF EXISTS " + tempRef(staging));
+        }
+    }
+
+    private static void createDvTable(Connection duckdb, String name, Map<String, long[]> deleted) throws SQLException {
+        execute(duckdb, "CREATE OR REPLACE TEMP TABLE " + tempRef(name) + " (filename VARCHAR, pos BIGINT)");
+        try (DuckDBAppender appender = duckdb.unwrap(DuckDBConnection.class).createAppender("temp", "main", name)) {
+            for (Map.Entry<String, long[]> e : deleted.entrySet()) {
+                for (long pos : e.getValue()) {
+                    appender.beginRow();
+                    appender.append(e.getKey());
+                    appender.append(pos);
+                    appender.endRow();
+                }
+            }
+        }
+    }
+
+    private static void execute(Connection duckdb, String sql) throws SQLException {
+        try (Statement st = duckdb.createStatement()) {
+            st.execute(sql);
+        }
+    }
+}
