@@ -7,6 +7,7 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.camel.Endpoint;
 import org.apache.camel.spi.annotations.Component;
 import org.apache.camel.support.DefaultComponent;
+import org.apache.camel.util.PropertiesHelper;
 
 /**
  * The {@code deltafunnel:} component: a polling consumer that runs a DuckDB query (usually over Delta Lake
@@ -24,7 +25,22 @@ public class DeltaFunnelComponent extends DefaultComponent {
     protected Endpoint createEndpoint(String uri, String remaining, Map<String, Object> parameters) throws Exception {
         DeltaFunnelEndpoint endpoint = new DeltaFunnelEndpoint(uri, this);
         endpoint.setName(remaining);
+        // Multi-value options: delta.<view>=path, deltaVersion.<view>=n, deltaTimestamp.<view>=instant.
+        // LinkedHashMap keeps the URI order, so views are registered in the order they were given.
+        Map<String, Object> tables = PropertiesHelper.extractProperties(parameters, "delta.");
+        Map<String, Object> versions = PropertiesHelper.extractProperties(parameters, "deltaVersion.");
+        Map<String, Object> timestamps = PropertiesHelper.extractProperties(parameters, "deltaTimestamp.");
         setProperties(endpoint, parameters);
+        if (!tables.isEmpty()) {
+            endpoint.setDelta(tables);
+        }
+        if (!versions.isEmpty()) {
+            endpoint.setDeltaVersion(versions);
+        }
+        if (!timestamps.isEmpty()) {
+            endpoint.setDeltaTimestamp(timestamps);
+        }
+        endpoint.deltaSpecs(); // validate the pins now, at endpoint creation
         return endpoint;
     }
 

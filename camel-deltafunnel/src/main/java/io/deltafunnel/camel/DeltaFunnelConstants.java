@@ -26,6 +26,12 @@ public final class DeltaFunnelConstants {
               javaType = "long")
     public static final String INPUT_ROWS = "CamelDeltaFunnelInputRows";
 
+    @Metadata(label = "consumer", description = "The Delta Lake version read for each registered table in this"
+                                                + " run, as a map from view name to version (only when delta.<view>"
+                                                + " tables are registered).",
+              javaType = "java.util.Map<String, Long>")
+    public static final String DELTA_VERSIONS = "CamelDeltaFunnelDeltaVersions";
+
     @Metadata(label = "producer", description = "Batches SQL Server accepted in this run so far, this one included.",
               javaType = "long")
     public static final String OUTPUT_BATCHES = "CamelDeltaFunnelOutputBatches";

@@ -1,8 +1,14 @@
 package io.deltafunnel.camel;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 
+import io.deltafunnel.delta.DeltaSnapshot;
+import io.deltafunnel.delta.DeltaTableSpec;
+import io.deltafunnel.delta.DeltaViews;
 import io.deltafunnel.handoff.DownstreamException;
 import io.deltafunnel.handoff.HandoffStats;
 import io.deltafunnel.query.ArrowBatch;
@@ -32,6 +38,9 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
 
     /** The run in progress; it outlives a poll only when maxMessagesPerPoll cut the poll short. */
     private volatile QueryRun run;
+
+    /** The Delta version of each registered view, as resolved when the current run opened. */
+    private volatile Map<String, Long> runDeltaVersions = Map.of();
 
     public DeltaFunnelConsumer(DeltaFunnelEndpoint endpoint, Processor processor) {
         super(endpoint, processor);
@@ -97,6 +106,9 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
         in.setHeader(DeltaFunnelConstants.BATCH_ROWS, (long) batch.rowCount());
         in.setHeader(DeltaFunnelConstants.INPUT_BATCHES, stats.inputBatches());
         in.setHeader(DeltaFunnelConstants.INPUT_ROWS, stats.inputRows());
+        if (!runDeltaVersions.isEmpty()) {
+            in.setHeader(DeltaFunnelConstants.DELTA_VERSIONS, runDeltaVersions);
+        }
         exchange.setProperty(Exchange.BATCH_INDEX, (int) batch.index());
         exchange.setProperty(Exchange.BATCH_COMPLETE, batch.last());
         if (batch.last()) {
@@ -153,7 +165,18 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
     }
 
     private List<ConnectionPreparer> preparers() {
-        return List.of();
+        List<DeltaTableSpec> specs = getEndpoint().deltaSpecs();
+        if (specs.isEmpty()) {
+            return List.of();
+        }
+        return List.of(connection -> {
+            List<DeltaSnapshot> snapshots = DeltaViews.register(connection, specs);
+            Map<String, Long> versions = new LinkedHashMap<>();
+            for (int i = 0; i < specs.size(); i++) {
+                versions.put(specs.get(i).view(), snapshots.get(i).version());
+            }
+            runDeltaVersions = Collections.unmodifiableMap(versions);
+        });
     }
 
     private void closeRun() {

@@ -1,8 +1,13 @@
 package io.deltafunnel.camel;
 
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
+import io.deltafunnel.delta.DeltaTableSpec;
 import io.deltafunnel.handoff.BatchSizes;
 import io.deltafunnel.query.DuckDbSettings;
 import org.apache.arrow.memory.BufferAllocator;
@@ -61,6 +66,22 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
                             + " extension fails fast with a clear message and no network wait.")
     private boolean allowExtensionAutoInstall;
 
+    @UriParam(label = "consumer", prefix = "delta.", multiValue = true,
+              description = "Delta Lake tables to expose to the query as DuckDB views: delta.<view>=<table path>,"
+                            + " for example delta.orders=/lake/orders. Before each run the latest snapshot (or the"
+                            + " pinned one) is resolved and registered as the view <view>.")
+    private Map<String, Object> delta;
+
+    @UriParam(label = "consumer", prefix = "deltaVersion.", multiValue = true,
+              description = "Time travel by version: deltaVersion.<view>=<version> reads that Delta version of the"
+                            + " table registered as delta.<view>.")
+    private Map<String, Object> deltaVersion;
+
+    @UriParam(label = "consumer", prefix = "deltaTimestamp.", multiValue = true,
+              description = "Time travel by time: deltaTimestamp.<view>=<ISO-8601 instant, e.g."
+                            + " 2024-05-01T12:00:00Z> reads the latest version committed at or before that instant.")
+    private Map<String, Object> deltaTimestamp;
+
     private BufferAllocator allocator;
 
     public DeltaFunnelEndpoint(String uri, DeltaFunnelComponent component) {
@@ -105,6 +126,57 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
     /** The endpoint's Arrow allocator, from which every batch body is allocated; null while stopped. */
     public BufferAllocator getAllocator() {
         return allocator;
+    }
+
+    /**
+     * The Delta tables to register before each run, from the {@code delta.}, {@code deltaVersion.} and
+     * {@code deltaTimestamp.} options. Empty pin values (for example from an unset Kamelet property) mean latest.
+     *
+     * @throws IllegalArgumentException naming the option when a pin is malformed or names no registered view
+     */
+    public List<DeltaTableSpec> deltaSpecs() {
+        List<DeltaTableSpec> specs = new ArrayList<>();
+        Map<String, Object> tables = delta == null ? Map.of() : delta;
+        for (String view : pinnedViews()) {
+            if (!tables.containsKey(view)) {
+                throw new IllegalArgumentException("deltaVersion./deltaTimestamp." + view
+                                                   + " pins a view that has no delta." + view + " table");
+            }
+        }
+        for (Map.Entry<String, Object> e : tables.entrySet()) {
+            String view = e.getKey();
+            String version = pin(deltaVersion, view);
+            String timestamp = pin(deltaTimestamp, view);
+            try {
+                specs.add(new DeltaTableSpec(view, String.valueOf(e.getValue()),
+                        version == null ? null : Long.valueOf(version),
+                        timestamp == null ? null : Instant.parse(timestamp)));
+            } catch (NumberFormatException | DateTimeParseException ex) {
+                throw new IllegalArgumentException("view " + view + ": bad time-travel pin (deltaVersion." + view
+                                                   + "=" + version + ", deltaTimestamp." + view + "=" + timestamp
+                                                   + "): " + ex.getMessage(), ex);
+            }
+        }
+        return specs;
+    }
+
+    private List<String> pinnedViews() {
+        List<String> views = new ArrayList<>();
+        for (Map<String, Object> m : java.util.Arrays.asList(deltaVersion, deltaTimestamp)) {
+            if (m != null) {
+                m.forEach((k, v) -> {
+                    if (v != null && !v.toString().isBlank()) {
+                        views.add(k);
+                    }
+                });
+            }
+        }
+        return views;
+    }
+
+    private static String pin(Map<String, Object> pins, String view) {
+        Object v = pins == null ? null : pins.get(view);
+        return v == null || v.toString().isBlank() ? null : v.toString().trim();
     }
 
     DuckDbSettings duckDbSettings() {
@@ -193,6 +265,33 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
     /** The maximum number of batches (exchanges) to emit per poll; 0 or negative means no limit. */
     public void setMaxMessagesPerPoll(int maxMessagesPerPoll) {
         this.maxMessagesPerPoll = maxMessagesPerPoll;
+    }
+
+    public Map<String, Object> getDelta() {
+        return delta;
+    }
+
+    /** Delta Lake tables to expose to the query as DuckDB views: delta.&lt;view&gt;=&lt;table path&gt;. */
+    public void setDelta(Map<String, Object> delta) {
+        this.delta = delta == null ? null : new LinkedHashMap<>(delta);
+    }
+
+    public Map<String, Object> getDeltaVersion() {
+        return deltaVersion;
+    }
+
+    /** Time travel by version: deltaVersion.&lt;view&gt;=&lt;version&gt;. */
+    public void setDeltaVersion(Map<String, Object> deltaVersion) {
+        this.deltaVersion = deltaVersion;
+    }
+
+    public Map<String, Object> getDeltaTimestamp() {
+        return deltaTimestamp;
+    }
+
+    /** Time travel by time: deltaTimestamp.&lt;view&gt;=&lt;ISO-8601 instant&gt;. */
+    public void setDeltaTimestamp(Map<String, Object> deltaTimestamp) {
+        this.deltaTimestamp = deltaTimestamp;
     }
 
     public boolean isAllowExtensionAutoInstall() {
