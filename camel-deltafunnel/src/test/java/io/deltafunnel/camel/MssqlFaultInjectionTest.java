@@ -3,6 +3,7 @@ package io.deltafunnel.camel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import io.deltafunnel.handoff.HandoffStats;
@@ -14,7 +15,9 @@ import io.deltafunnel.mssql.WorkOutcome;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.apache.camel.component.mock.MockEndpoint;
+import org.apache.camel.builder.NotifyBuilder;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -251,6 +254,32 @@ class MssqlFaultInjectionTest extends EmulatorRouteTestSupport {
         assertEquals(List.of(1L, 3L), failures.stream().map(ReplayRequest::find).filter(r -> r != null)
                 .map(r -> r.delay().toMillis()).toList(), "exponential backoff: 1 ms, then 3 ms");
         stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    @Timeout(60)
+    void stopDuringAReplayWaitDoesNotHang() throws Exception {
+        createAndSeed();
+        List<List<Object>> before = contents();
+        emulator.faults().failBulkLoad(2, 0, 1205);
+        runRoute(source(FIFTY, 10), mssql("retryDelay=600000"), 2, recordAttempt, null); // would wait 10 minutes
+        assertEquals(2, ReplayRequest.find(failures.get(0)).attempt());
+        context.stop(); // bounded by @Timeout: the replay wait ends at once
+        assertEquals(before, contents());
+        assertTrue(seen.stream().allMatch(s -> s.attempt() == 1), seen::toString);
+    }
+
+    @Test
+    @Timeout(60)
+    void stopDuringABatchRetryWaitDoesNotHang() throws Exception {
+        createAndSeed();
+        emulator.faults().failBulkLoad(2, 0, 1205);
+        NotifyBuilder failedOnce = new NotifyBuilder(context).whenDone(1).create();
+        runRoute(source(FIFTY, 10), mssql("transaction=batch&retryDelay=600000"), 1, recordAttempt, null);
+        assertTrue(failedOnce.matches(30, TimeUnit.SECONDS));
+        Thread.sleep(200); // let batch 1 reach its retry wait (the stop below works either way)
+        context.stop(); // bounded by @Timeout: the producer's retry wait sees the context stopping
+        assertEquals(10, count(table) - 3, "batch 0 committed, batch 1 never retried");
     }
 
     private BulkLoadException assertSingleFinalFailure() {
