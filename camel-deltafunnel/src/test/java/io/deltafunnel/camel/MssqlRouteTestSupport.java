@@ -130,13 +130,14 @@ abstract class MssqlRouteTestSupport extends CamelTestSupport {
 
     /** Stops the context and checks every consumer endpoint's Arrow allocator has nothing outstanding. */
     protected void stopAndAssertNoArrowLeak() {
+        // The routes' own endpoint instances: looking a URI up again could create (and check) a second endpoint.
         List<BufferAllocator> allocators = new ArrayList<>();
-        for (String uri : consumerUris) {
-            DeltaFunnelEndpoint ep = context.getEndpoint(uri, DeltaFunnelEndpoint.class);
-            if (ep.getAllocator() != null) {
+        for (org.apache.camel.Route route : context.getRoutes()) {
+            if (route.getEndpoint() instanceof DeltaFunnelEndpoint ep && ep.getAllocator() != null) {
                 allocators.add(ep.getAllocator());
             }
         }
+        assertTrue(consumerUris.isEmpty() || !allocators.isEmpty(), "no deltafunnel: route found to check");
         context.stop();
         for (BufferAllocator a : allocators) {
             assertEquals(0, a.getAllocatedMemory(), "Arrow memory outstanding in " + a.getName());
