@@ -15,6 +15,12 @@ public final class DeltaFunnelConstants {
               javaType = "String")
     public static final String RUN_ID = "CamelDeltaFunnelRunId";
 
+    @Metadata(label = "consumer", description = "The 1-based attempt of the run this batch belongs to: 1, or 2, 3, ..."
+                                                + " when the run is replayed from its first batch (same run id) because"
+                                                + " the writer rolled it back after a transient failure.",
+              javaType = "int")
+    public static final String ATTEMPT = "CamelDeltaFunnelAttempt";
+
     @Metadata(label = "consumer", description = "Number of rows in this exchange's Arrow batch.", javaType = "long")
     public static final String BATCH_ROWS = "CamelDeltaFunnelBatchRows";
 

@@ -5,12 +5,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.UUID;
 
 import io.deltafunnel.delta.DeltaSnapshot;
 import io.deltafunnel.delta.DeltaTableSpec;
 import io.deltafunnel.delta.DeltaViews;
 import io.deltafunnel.handoff.DownstreamException;
 import io.deltafunnel.handoff.HandoffStats;
+import io.deltafunnel.handoff.ReplayRequest;
 import io.deltafunnel.query.ArrowBatch;
 import io.deltafunnel.query.ConnectionPreparer;
 import io.deltafunnel.query.QueryRun;
@@ -31,6 +33,13 @@ import org.slf4j.LoggerFactory;
  * built up front and nothing runs in the background.
  *
  * <p>The exchange body is owned by this consumer and closed when the exchange completes.
+ *
+ * <p><b>Replay.</b> When a failed exchange's exception chain holds a {@link ReplayRequest} (the writer rolled the
+ * run back after a transient failure and wants it again), the consumer closes the run, waits the requested delay
+ * (woken at once by a stop), re-opens the same query under the same run id with the same pinned versions
+ * ({@link QueryRun#pinnedVersions()}) and sends it again from batch 0, with header
+ * {@link DeltaFunnelConstants#ATTEMPT} set to the request's attempt and the input statistics restarted. How often
+ * and how long to wait is the writer's decision.
  */
 public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
 
@@ -38,6 +47,10 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
 
     /** The run in progress; it outlives a poll only when maxMessagesPerPoll cut the poll short. */
     private volatile QueryRun run;
+    /** The 1-based attempt of {@link #run}: 1, or the attempt of the {@link ReplayRequest} that re-opened it. */
+    private volatile int runAttempt = 1;
+    /** The wait before a replay; a stop or suspend ends it at once. */
+    private final RetryPause replayPause = new RetryPause(() -> !isRunAllowed() || isSuspendingOrSuspended());
 
     /** The Delta version of each registered view, as resolved when the current run opened. */
     private volatile Map<String, Long> runDeltaVersions = Map.of();
@@ -53,11 +66,8 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
 
     @Override
     protected int poll() throws Exception {
-        DeltaFunnelEndpoint endpoint = getEndpoint();
         if (run == null) {
-            run = QueryRun.open(describe(), endpoint.duckDbSettings(), preparers(), endpoint.getQuery(),
-                    endpoint.getBatchSize(), endpoint.getAllocator());
-            LOG.debug("{}: run {} started", describe(), run.runId());
+            openRun(UUID.randomUUID().toString(), 1, Map.of());
         }
         pendingExchanges = 1;
         int sent = 0;
@@ -72,6 +82,12 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
                 sent++;
                 processExchange(exchange);
                 Exception failure = exchange.getException();
+                ReplayRequest replay = ReplayRequest.find(failure != null ? failure
+                        : exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class));
+                if (replay != null) {
+                    replayRun(replay, batch.index(), failure);
+                    continue;
+                }
                 if (failure != null) {
                     HandoffStats accepted = run.stats();
                     closeRun();
@@ -97,12 +113,48 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
         return sent;
     }
 
+    /**
+     * Opens (or re-opens, for a replay) the run {@code runId} as attempt {@code attempt}. The only place a
+     * {@link QueryRun} is opened: {@code pinned} carries the versions an earlier attempt resolved (empty for a first
+     * attempt), so that a replay reads exactly what the first attempt read.
+     */
+    private void openRun(String runId, int attempt, Map<String, Long> pinned) {
+        DeltaFunnelEndpoint endpoint = getEndpoint();
+        run = QueryRun.open(describe(), endpoint.duckDbSettings(), preparers(), endpoint.getQuery(),
+                endpoint.getBatchSize(), endpoint.getAllocator(), runId, pinned);
+        runAttempt = attempt;
+        LOG.debug("{}: run {} attempt {} started", describe(), runId, attempt);
+    }
+
+    /**
+     * Obeys a {@link ReplayRequest}: closes the run, waits its delay and re-opens the run from batch 0 under the same
+     * id and pins.
+     *
+     * @throws DownstreamException when the consumer is stopped during the wait (the run is then abandoned)
+     */
+    private void replayRun(ReplayRequest replay, long failedBatch, Exception failure) {
+        QueryRun failed = run;
+        HandoffStats delivered = failed.stats();
+        String runId = failed.runId();
+        Map<String, Long> pinned = failed.pinnedVersions();
+        closeRun();
+        LOG.info("{}: run {} attempt {} failed on batch {} ({}); replaying as attempt {} in {} ms", describe(), runId,
+                runAttempt, failedBatch, delivered, replay.attempt(), replay.delay().toMillis());
+        if (!replayPause.await(replay.delay())) {
+            throw new DownstreamException(describe() + ": stopped while waiting to replay run " + runId + " as attempt "
+                    + replay.attempt(), delivered, failure);
+        }
+        openRun(runId, replay.attempt(), pinned);
+        pendingExchanges = 1;
+    }
+
     private Exchange createExchange(QueryRun queryRun, ArrowBatch batch) {
         Exchange exchange = createExchange(false);
         HandoffStats stats = queryRun.stats();
         Message in = exchange.getIn();
         in.setBody(batch.root());
         in.setHeader(DeltaFunnelConstants.RUN_ID, queryRun.runId());
+        in.setHeader(DeltaFunnelConstants.ATTEMPT, runAttempt);
         in.setHeader(DeltaFunnelConstants.BATCH_ROWS, (long) batch.rowCount());
         in.setHeader(DeltaFunnelConstants.INPUT_BATCHES, stats.inputBatches());
         in.setHeader(DeltaFunnelConstants.INPUT_ROWS, stats.inputRows());
@@ -188,12 +240,19 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
         }
     }
 
+    @Override
+    protected void doStart() throws Exception {
+        replayPause.reset();
+        super.doStart();
+    }
+
     private String describe() {
         return "deltafunnel:" + getEndpoint().getName();
     }
 
     @Override
     protected void doStop() throws Exception {
+        replayPause.cancel();
         closeRun();
         super.doStop();
     }

@@ -1,6 +1,7 @@
 package io.deltafunnel.camel;
 
 import java.sql.DriverManager;
+import java.time.Duration;
 import java.util.Properties;
 import java.util.Set;
 
@@ -8,6 +9,7 @@ import javax.sql.DataSource;
 
 import io.deltafunnel.mssql.BulkLoadSettings;
 import io.deltafunnel.mssql.ConnectionProvider;
+import io.deltafunnel.mssql.RetryPolicy;
 import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.TransactionMode;
 import io.deltafunnel.mssql.WriteMode;
@@ -106,6 +108,30 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
                                                                             + " and statement; 0 means none.")
     private int timeout;
 
+    @UriParam(label = "producer", defaultValue = "3", description = "How many times a run (or, with transaction=batch"
+            + " and append/truncate, a batch) is retried after a transient failure: SQL Server errors 1205, 1222, 4060,"
+            + " 10928, 10929, 40197, 40501, 40613, 49918, 49919, 49920 or a broken connection. With transaction=run"
+            + " or replace/merge the run is rolled back and replayed from its first batch by the deltafunnel:"
+            + " consumer; with transaction=batch the failed batch is written again. 0 disables retries.")
+    private int maxRetries = 3;
+
+    @UriParam(label = "producer", defaultValue = "1000", javaType = "java.time.Duration",
+              description = "Wait before the first retry, in milliseconds (or a duration such as 2s).")
+    private long retryDelay = 1000;
+
+    @UriParam(label = "producer,advanced", defaultValue = "2.0",
+              description = "Each further retry waits this many times longer than the previous one (at least 1).")
+    private double retryBackoffMultiplier = 2.0;
+
+    @UriParam(label = "producer,advanced", defaultValue = "30000", javaType = "java.time.Duration",
+              description = "The longest wait between two attempts, in milliseconds (or a duration such as 30s).")
+    private long maxRetryDelay = 30_000;
+
+    @UriParam(label = "producer", defaultValue = "0", description = "Seconds to wait for a connection and login to"
+            + " SQL Server when connecting through url (mssql-jdbc's loginTimeout); 0 keeps the driver's default"
+            + " (15 s). With a dataSource, set the timeout on the dataSource.")
+    private int loginTimeout;
+
     public DeltaFunnelMssqlEndpoint(String uri, DeltaFunnelMssqlComponent component) {
         super(uri, component);
     }
@@ -129,6 +155,10 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
     protected void doInit() throws Exception {
         super.doInit();
         settings(); // validate options early
+        retryPolicy();
+        if (loginTimeout < 0) {
+            throw new IllegalArgumentException("loginTimeout must be 0 or more, got " + loginTimeout);
+        }
         if (dataSource == null && url == null) {
             dataSource = getComponent().getDataSource();
         }
@@ -152,6 +182,12 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
                 keepIdentity, bulkBatchSize, timeout);
     }
 
+    /** The retry policy built from maxRetries, retryDelay, retryBackoffMultiplier and maxRetryDelay. */
+    public RetryPolicy retryPolicy() {
+        return new RetryPolicy(maxRetries, Duration.ofMillis(retryDelay), retryBackoffMultiplier,
+                Duration.ofMillis(maxRetryDelay));
+    }
+
     /** Opens connections from the dataSource, or from url with username/password. */
     ConnectionProvider connectionProvider() {
         if (dataSource != null) {
@@ -165,6 +201,9 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
         }
         if (password != null) {
             props.setProperty("password", password);
+        }
+        if (loginTimeout > 0) {
+            props.setProperty("loginTimeout", Integer.toString(loginTimeout));
         }
         return () -> DriverManager.getConnection(jdbcUrl, props);
     }
@@ -320,5 +359,50 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
     /** Timeout in seconds for each bulk copy and statement; 0 means none. */
     public void setTimeout(int timeout) {
         this.timeout = timeout;
+    }
+
+    public int getMaxRetries() {
+        return maxRetries;
+    }
+
+    /** How many times a run (or, in batch mode, a batch) is retried after a transient failure; 0 disables retries. */
+    public void setMaxRetries(int maxRetries) {
+        this.maxRetries = maxRetries;
+    }
+
+    public long getRetryDelay() {
+        return retryDelay;
+    }
+
+    /** Wait before the first retry, in milliseconds. */
+    public void setRetryDelay(long retryDelay) {
+        this.retryDelay = retryDelay;
+    }
+
+    public double getRetryBackoffMultiplier() {
+        return retryBackoffMultiplier;
+    }
+
+    /** Each further retry waits this many times longer than the previous one (at least 1). */
+    public void setRetryBackoffMultiplier(double retryBackoffMultiplier) {
+        this.retryBackoffMultiplier = retryBackoffMultiplier;
+    }
+
+    public long getMaxRetryDelay() {
+        return maxRetryDelay;
+    }
+
+    /** The longest wait between two attempts, in milliseconds. */
+    public void setMaxRetryDelay(long maxRetryDelay) {
+        this.maxRetryDelay = maxRetryDelay;
+    }
+
+    public int getLoginTimeout() {
+        return loginTimeout;
+    }
+
+    /** Seconds to wait for a connection and login when connecting through url; 0 keeps the driver's default. */
+    public void setLoginTimeout(int loginTimeout) {
+        this.loginTimeout = loginTimeout;
     }
 }

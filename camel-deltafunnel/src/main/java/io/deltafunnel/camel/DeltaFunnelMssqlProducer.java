@@ -1,10 +1,16 @@
 package io.deltafunnel.camel;
 
+import java.time.Duration;
+
 import io.deltafunnel.handoff.HandoffStats;
 import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.BulkLoadSession;
 import io.deltafunnel.mssql.BulkLoadSettings;
 import io.deltafunnel.mssql.ConnectionProvider;
+import io.deltafunnel.mssql.RetryPolicy;
+import io.deltafunnel.mssql.RunFailures;
+import io.deltafunnel.mssql.TransactionMode;
+import io.deltafunnel.mssql.WriteMode;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.camel.Exchange;
 import org.apache.camel.InvalidPayloadException;
@@ -16,10 +22,23 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes each exchange's Arrow batch synchronously into SQL Server.
  *
- * <p>Keeps at most one open run per endpoint: a batch with a new run id while an older run is still open (its
- * complete batch never came) rolls back and discards the older run. Stopping the producer discards an open run.
- * Every exchange leaves with {@code CamelDeltaFunnelOutputBatches}/{@code CamelDeltaFunnelOutputRows} set to what SQL
- * Server accepted in the run so far, and the run's {@link HandoffStats} in the {@link #STATS_PROPERTY} property.
+ * <p>Keeps at most one open run per endpoint: a batch with a new run id (or a new attempt of the same run) while an
+ * older run is still open (its complete batch never came) rolls back and discards the older run. Stopping the
+ * producer discards an open run. Every exchange leaves with {@code CamelDeltaFunnelOutputBatches}/{@code
+ * CamelDeltaFunnelOutputRows} set to what SQL Server accepted in the run so far, and the run's {@link HandoffStats}
+ * in the {@link #STATS_PROPERTY} property.
+ *
+ * <p><b>Retries</b> (decided by {@link io.deltafunnel.mssql.SqlServerErrors}, by error number only, and limited by
+ * the endpoint's {@link RetryPolicy}):
+ * <ul>
+ *   <li>{@code transaction=batch} with append/truncate, and exchanges without a run id: the failed batch is written
+ *       again, here, after the backoff, on a new connection; the batches committed before stay counted once.</li>
+ *   <li>otherwise ({@code transaction=run}, replace, merge): the run is already rolled back; the producer throws a
+ *       {@link io.deltafunnel.mssql.RunReplayException} asking the {@code deltafunnel:} consumer to replay the run
+ *       from its first batch as the next attempt (header {@code CamelDeltaFunnelAttempt}).</li>
+ * </ul>
+ * After a run has failed here, its further batches of the same attempt are refused
+ * ({@link io.deltafunnel.mssql.RunRefusedException}) so that a route which handles the failure cannot write half a run.
  */
 public class DeltaFunnelMssqlProducer extends DefaultProducer {
 
@@ -28,9 +47,14 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
 
     private static final Logger LOG = LoggerFactory.getLogger(DeltaFunnelMssqlProducer.class);
 
+    private final RetryPause pause = new RetryPause(
+            () -> !isRunAllowed() || getEndpoint().getCamelContext().isStopping());
     private BulkLoadSettings settings;
     private ConnectionProvider connections;
+    private RetryPolicy retryPolicy;
     private BulkLoadSession open;
+    private int openAttempt;
+    private RunFailures.Failed lastFailed;
 
     public DeltaFunnelMssqlProducer(DeltaFunnelMssqlEndpoint endpoint) {
         super(endpoint);
@@ -46,6 +70,8 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
         super.doStart();
         settings = getEndpoint().settings();
         connections = getEndpoint().connectionProvider();
+        retryPolicy = getEndpoint().retryPolicy();
+        pause.reset();
     }
 
     @Override
@@ -56,31 +82,80 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
             throw new InvalidPayloadException(exchange, VectorSchemaRoot.class);
         }
         String runId = in.getHeader(DeltaFunnelConstants.RUN_ID, String.class);
+        boolean standalone = runId == null;
         boolean complete;
-        if (runId == null) {
+        int attempt;
+        if (standalone) {
             runId = exchange.getExchangeId();
             complete = true;
+            attempt = 1;
         } else {
             complete = exchange.getProperty(Exchange.BATCH_COMPLETE, Boolean.FALSE, Boolean.class);
+            attempt = in.getHeader(DeltaFunnelConstants.ATTEMPT, 1, Integer.class);
         }
-        if (open != null && !open.runId().equals(runId)) {
-            open.abort("run " + runId + " started before run " + open.runId() + " completed");
+        if (lastFailed != null) {
+            lastFailed.refuseIfSameAttempt(runId, attempt,
+                    exchange.getProperty(Exchange.BATCH_INDEX, -1, Integer.class));
+            lastFailed = null;
+        }
+        if (open != null && (!open.runId().equals(runId) || openAttempt != attempt)) {
+            open.abort("run " + runId + " attempt " + attempt + " started before run " + open.runId() + " attempt "
+                    + openAttempt + " completed");
             open = null;
         }
         if (open == null) {
             open = BulkLoadSession.start(runId, settings, connections);
-            LOG.debug("deltafunnel-mssql:{}: run {} started", settings.table(), runId);
+            openAttempt = attempt;
+            LOG.debug("deltafunnel-mssql:{}: run {} attempt {} started", settings.table(), runId, attempt);
         }
-        BulkLoadSession session = open;
         try {
-            HandoffStats stats = session.write(root, complete);
-            publish(exchange, stats);
+            publish(exchange, writeRetryingInPlace(root, complete, standalone));
         } catch (BulkLoadException e) {
-            publish(exchange, e.stats());
-            throw e;
+            BulkLoadException failure = inPlace(standalone) ? e : RunFailures.replayOrFinal(e, attempt, retryPolicy);
+            publish(exchange, failure.stats());
+            if (!standalone) {
+                lastFailed = new RunFailures.Failed(runId, attempt, failure);
+            }
+            throw failure;
         } finally {
-            if (session.state() != BulkLoadSession.State.OPEN) {
+            if (open != null && open.state() != BulkLoadSession.State.OPEN) {
                 open = null;
+            }
+        }
+    }
+
+    /** Whether a failed batch is retried here (the batch is in memory and nothing else of the run is lost). */
+    private boolean inPlace(boolean standalone) {
+        return standalone || (settings.transactionMode() == TransactionMode.BATCH
+                && (settings.writeMode() == WriteMode.APPEND || settings.writeMode() == WriteMode.TRUNCATE));
+    }
+
+    /**
+     * Writes the batch into the open session; when the batch can be retried in place, retries transient failures
+     * with backoff on a new session (resumed for batch mode, fresh for a single-exchange run).
+     */
+    private HandoffStats writeRetryingInPlace(VectorSchemaRoot root, boolean complete, boolean standalone) {
+        int attempt = 1;
+        while (true) {
+            BulkLoadSession session = open;
+            try {
+                return session.write(root, complete);
+            } catch (BulkLoadException e) {
+                if (!inPlace(standalone) || !RunFailures.retryable(e)) {
+                    throw e;
+                }
+                if (!retryPolicy.allowsRetryAfter(attempt)) {
+                    throw RunFailures.exhausted(e, attempt);
+                }
+                Duration delay = retryPolicy.delayBeforeRetry(attempt);
+                LOG.warn("deltafunnel-mssql:{}: run {}: transient failure (attempt {}), retrying the batch in {} ms: {}",
+                        settings.table(), session.runId(), attempt, delay.toMillis(), e.getMessage());
+                if (!pause.await(delay)) {
+                    throw e;
+                }
+                attempt++;
+                open = standalone ? BulkLoadSession.start(session.runId(), settings, connections)
+                        : session.resumeAfterFailure();
             }
         }
     }
@@ -92,10 +167,13 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
     }
 
     @Override
-    protected synchronized void doStop() throws Exception {
-        if (open != null) {
-            open.abort("producer stopped");
-            open = null;
+    protected void doStop() throws Exception {
+        pause.cancel(); // a retry wait in process() ends now, so the lock below is free soon
+        synchronized (this) {
+            if (open != null) {
+                open.abort("producer stopped");
+                open = null;
+            }
         }
         super.doStop();
     }

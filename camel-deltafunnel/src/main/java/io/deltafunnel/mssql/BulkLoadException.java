@@ -18,9 +18,13 @@ public class BulkLoadException extends DownstreamException {
     private final long rowInRun;
     private final Integer errorNumber;
     private final WorkOutcome outcome;
+    private final String detail;
+    private final Context context;
 
     public BulkLoadException(String message, Context context, Throwable cause) {
         super(context.describe(message), context.stats(), cause);
+        this.detail = message;
+        this.context = context;
         this.table = context.table();
         this.column = context.column();
         this.rowInBatch = context.rowInBatch();
@@ -57,6 +61,16 @@ public class BulkLoadException extends DownstreamException {
     /** What became of the work counted in {@link #stats()}. */
     public WorkOutcome outcome() {
         return outcome;
+    }
+
+    /** The message without the table/column/row/outcome decoration. */
+    String detail() {
+        return detail;
+    }
+
+    /** Where the failure happened (to build a follow-up failure about the same place). */
+    Context context() {
+        return context;
     }
 
     /**
@@ -102,7 +116,7 @@ public class BulkLoadException extends DownstreamException {
                 sb.append(" (SQL Server error ").append(errorNumber).append(')');
             }
             if (outcome != null) {
-                sb.append("; accepted work ").append(outcome == WorkOutcome.COMMITTED ? "COMMITTED" : "ROLLED_BACK");
+                sb.append("; accepted work ").append(outcome.name());
             }
             return sb.toString();
         }

@@ -30,6 +30,10 @@ import org.slf4j.LoggerFactory;
  * {@link #abort} discards an open run. DDL (create table, staging create/drop) always runs outside the run's
  * transaction.
  *
+ * <p>Retries are not decided here. After a failed batch with {@code transaction=batch} and append/truncate,
+ * {@link #resumeAfterFailure()} gives a session that continues the run on a new connection from the last committed
+ * batch (without truncating again); everything else is retried by replaying the run in a new session.
+ *
  * <p>Not thread-safe: one caller at a time.
  */
 public final class BulkLoadSession implements AutoCloseable {
@@ -51,6 +55,13 @@ public final class BulkLoadSession implements AutoCloseable {
     private Schema schema;
     private List<BoundColumn> columns;
     private HandoffStats stats = HandoffStats.ZERO;
+    /** The stats before the batch being written, so that a resumed session does not count a failed batch. */
+    private HandoffStats statsBeforeBatch = HandoffStats.ZERO;
+    /** With transaction=batch and truncate: the truncate is committed (a resumed session must not repeat it). */
+    private boolean truncateCommitted;
+    /** A commit was under way when the failure happened: its outcome is unknown. */
+    private boolean committing;
+    private boolean commitInDoubt;
     private State state = State.OPEN;
 
     private BulkLoadSession(String runId, BulkLoadSettings settings, ConnectionProvider provider) {
@@ -77,6 +88,31 @@ public final class BulkLoadSession implements AutoCloseable {
         return stats;
     }
 
+    /**
+     * A new session continuing this FAILED {@code transaction=batch} append/truncate run on a new connection: same
+     * run id, the statistics of the batches committed so far (the failed batch not counted), no second truncate.
+     * Write the failed batch again into it.
+     *
+     * @throws IllegalStateException when this session is not such a failed run, or its last commit is in doubt
+     */
+    public BulkLoadSession resumeAfterFailure() {
+        if (state != State.FAILED || !resumable()) {
+            throw new IllegalStateException("run " + runId + " on " + settings.table() + " (" + state + ", "
+                    + settings.transactionMode() + ", " + settings.writeMode() + ") cannot be resumed");
+        }
+        BulkLoadSession next = new BulkLoadSession(runId, settings, provider);
+        next.stats = statsBeforeBatch;
+        next.statsBeforeBatch = statsBeforeBatch;
+        next.truncateCommitted = truncateCommitted;
+        return next;
+    }
+
+    /** True when a failed batch of this run can be written again in a {@linkplain #resumeAfterFailure() resumed} session. */
+    public boolean resumable() {
+        return settings.transactionMode() == TransactionMode.BATCH && !commitInDoubt
+                && (settings.writeMode() == WriteMode.APPEND || settings.writeMode() == WriteMode.TRUNCATE);
+    }
+
     /** The staging table of a replace/merge run once created, else null. */
     public TableName stagingTable() {
         return staging;
@@ -93,6 +129,7 @@ public final class BulkLoadSession implements AutoCloseable {
             throw new IllegalStateException("run " + runId + " on " + settings.table() + " is " + state);
         }
         int rows = root.getRowCount();
+        statsBeforeBatch = stats;
         stats = stats.withInputBatch(rows);
         try {
             if (columns == null) {
@@ -112,10 +149,12 @@ public final class BulkLoadSession implements AutoCloseable {
             if (rows > 0) {
                 bulkCopy(data);
             }
-            stats = stats.withOutputBatch(rows);
+            HandoffStats accepted = stats.withOutputBatch(rows);
             if (settings.transactionMode() == TransactionMode.BATCH) {
-                connection.commit();
+                // Counted only once committed: the output counters never claim more than the target holds.
+                commit();
             }
+            stats = accepted;
             if (last) {
                 finish();
             }
@@ -157,7 +196,13 @@ public final class BulkLoadSession implements AutoCloseable {
     // ---- steps ----
 
     private void prepare(Schema arrowSchema) throws SQLException {
-        connection = provider.open();
+        try {
+            connection = provider.open();
+        } catch (SQLException e) {
+            // Same SQLState and error number, so that SqlServerErrors classifies it as before.
+            throw new SQLException("cannot connect to SQL Server: " + e.getMessage(), e.getSQLState(),
+                    e.getErrorCode(), e);
+        }
         configure(connection);
         BulkLoadException.Context ctx = context();
         TableName found = TargetCatalog.find(connection, settings.table());
@@ -189,10 +234,11 @@ public final class BulkLoadSession implements AutoCloseable {
             execute("SELECT TOP 0 * INTO " + staging.quoted() + " FROM " + target.quoted());
         }
         connection.setAutoCommit(false);
-        if (settings.writeMode() == WriteMode.TRUNCATE) {
+        if (settings.writeMode() == WriteMode.TRUNCATE && !truncateCommitted) {
             execute("TRUNCATE TABLE " + target.quoted());
             if (settings.transactionMode() == TransactionMode.BATCH) {
-                connection.commit();
+                commit();
+                truncateCommitted = true;
             }
         }
     }
@@ -274,7 +320,7 @@ public final class BulkLoadSession implements AutoCloseable {
             default -> {
             }
         }
-        connection.commit();
+        commit();
         state = State.COMMITTED;
         LOG.debug("Run {} on {} committed: {}", runId, target, stats);
         // Post-commit clean-up: failures here do not undo the committed run.
@@ -312,6 +358,19 @@ public final class BulkLoadSession implements AutoCloseable {
         return sql.toString();
     }
 
+    /** Commits; a failure of the commit itself leaves its outcome in doubt ({@link WorkOutcome#IN_DOUBT}). */
+    private void commit() throws SQLException {
+        committing = true;
+        try {
+            connection.commit();
+        } catch (SQLException | RuntimeException e) {
+            commitInDoubt = true;
+            throw e;
+        } finally {
+            committing = false;
+        }
+    }
+
     private void execute(String sql) throws SQLException {
         try (Statement st = connection.createStatement()) {
             if (settings.timeoutSeconds() > 0) {
@@ -325,6 +384,9 @@ public final class BulkLoadSession implements AutoCloseable {
 
     /** What the accepted work becomes when the run fails now. */
     private WorkOutcome failureOutcome() {
+        if (commitInDoubt || committing) {
+            return WorkOutcome.IN_DOUBT;
+        }
         if (settings.transactionMode() == TransactionMode.RUN || settings.writeMode() == WriteMode.REPLACE
                 || settings.writeMode() == WriteMode.MERGE) {
             return WorkOutcome.ROLLED_BACK;

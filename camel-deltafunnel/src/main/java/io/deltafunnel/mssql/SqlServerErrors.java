@@ -27,6 +27,15 @@ public final class SqlServerErrors {
         return scan(e, 0);
     }
 
+    /**
+     * True when any {@link SQLException} in {@code failure}'s cause chain is transient (see
+     * {@link #isTransient(SQLException)}). A failure without any SQLException in its chain (a value that does not fit,
+     * a missing column) is permanent.
+     */
+    public static boolean isTransient(Throwable failure) {
+        return scan(failure, 0);
+    }
+
     /** The SQL Server error number of {@code e} or the first chained/cause SQLException with one; null if none. */
     public static Integer errorNumber(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {

@@ -11,5 +11,11 @@ public enum WorkOutcome {
      * The counted work was rolled back (transaction=run), or was only ever in a staging table that has been
      * dropped (replace/merge): the target holds none of it.
      */
-    ROLLED_BACK
+    ROLLED_BACK,
+    /**
+     * The connection failed while a commit was under way: whether that commit (transaction=run: the whole run;
+     * transaction=batch: the batch being committed, which is not counted) took effect is unknown. Never retried,
+     * because a retry could write the same rows twice.
+     */
+    IN_DOUBT
 }

@@ -68,7 +68,7 @@ class MssqlEmulatorRouteTest extends AbstractMssqlScenarios {
         seedOld(3);
         List<List<Object>> before = contents();
         emulator.faults().failBulkLoad(3, 0, 1205);
-        runRoute(source(FIFTY, 10), mssql(""), 3, null);
+        runRoute(source(FIFTY, 10), mssql("maxRetries=0"), 3, null);
         assertEquals(before, contents());
         BulkLoadException e = singleFailure();
         assertEquals(1205, e.errorNumber());
@@ -84,7 +84,7 @@ class MssqlEmulatorRouteTest extends AbstractMssqlScenarios {
         seedOld(3);
         List<List<Object>> before = contents();
         emulator.faults().dropConnectionDuringBulkLoad(2, 5);
-        runRoute(source(FIFTY, 10), mssql("writeMode=replace"), 2, null);
+        runRoute(source(FIFTY, 10), mssql("writeMode=replace&maxRetries=0"), 2, null);
         assertEquals(before, contents());
         assertEquals(WorkOutcome.ROLLED_BACK, singleFailure().outcome());
         assertEquals(List.of(), query("SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_NAME LIKE '"

@@ -1,0 +1,21 @@
+package io.deltafunnel.mssql;
+
+/**
+ * A transient failure outlived the retry policy: the run (or, with {@code transaction=batch}, the batch) failed on
+ * every one of {@link #attempts()} attempts. The {@linkplain #getCause() cause} is the last attempt's failure;
+ * {@link #stats()} and {@link #outcome()} describe what the last attempt left.
+ */
+public class RetriesExhaustedException extends BulkLoadException {
+
+    private final int attempts;
+
+    RetriesExhaustedException(BulkLoadException last, int attempts) {
+        super("gave up after " + attempts + " attempts: " + last.detail(), last.context(), last);
+        this.attempts = attempts;
+    }
+
+    /** How many attempts were made, the first included. */
+    public int attempts() {
+        return attempts;
+    }
+}

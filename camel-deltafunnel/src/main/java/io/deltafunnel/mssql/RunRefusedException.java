@@ -1,0 +1,14 @@
+package io.deltafunnel.mssql;
+
+/**
+ * A batch of a run that has already failed in this producer was refused: its earlier batches were rolled back (or,
+ * with {@code transaction=batch}, partly committed), so writing the rest would leave a partial run. It happens when
+ * the route handles a producer failure and the source keeps sending the run. {@link #stats()} and {@link #outcome()}
+ * are those of the failure that ended the run.
+ */
+public class RunRefusedException extends BulkLoadException {
+
+    RunRefusedException(String message, BulkLoadException original) {
+        super(message, original.context().withErrorNumber(null), original);
+    }
+}
