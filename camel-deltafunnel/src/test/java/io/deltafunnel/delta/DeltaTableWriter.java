@@ -164,9 +164,14 @@ final class DeltaTableWriter {
     static String field(String name, String typeJson, Map<String, Object> metadata) {
         StringJoiner meta = new StringJoiner(",", "{", "}");
         for (Map.Entry<String, Object> e : metadata.entrySet()) {
-            meta.add(str(e.getKey()) + ":" + (e.getValue() instanceof String s ? str(s) : String.valueOf(e.getValue())));
+            meta.add(str(e.getKey()) + ":" + (e.getValue() instanceof String s ? str(s)
+                    : e.getValue() instanceof RawJson raw ? raw.json() : String.valueOf(e.getValue())));
         }
         return "{\"name\":" + str(name) + ",\"type\":" + typeJson + ",\"nullable\":true,\"metadata\":" + meta + "}";
+    }
+
+    /** A metadata value written as raw JSON (arrays, objects). */
+    record RawJson(String json) {
     }
 
     static String prim(String name) {
