@@ -29,7 +29,7 @@ import org.duckdb.DuckDBConnection;
  * The two helper tables (typed partition values per file; deleted row positions) are TEMP tables owned by the view:
  * replaced with it, dropped when a later registration of the same view does not need them, gone with the
  * connection. Both joins keep projection and filter pushdown into the Parquet scan, and filters on partition columns
- * prune files through DuckDB's dynamic join filters. {@code union_by_name} is only used when the files' schemas
+ * reach the scan as DuckDB dynamic join filters on the file name. {@code union_by_name} is only used when the files' schemas
  * differ (schema evolution), see {@link #physicalSchema}.
  */
 final class ViewBuilder {

@@ -61,20 +61,26 @@ class DeltaResolutionBenchmark {
                         + " (FORMAT parquet, PARTITION_BY (f), WRITE_PARTITION_COLUMNS false)");
             }
             out.printf("generated %d data files in %d ms%n", FILES, (System.nanoTime() - t0) / 1_000_000);
-            for (int commits : new int[] {1, 10, 100, 1000}) {
-                Path table = table(conn, dir, data, "c" + commits, commits, false);
-                out.printf("%,6d files in %,5d JSON commits, no checkpoint : %s%n", FILES, commits, measure(conn, table));
+            for (int files : new int[] {1_000, FILES}) {
+                for (int commits : new int[] {1, 10, 100, 1000, 10_000}) {
+                    if (commits > files) {
+                        continue;
+                    }
+                    Path table = table(conn, dir, data, "c" + commits + "f" + files, files, commits, false);
+                    out.printf("%,6d files in %,6d JSON commits, no checkpoint: %s%n", files, commits, measure(conn, table));
+                }
             }
-            Path cp = table(conn, dir, data, "cp", 100, true);
+            Path cp = table(conn, dir, data, "cp", FILES, 100, true);
             out.printf("%,6d files: checkpoint at v89 + 10 JSON commits    : %s%n", FILES, measure(conn, cp));
+            out.printf("baseline, plain read_parquet over the same %,d files: %s%n", FILES, baseline(conn, data));
         }
     }
 
     /** Builds a table whose log points at the shared data files (absolute paths), partitioned by p = f % 100. */
-    private static Path table(Connection conn, Path dir, Path data, String name, int commits, boolean checkpoint)
-            throws Exception {
+    private static Path table(Connection conn, Path dir, Path data, String name, int files, int commits,
+            boolean checkpoint) throws Exception {
         DeltaTableWriter t = new DeltaTableWriter(conn, dir.resolve(name));
-        int perCommit = FILES / commits;
+        int perCommit = files / commits;
         List<String> checkpointRows = new ArrayList<>();
         checkpointRows.add(protocol(1, 2));
         checkpointRows.add(metadata(SCHEMA, List.of("p"), Map.of()));
@@ -99,6 +105,23 @@ class DeltaResolutionBenchmark {
             t.write(t.log.resolve("_last_checkpoint"), "{\"version\":" + (commits - 11) + ",\"size\":" + checkpointRows.size() + "}");
         }
         return t.root;
+    }
+
+    private static String baseline(Connection conn, Path data) throws Exception {
+        List<String> files = new ArrayList<>();
+        for (int i = 0; i < FILES; i++) {
+            files.add(data.resolve("f=" + i + "/data_0.parquet").toString());
+        }
+        long best = Long.MAX_VALUE;
+        for (int run = 0; run < 3; run++) {
+            long t0 = System.nanoTime();
+            try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*), sum(id) FROM read_parquet("
+                    + SqlText.list(files) + ")")) {
+                rs.next();
+            }
+            best = Math.min(best, System.nanoTime() - t0);
+        }
+        return String.format("full scan %5d ms", best / 1_000_000);
     }
 
     private static String measure(Connection conn, Path table) throws Exception {
