@@ -40,7 +40,7 @@ final class ActionReconciler {
             parts.add(CommitReader.relation(segment.commits()));
         }
         String temp = SqlText.ident("__deltafunnel_replay_" + UUID.randomUUID().toString().replace('-', '_'));
-        String create = "CREATE TEMP TABLE " + temp + " AS SELECT * FROM (" + String.join(" UNION ALL ", parts)
+        String create = "CREATE TEMP TABLE " + temp + " AS SELECT * FROM (" + String.join(" UNION ALL BY NAME ", parts)
                 + ") WHERE \"add\" IS NOT NULL OR \"remove\" IS NOT NULL OR \"metaData\" IS NOT NULL OR \"protocol\" IS NOT NULL";
         try {
             execute(duckdb, create);
@@ -131,11 +131,11 @@ final class ActionReconciler {
         String message = e.getMessage() == null ? "" : e.getMessage();
         Matcher m = FILE_IN_MESSAGE.matcher(message);
         String file = m.find() ? m.group(1) : null;
-        if (file == null) {
-            file = segment.checkpoint() == null ? null : segment.checkpoint().files().get(0);
-            if (segment.commits().size() > 0) {
-                file = findUnreadableCommit(duckdb, segment.commits());
-            }
+        if (file == null && !segment.commits().isEmpty()) {
+            file = findUnreadableCommit(duckdb, segment.commits());
+        }
+        if (file == null && segment.checkpoint() != null) {
+            file = segment.checkpoint().files().get(0);
         }
         String firstLine = message.lines().findFirst().orElse(message);
         return new CorruptLogException(table, file, "cannot read the Delta log (" + firstLine + ")", e);
@@ -145,7 +145,9 @@ final class ActionReconciler {
     private static String findUnreadableCommit(Connection duckdb, List<String> commits) {
         for (String commit : commits) {
             try (Statement st = duckdb.createStatement();
-                    ResultSet rs = st.executeQuery("SELECT count(*) FROM (" + CommitReader.relation(List.of(commit)) + ")")) {
+                    ResultSet rs = st.executeQuery("SELECT count(*) FROM (" + CommitReader.relation(List.of(commit))
+                            + ") WHERE \"add\" IS NOT NULL OR \"remove\" IS NOT NULL OR \"metaData\" IS NOT NULL"
+                            + " OR \"protocol\" IS NOT NULL")) {
                 rs.next();
             } catch (SQLException probe) {
                 return commit;

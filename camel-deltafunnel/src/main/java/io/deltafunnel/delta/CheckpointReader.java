@@ -29,7 +29,7 @@ final class CheckpointReader {
             String sidecarQuery;
             if (checkpoint.kind() == LogListing.Checkpoint.Kind.V2_JSON) {
                 String source = "read_ndjson(" + SqlText.list(checkpoint.files()) + ", columns = "
-                        + ActionSchema.ndjsonColumns(true) + ", format = 'newline_delimited', maximum_object_size = 268435456)";
+                        + ActionSchema.ndjsonColumns(true) + ", format = 'newline_delimited')";
                 manifest = "SELECT CAST(" + v + " AS BIGINT) AS version, \"add\", \"remove\", \"metaData\", \"protocol\" FROM "
                         + source;
                 sidecarQuery = "SELECT DISTINCT sidecar.path FROM " + source + " WHERE sidecar IS NOT NULL";

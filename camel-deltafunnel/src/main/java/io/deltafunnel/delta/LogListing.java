@@ -59,7 +59,8 @@ final class LogListing {
                 }
             }
         } catch (SQLException e) {
-            throw new NotADeltaTableException(table, "cannot list " + logDir + ": " + e.getMessage());
+            // not necessarily "not a Delta table": a remote file system may be unconfigured or deny access
+            throw new DeltaException(table, "cannot list " + logDir + " (" + e.getMessage() + ")", e);
         }
         NavigableMap<Long, String> commits = new TreeMap<>();
         Map<Long, List<Checkpoint>> found = new TreeMap<>();

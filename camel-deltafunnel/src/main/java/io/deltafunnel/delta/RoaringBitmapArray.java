@@ -12,6 +12,8 @@ import java.util.Arrays;
 final class RoaringBitmapArray {
 
     static final int MAGIC = 1681511377;
+    /** The older "native" layout Delta can also read: bitmap count, then per bitmap its size and a 32-bit bitmap. */
+    static final int NATIVE_MAGIC = 1681511376;
     private static final int SERIAL_COOKIE_NO_RUN = 12346;
     private static final int SERIAL_COOKIE = 12347;
     private static final int NO_OFFSET_THRESHOLD = 4;
@@ -22,17 +24,26 @@ final class RoaringBitmapArray {
     static long[] decode(byte[] data, int offset, int length) {
         ByteBuffer buf = ByteBuffer.wrap(data, offset, length).slice().order(ByteOrder.LITTLE_ENDIAN);
         int magic = buf.getInt();
-        if (magic != MAGIC) {
-            throw new IllegalArgumentException("not a Delta deletion vector: magic number " + magic + ", expected " + MAGIC);
-        }
-        long buckets = buf.getLong();
-        if (buckets < 0 || buckets > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("bad bucket count " + buckets);
-        }
         LongList out = new LongList();
-        for (long b = 0; b < buckets; b++) {
-            long high = Integer.toUnsignedLong(buf.getInt()) << 32;
-            readBitmap32(buf, high, out);
+        if (magic == MAGIC) {
+            long buckets = buf.getLong();
+            if (buckets < 0 || buckets > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("bad bucket count " + buckets);
+            }
+            for (long b = 0; b < buckets; b++) {
+                long high = Integer.toUnsignedLong(buf.getInt()) << 32;
+                readBitmap32(buf, high, out);
+            }
+        } else if (magic == NATIVE_MAGIC) {
+            int bitmaps = buf.getInt();
+            for (int b = 0; b < bitmaps; b++) {
+                int size = buf.getInt();
+                int start = buf.position();
+                readBitmap32(buf, (long) b << 32, out);
+                buf.position(start + size);
+            }
+        } else {
+            throw new IllegalArgumentException("not a Delta deletion vector: magic number " + magic + ", expected " + MAGIC);
         }
         long[] result = out.toArray();
         for (int i = 1; i < result.length; i++) {

@@ -45,10 +45,8 @@ final class TimeTravel {
             }
         }
         if (!ictFiles.isEmpty()) {
-            String sql = "SELECT CAST(regexp_extract(filename, '(\\d{20})\\.json$', 1) AS BIGINT), "
-                    + "max(commitInfo.inCommitTimestamp) FROM read_ndjson(" + SqlText.list(ictFiles) + ", columns = {commitInfo: "
-                    + SqlText.literal(ActionSchema.COMMIT_INFO) + "}, filename = true, format = 'newline_delimited',"
-                    + " maximum_object_size = 268435456) GROUP BY 1";
+            String sql = "SELECT version, max(commitInfo.inCommitTimestamp) FROM ("
+                    + CommitReader.commitInfoRelation(ictFiles) + ") GROUP BY version";
             try (Statement st = duckdb.createStatement(); ResultSet rs = st.executeQuery(sql)) {
                 while (rs.next()) {
                     long ts = rs.getLong(2);

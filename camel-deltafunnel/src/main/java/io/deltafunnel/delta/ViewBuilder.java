@@ -21,7 +21,7 @@ import org.duckdb.DuckDBConnection;
  * <pre>
  * SELECT &lt;projected columns&gt;
  * FROM read_parquet([files], filename = '__deltafunnel_file', file_row_number = true,
- *                   hive_partitioning = false, union_by_name = true) AS d
+ *                   hive_partitioning = false [, union_by_name = true]) AS d
  * JOIN temp.__deltafunnel_files_&lt;view&gt; AS f ON d.__deltafunnel_file = f.filename          -- partitioned tables
  * ANTI JOIN temp.__deltafunnel_dv_&lt;view&gt; AS x ON (file, row position) = (x.filename, x.pos) -- deletion vectors
  * </pre>
@@ -29,7 +29,8 @@ import org.duckdb.DuckDBConnection;
  * The two helper tables (typed partition values per file; deleted row positions) are TEMP tables owned by the view:
  * replaced with it, dropped when a later registration of the same view does not need them, gone with the
  * connection. Both joins keep projection and filter pushdown into the Parquet scan, and filters on partition columns
- * prune files through DuckDB's dynamic join filters.
+ * reach the scan as DuckDB dynamic join filters on the file name. {@code union_by_name} is only used when the files' schemas
+ * differ (schema evolution), see {@link #physicalSchema}.
  */
 final class ViewBuilder {
 
@@ -66,7 +67,7 @@ final class ViewBuilder {
                 select = "SELECT " + cols + " WHERE false";
             } else {
                 List<String> locations = snapshot.files().stream().map(AddFile::location).toList();
-                Map<String, DuckType> physical = physicalSchema(duckdb, table, locations);
+                PhysicalSchema physical = physicalSchema(duckdb, table, locations);
                 boolean partitioned = !snapshot.partitionColumns().isEmpty();
                 Map<String, long[]> deleted = DeletionVectorReader.read(duckdb, table, snapshot.files());
                 if (partitioned) {
@@ -85,7 +86,7 @@ final class ViewBuilder {
                         expr = "f." + SqlText.ident("p" + partitionIndex);
                     } else {
                         expr = ColumnProjection.project("d." + SqlText.ident(c.physicalName()), c.type(),
-                                physical.get(c.physicalName()), 0).sql();
+                                physical.columns().get(c.physicalName()), 0).sql();
                     }
                     cols.add(expr + " AS " + SqlText.ident(c.name()));
                 }
@@ -97,7 +98,8 @@ final class ViewBuilder {
                 if (dvTable != null) {
                     sb.append(", file_row_number = true");
                 }
-                sb.append(", hive_partitioning = false, union_by_name = true) AS d");
+                sb.append(", hive_partitioning = false").append(physical.uniform() ? "" : ", union_by_name = true")
+                        .append(") AS d");
                 String file = "d." + SqlText.ident(FILE_COLUMN);
                 if (filesTable != null) {
                     sb.append(" JOIN ").append(tempRef(filesTable)).append(" AS f ON ").append(file).append(" = f.filename");
@@ -124,16 +126,39 @@ final class ViewBuilder {
         return "temp.main." + SqlText.ident(name);
     }
 
-    /** Column name to DuckDB type over all files (union by name). Fails naming the first missing file. */
-    private static Map<String, DuckType> physicalSchema(Connection duckdb, String table, List<String> locations)
-            throws DeltaException {
+    /** The files' physical schema: column name to DuckDB type, and whether every file has that same schema. */
+    record PhysicalSchema(Map<String, DuckType> columns, boolean uniform) {
+    }
+
+    /**
+     * Reads every file's footer once (one {@code parquet_schema} call) to learn whether all files share one schema.
+     * If so the view reads them without {@code union_by_name}, so a query binds on one footer and never opens files
+     * that a partition filter prunes; otherwise the view unions by name (missing columns read as NULL) and the
+     * schema is the union. Fails naming the first missing file.
+     */
+    static PhysicalSchema physicalSchema(Connection duckdb, String table, List<String> locations) throws DeltaException {
+        String list = SqlText.list(locations);
+        String signatures = "SELECT count(DISTINCT sig), min(file_name) FROM (SELECT file_name, list(name || ':' || "
+                + "coalesce(duckdb_type, '') || ':' || coalesce(repetition_type, '') ORDER BY column_id) AS sig "
+                + "FROM parquet_schema(" + list + ") WHERE column_id > 0 GROUP BY file_name)";
         Map<String, DuckType> result = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-        String sql = "DESCRIBE SELECT * FROM read_parquet(" + SqlText.list(locations)
-                + ", hive_partitioning = false, union_by_name = true)";
-        try (Statement st = duckdb.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-                result.put(rs.getString(1), DuckType.parse(rs.getString(2)));
+        try {
+            boolean uniform;
+            String sample;
+            try (Statement st = duckdb.createStatement(); ResultSet rs = st.executeQuery(signatures)) {
+                rs.next();
+                uniform = rs.getLong(1) <= 1;
+                sample = rs.getString(2);
             }
+            String source = uniform ? SqlText.list(List.of(sample == null ? locations.get(0) : sample)) : list;
+            try (Statement st = duckdb.createStatement();
+                    ResultSet rs = st.executeQuery("DESCRIBE SELECT * FROM read_parquet(" + source
+                            + ", hive_partitioning = false" + (uniform ? "" : ", union_by_name = true") + ")")) {
+                while (rs.next()) {
+                    result.put(rs.getString(1), DuckType.parse(rs.getString(2)));
+                }
+            }
+            return new PhysicalSchema(result, uniform);
         } catch (SQLException e) {
             Matcher m = MISSING.matcher(String.valueOf(e.getMessage()));
             if (m.find()) {
@@ -141,7 +166,6 @@ final class ViewBuilder {
             }
             throw new DeltaException(table, "cannot read the data files' schema (" + e.getMessage() + ")", e);
         }
-        return result;
     }
 
     private static void createFilesTable(Connection duckdb, String name, DeltaSnapshot snapshot) throws SQLException {

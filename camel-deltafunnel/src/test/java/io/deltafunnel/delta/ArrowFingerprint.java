@@ -58,6 +58,12 @@ public final class ArrowFingerprint {
         return fp;
     }
 
+    /** Convenience: the hex fingerprint of every batch of {@code reader}. */
+    public static String fingerprint(List<String> skippedColumns, ArrowReader reader) throws java.io.IOException {
+        return of(skippedColumns, reader).hex();
+    }
+
+    /** Renders the root's current rows; the root may be reused or cleared afterwards. */
     public void add(VectorSchemaRoot root) {
         List<FieldVector> vectors = new ArrayList<>();
         for (FieldVector v : root.getFieldVectors()) {
@@ -76,6 +82,11 @@ public final class ArrowFingerprint {
             }
             rows.add(sb.toString().getBytes(StandardCharsets.UTF_8));
         }
+    }
+
+    /** The rendered rows so far, in arrival order (for diagnostics). */
+    public List<String> renderedRows() {
+        return rows.stream().map(r -> new String(r, StandardCharsets.UTF_8)).toList();
     }
 
     public long rowCount() {
