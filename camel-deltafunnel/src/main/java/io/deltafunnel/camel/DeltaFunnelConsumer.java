@@ -1,5 +1,6 @@
 package io.deltafunnel.camel;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,6 +16,7 @@ import io.deltafunnel.handoff.HandoffStats;
 import io.deltafunnel.handoff.ReplayRequest;
 import io.deltafunnel.query.ArrowBatch;
 import io.deltafunnel.query.ConnectionPreparer;
+import io.deltafunnel.query.PinningPreparer;
 import io.deltafunnel.query.QueryRun;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
@@ -216,19 +218,31 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
         return current == null ? 0 : current.batchesLoaded();
     }
 
+    /**
+     * The run's preparers: the Delta tables of the endpoint, registered as views. It is a {@link PinningPreparer}:
+     * a first attempt resolves each table (latest, or its deltaVersion/deltaTimestamp pin) and reports the versions;
+     * a replay reads exactly those versions again.
+     */
     private List<ConnectionPreparer> preparers() {
         List<DeltaTableSpec> specs = getEndpoint().deltaSpecs();
         if (specs.isEmpty()) {
             return List.of();
         }
-        return List.of(connection -> {
-            List<DeltaSnapshot> snapshots = DeltaViews.register(connection, specs);
+        PinningPreparer deltaViews = (connection, pinned) -> {
+            List<DeltaTableSpec> effective = new ArrayList<>(specs.size());
+            for (DeltaTableSpec spec : specs) {
+                Long version = pinned.get(spec.view());
+                effective.add(version == null ? spec : new DeltaTableSpec(spec.view(), spec.path(), version, null));
+            }
+            List<DeltaSnapshot> snapshots = DeltaViews.register(connection, effective);
             Map<String, Long> versions = new LinkedHashMap<>();
-            for (int i = 0; i < specs.size(); i++) {
-                versions.put(specs.get(i).view(), snapshots.get(i).version());
+            for (int i = 0; i < effective.size(); i++) {
+                versions.put(effective.get(i).view(), snapshots.get(i).version());
             }
             runDeltaVersions = Collections.unmodifiableMap(versions);
-        });
+            return versions;
+        };
+        return List.of(deltaViews);
     }
 
     private void closeRun() {

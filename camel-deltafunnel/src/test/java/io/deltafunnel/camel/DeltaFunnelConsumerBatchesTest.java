@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class DeltaFunnelConsumerBatchesTest extends CamelTestSupport {
 
@@ -34,7 +35,8 @@ class DeltaFunnelConsumerBatchesTest extends CamelTestSupport {
     void millionRowsArriveAsSixteenBatchesPerRunWithExactHeaders() throws Exception {
         MockEndpoint out = getMockEndpoint("mock:out");
         out.expectedMessageCount(32);
-        DeltaFunnelEndpoint endpoint = context.getEndpoint(URI, DeltaFunnelEndpoint.class);
+        // The route's own endpoint instance (a second lookup by URI could create another one).
+        DeltaFunnelEndpoint endpoint = (DeltaFunnelEndpoint) context.getRoute("million").getEndpoint();
         BufferAllocator allocator = endpoint.getAllocator();
         assertNotNull(allocator);
 
@@ -47,6 +49,7 @@ class DeltaFunnelConsumerBatchesTest extends CamelTestSupport {
         assertEquals(2, runIds.size(), "each poll is a run with its own id");
         assertEquals(Set.of("i"), Set.copyOf(recorder.seen.get(0).columns()));
 
+        assertTrue(allocator.getPeakMemoryAllocation() > 1_000_000, "the batches came from this allocator");
         context.stop();
         assertEquals(0, allocator.getAllocatedMemory(), "every batch was released");
         assertNull(endpoint.getAllocator(), "the endpoint closed its allocator");

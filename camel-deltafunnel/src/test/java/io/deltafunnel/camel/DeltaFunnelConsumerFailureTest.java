@@ -110,7 +110,7 @@ class DeltaFunnelConsumerFailureTest extends CamelTestSupport {
     void midStreamFailureCarriesTheStatsOfTheDeliveredBatches() throws Exception {
         MockEndpoint errorsEndpoint = getMockEndpoint("mock:errors");
         errorsEndpoint.expectedMessageCount(1);
-        DeltaFunnelEndpoint endpoint = context.getEndpoint(MID_STREAM_URI, DeltaFunnelEndpoint.class);
+        DeltaFunnelEndpoint endpoint = (DeltaFunnelEndpoint) context.getRoute("mid").getEndpoint();
         BufferAllocator allocator = endpoint.getAllocator();
         context.getRouteController().startRoute("mid");
         MockEndpoint.assertIsSatisfied(context);
@@ -121,6 +121,7 @@ class DeltaFunnelConsumerFailureTest extends CamelTestSupport {
         assertEquals(delivered, upstream.stats().inputBatches());
         assertEquals(delivered * 65536, upstream.stats().inputRows());
         assertTrue(upstream.getMessage().contains("not a number"), upstream.getMessage());
+        assertTrue(allocator.getPeakMemoryAllocation() > 0, "the batches came from this allocator");
         context.getRouteController().stopRoute("mid");
         assertEquals(0, allocator.getAllocatedMemory());
     }

@@ -86,6 +86,9 @@ class DeltaFunnelRecoveryHealthTest extends EmulatorRouteTestSupport {
         getMockEndpoint("mock:out").assertIsSatisfied();
         context.getRouteController().stopRoute("recovering");
         assertEquals(50, count(table), "replace: each successful run leaves exactly the 50 rows");
-        assertEquals(0, context.getEndpoint(src, DeltaFunnelEndpoint.class).getAllocator().getAllocatedMemory());
+        org.apache.arrow.memory.BufferAllocator allocator =
+                ((DeltaFunnelEndpoint) context.getRoute("recovering").getEndpoint()).getAllocator();
+        assertTrue(allocator.getPeakMemoryAllocation() > 0, "the route's own endpoint allocated the batches");
+        assertEquals(0, allocator.getAllocatedMemory());
     }
 }
