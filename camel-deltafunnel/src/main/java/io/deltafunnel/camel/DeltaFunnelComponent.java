@@ -6,7 +6,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.camel.Endpoint;
 import org.apache.camel.spi.annotations.Component;
-import org.apache.camel.support.DefaultComponent;
+import org.apache.camel.support.HealthCheckComponent;
 import org.apache.camel.util.PropertiesHelper;
 
 /**
@@ -17,7 +17,7 @@ import org.apache.camel.util.PropertiesHelper;
  * started. The component closes the root when it stops.
  */
 @Component("deltafunnel")
-public class DeltaFunnelComponent extends DefaultComponent {
+public class DeltaFunnelComponent extends HealthCheckComponent {
 
     private RootAllocator rootAllocator;
 

@@ -7,14 +7,14 @@ import javax.sql.DataSource;
 import org.apache.camel.Endpoint;
 import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.annotations.Component;
-import org.apache.camel.support.DefaultComponent;
+import org.apache.camel.support.HealthCheckComponent;
 
 /**
  * The {@code deltafunnel-mssql:} component: a producer that bulk-writes Apache Arrow batches (for example those of
  * the {@code deltafunnel:} consumer) into a Microsoft SQL Server table with mssql-jdbc's bulk copy.
  */
 @Component("deltafunnel-mssql")
-public class DeltaFunnelMssqlComponent extends DefaultComponent {
+public class DeltaFunnelMssqlComponent extends HealthCheckComponent {
 
     @Metadata(label = "producer", autowired = true,
               description = "The SQL Server DataSource used by endpoints that set neither dataSource nor url."

@@ -7,6 +7,8 @@ import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.BulkLoadSession;
 import io.deltafunnel.mssql.BulkLoadSettings;
 import io.deltafunnel.mssql.ConnectionProvider;
+import org.apache.camel.health.HealthCheckHelper;
+import org.apache.camel.health.WritableHealthCheckRepository;
 import io.deltafunnel.mssql.RetryPolicy;
 import io.deltafunnel.mssql.RunFailures;
 import io.deltafunnel.mssql.TransactionMode;
@@ -51,6 +53,8 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
             () -> !isRunAllowed() || getEndpoint().getCamelContext().isStopping());
     private BulkLoadSettings settings;
     private ConnectionProvider connections;
+    private WritableHealthCheckRepository healthCheckRepository;
+    private DeltaFunnelMssqlProducerHealthCheck healthCheck;
     private RetryPolicy retryPolicy;
     private BulkLoadSession open;
     private int openAttempt;
@@ -72,6 +76,14 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
         connections = getEndpoint().connectionProvider();
         retryPolicy = getEndpoint().retryPolicy();
         pause.reset();
+        // A readiness check that reports whether SQL Server is reachable (camel-health "producers" repository).
+        healthCheckRepository = HealthCheckHelper.getHealthCheckRepository(getEndpoint().getCamelContext(),
+                "producers", WritableHealthCheckRepository.class);
+        if (healthCheckRepository != null) {
+            healthCheck = new DeltaFunnelMssqlProducerHealthCheck(getEndpoint(), getEndpoint().getId());
+            healthCheck.setEnabled(getEndpoint().getComponent().isHealthCheckProducerEnabled());
+            healthCheckRepository.addHealthCheck(healthCheck);
+        }
     }
 
     @Override
@@ -174,6 +186,10 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
                 open.abort("producer stopped");
                 open = null;
             }
+        }
+        if (healthCheckRepository != null && healthCheck != null) {
+            healthCheckRepository.removeHealthCheck(healthCheck);
+            healthCheck = null;
         }
         super.doStop();
     }

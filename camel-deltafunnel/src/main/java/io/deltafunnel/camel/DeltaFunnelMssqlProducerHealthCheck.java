@@ -1,0 +1,50 @@
+package io.deltafunnel.camel;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+
+import io.deltafunnel.mssql.ConnectionProvider;
+import org.apache.camel.health.HealthCheckResultBuilder;
+import org.apache.camel.impl.health.AbstractHealthCheck;
+
+/**
+ * Reports whether the SQL Server behind a {@code deltafunnel-mssql:} producer is reachable: each check opens a
+ * connection (with the endpoint's credentials and login timeout) and runs {@code SELECT 1}. It never reports the
+ * password; the error details carry SQL Server's error number and SQLState.
+ */
+public class DeltaFunnelMssqlProducerHealthCheck extends AbstractHealthCheck {
+
+    private final ConnectionProvider connections;
+    private final String target;
+
+    public DeltaFunnelMssqlProducerHealthCheck(DeltaFunnelMssqlEndpoint endpoint, String id) {
+        super("camel", "producer:deltafunnel-mssql-" + id);
+        this.connections = endpoint.connectionProvider();
+        this.target = endpoint.getTable();
+    }
+
+    @Override
+    public boolean isLiveness() {
+        // Losing the database makes the application not ready, but restarting it would not help.
+        return false;
+    }
+
+    @Override
+    protected void doCall(HealthCheckResultBuilder builder, Map<String, Object> options) {
+        builder.detail("table", target);
+        try (Connection c = connections.open(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT 1")) {
+            rs.next();
+            builder.up();
+        } catch (SQLException e) {
+            builder.detail("errorNumber", e.getErrorCode());
+            builder.detail("sqlState", String.valueOf(e.getSQLState()));
+            builder.message("SQL Server not reachable for " + target + ": " + e.getMessage());
+            builder.error(e);
+            builder.down();
+        }
+    }
+}

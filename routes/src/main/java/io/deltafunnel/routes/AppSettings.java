@@ -1,0 +1,68 @@
+package io.deltafunnel.routes;
+
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * The application's settings, read from {@code application.properties}. Every key can be overridden by an
+ * environment variable named after it in upper case with {@code .} and {@code -} as {@code _} (for example
+ * {@code DELTAFUNNEL_MSSQL_URL}), or by a {@code -Dkey=value} system property.
+ *
+ * @param mssqlUrl      the SQL Server JDBC URL; blank starts the embedded emulator instead
+ * @param sourcePath    the Delta table to load; blank loads the generated sample table
+ * @param oneShot       true: run once, print the summary and exit; false: keep polling every {@code delay} ms
+ */
+public record AppSettings(String mssqlUrl, String mssqlUsername, String mssqlPassword, String sourcePath,
+        Path sampleDir, int sampleRows, String targetTable, String writeMode, boolean oneShot, long delay,
+        int batchSize, String dsl, long progressIntervalMillis) {
+
+    /** Reads the settings through {@code lookup}, which returns null for a key that is not set. */
+    public static AppSettings from(Function<String, String> lookup) {
+        String mode = get(lookup, "deltafunnel.mode", "oneshot").toLowerCase(Locale.ROOT);
+        if (!mode.equals("oneshot") && !mode.equals("scheduled")) {
+            throw new IllegalArgumentException("deltafunnel.mode must be oneshot or scheduled, got " + mode);
+        }
+        String dsl = get(lookup, "deltafunnel.dsl", "java").toLowerCase(Locale.ROOT);
+        if (!dsl.equals("java") && !dsl.equals("yaml")) {
+            throw new IllegalArgumentException("deltafunnel.dsl must be java or yaml, got " + dsl);
+        }
+        return new AppSettings(get(lookup, "deltafunnel.mssql.url", ""),
+                get(lookup, "deltafunnel.mssql.username", "sa"),
+                get(lookup, "deltafunnel.mssql.password", ""),
+                get(lookup, "deltafunnel.source.path", ""),
+                Path.of(get(lookup, "deltafunnel.sample.dir", "target/deltafunnel-sample/orders")),
+                Integer.parseInt(get(lookup, "deltafunnel.sample.rows", "300000")),
+                get(lookup, "deltafunnel.target.table", "dbo.sample_orders"),
+                get(lookup, "deltafunnel.write-mode", "replace"),
+                mode.equals("oneshot"),
+                Long.parseLong(get(lookup, "deltafunnel.schedule.delay", "60000")),
+                Integer.parseInt(get(lookup, "deltafunnel.batch-size", "65536")),
+                dsl,
+                Long.parseLong(get(lookup, "deltafunnel.progress.interval", "5000")));
+    }
+
+    /** True when no SQL Server URL is configured and the embedded emulator is the target. */
+    public boolean embeddedTarget() {
+        return mssqlUrl.isBlank();
+    }
+
+    /** The Delta table that is loaded: the configured one, or the sample. */
+    public String effectiveSourcePath() {
+        return sourcePath.isBlank() ? sampleDir.toAbsolutePath().toString() : sourcePath;
+    }
+
+    private static String get(Function<String, String> lookup, String key, String defaultValue) {
+        String v = lookup.apply(key);
+        return v == null ? defaultValue : v.trim();
+    }
+
+    @Override
+    public String toString() {
+        // never print the password
+        return "AppSettings[mssqlUrl=" + (embeddedTarget() ? "(embedded emulator)" : mssqlUrl) + ", username="
+               + mssqlUsername + ", source=" + effectiveSourcePath() + ", target=" + targetTable + ", writeMode="
+               + writeMode + ", mode=" + (oneShot ? "oneshot" : "scheduled") + ", delay=" + delay + ", batchSize="
+               + batchSize + ", dsl=" + dsl + "]";
+    }
+}

@@ -1,0 +1,25 @@
+package io.deltafunnel.routes;
+
+import org.apache.camel.builder.RouteBuilder;
+
+/**
+ * The application's main route, in Java DSL: the configured Delta table (or the sample) into the configured
+ * SQL Server table. The YAML DSL twin is {@code routes/load-table.yaml}; both read the same properties.
+ */
+public class LoadTableRoute extends RouteBuilder {
+
+    public static final String ROUTE_ID = "load-table";
+
+    @Override
+    public void configure() {
+        from("deltafunnel:source?delta.source={{deltafunnel.source.effective-path}}&query=SELECT * FROM source"
+             + "&batchSize={{deltafunnel.batch-size}}&delay={{deltafunnel.schedule.delay}}"
+             + "&repeatCount={{deltafunnel.repeat-count}}")
+                .routeId(ROUTE_ID)
+                .onException(Exception.class).handled(true).bean("runReporter", "failed").end()
+                .to("deltafunnel-mssql:{{deltafunnel.target.table}}?url={{deltafunnel.mssql.url}}"
+                    + "&username={{deltafunnel.mssql.username}}&password=RAW({{deltafunnel.mssql.password}})"
+                    + "&writeMode={{deltafunnel.write-mode}}&createTable=true")
+                .process("runReporter");
+    }
+}

@@ -1,0 +1,68 @@
+package io.deltafunnel.routes;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import io.deltafunnel.emulator.MssqlEmulator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The application end to end, in-process: with no URL it starts the embedded emulator, loads the sample and
+ * prints the summary with the read-back count; with a URL it loads into that server instead.
+ */
+class DeltaFunnelApplicationTest {
+
+    private final PrintStream originalOut = System.out;
+
+    @AfterEach
+    void restore() {
+        System.setOut(originalOut);
+        System.clearProperty("deltafunnel.mssql.url");
+        System.clearProperty("deltafunnel.mssql.password");
+        System.clearProperty("deltafunnel.sample.dir");
+        System.clearProperty("deltafunnel.sample.rows");
+        System.clearProperty("deltafunnel.target.table");
+    }
+
+    private String runApp() throws Exception {
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        int status;
+        try {
+            System.setProperty("deltafunnel.sample.dir", TestTargets.smallSample().toString());
+            System.setProperty("deltafunnel.sample.rows", "5000");
+            status = new DeltaFunnelApplication().run(new String[0]);
+        } finally {
+            System.setOut(originalOut);
+        }
+        String out = captured.toString(StandardCharsets.UTF_8);
+        originalOut.println(out);
+        assertEquals(0, status, out);
+        return out;
+    }
+
+    @Test
+    void embeddedDefaultLoadsTheSampleAndPrintsTheSummary() throws Exception {
+        String out = runApp();
+        assertTrue(out.contains("DeltaFunnel run complete"), out);
+        assertTrue(out.contains("5,000 rows in 1 batches"), out);
+        assertTrue(out.contains("holds 5,000 rows (read back)"), out);
+    }
+
+    @Test
+    void withAUrlItLoadsIntoThatServer() throws Exception {
+        try (MssqlEmulator external = TestTargets.startEmulator()) {
+            System.setProperty("deltafunnel.mssql.url", external.jdbcUrl());
+            System.setProperty("deltafunnel.mssql.password", external.password());
+            System.setProperty("deltafunnel.target.table", "dbo.app_orders");
+            String out = runApp();
+            assertTrue(out.contains("holds 5,000 rows (read back)"), out);
+            assertEquals(5000, TestTargets.count(external, "[dbo].[app_orders]"));
+        }
+    }
+}
