@@ -28,7 +28,7 @@ class GeneratedMetadataIT {
         Path jar = Path.of(System.getProperty("deltafunnel.jar", "target/camel-deltafunnel.jar"));
         assertTrue(Files.isRegularFile(jar), "the component jar is built: " + jar);
         try (JarFile jarFile = new JarFile(jar.toFile())) {
-            for (String scheme : Set.of("deltafunnel")) {
+            for (String scheme : Set.of("deltafunnel", "deltafunnel-mssql")) {
                 ZipEntry service = jarFile.getEntry("META-INF/services/org/apache/camel/component/" + scheme);
                 assertNotNull(service, "service file for " + scheme);
                 assertNotNull(jarFile.getEntry("META-INF/services/org/apache/camel/configurer/" + scheme + "-endpoint"));
@@ -45,13 +45,26 @@ class GeneratedMetadataIT {
                 JsonObject headers = (JsonObject) root.getMap("headers");
                 assertNotNull(headers, scheme + " declares its headers");
                 assertDocumented(scheme, "headers", headers);
-                assertTrue(root.getMap("properties").keySet().containsAll(Set.of("query", "database", "initSql",
-                        "batchSize", "maxMessagesPerPoll", "allowExtensionAutoInstall", "delay", "repeatCount",
-                        "bridgeErrorHandler", "sendEmptyMessageWhenIdle")));
                 assertTrue(headers.keySet().containsAll(Set.of("CamelDeltaFunnelRunId", "CamelDeltaFunnelBatchRows",
-                        "CamelDeltaFunnelInputBatches", "CamelDeltaFunnelInputRows")));
-                assertNotNull(jarFile.getEntry("io/deltafunnel/camel/DeltaFunnelEndpointConfigurer.class"),
-                        "generated configurer is compiled into the jar");
+                        "CamelDeltaFunnelInputBatches", "CamelDeltaFunnelInputRows", "CamelDeltaFunnelOutputBatches",
+                        "CamelDeltaFunnelOutputRows", "CamelDeltaFunnelDeltaVersions", "CamelDeltaFunnelAttempt")));
+                if (scheme.equals("deltafunnel")) {
+                    assertTrue(root.getMap("properties").keySet().containsAll(Set.of("query", "database", "initSql",
+                            "batchSize", "maxMessagesPerPoll", "allowExtensionAutoInstall", "delta",
+                            "deltaVersion", "deltaTimestamp", "delay", "repeatCount", "bridgeErrorHandler",
+                            "sendEmptyMessageWhenIdle")));
+                    assertNotNull(jarFile.getEntry("io/deltafunnel/camel/DeltaFunnelEndpointConfigurer.class"),
+                            "generated configurer is compiled into the jar");
+                } else {
+                    assertTrue(root.getMap("properties").keySet().containsAll(Set.of("table", "dataSource", "url",
+                            "username", "password", "writeMode", "keyColumns", "createTable", "transaction",
+                            "columnMapping", "tableLock", "checkConstraints", "fireTriggers", "keepNulls",
+                            "keepIdentity", "bulkBatchSize", "timeout", "maxRetries", "retryDelay")));
+                    Map<?, ?> password = (Map<?, ?>) root.getMap("properties").get("password");
+                    assertTrue(Boolean.TRUE.equals(password.get("secret")), "password is marked secret");
+                    assertNotNull(jarFile.getEntry("io/deltafunnel/camel/DeltaFunnelMssqlEndpointConfigurer.class"),
+                            "generated configurer is compiled into the jar");
+                }
             }
         }
     }
