@@ -82,10 +82,9 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
                 }
                 Exchange exchange = createExchange(run, batch);
                 sent++;
-                processExchange(exchange);
-                Exception failure = exchange.getException();
-                ReplayRequest replay = ReplayRequest.find(failure != null ? failure
-                        : exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class));
+                Outcome outcome = processExchange(exchange);
+                Exception failure = outcome.failure();
+                ReplayRequest replay = ReplayRequest.find(failure != null ? failure : outcome.handled());
                 if (replay != null) {
                     replayRun(replay, batch.index(), failure);
                     continue;
@@ -178,11 +177,19 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
         return exchange;
     }
 
-    private void processExchange(Exchange exchange) {
+    /** How an exchange ended: its unhandled failure, and a failure the route handled (read before release). */
+    private record Outcome(Exception failure, Exception handled) {
+    }
+
+    /** Processes one exchange synchronously; the outcome is read before the exchange is released. */
+    private Outcome processExchange(Exchange exchange) {
         try {
             getProcessor().process(exchange);
         } catch (Exception e) {
             exchange.setException(e);
+        }
+        try {
+            return new Outcome(exchange.getException(), exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class));
         } finally {
             releaseExchange(exchange, false);
         }
