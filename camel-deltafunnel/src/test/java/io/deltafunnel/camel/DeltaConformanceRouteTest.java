@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import io.deltafunnel.delta.ArrowFingerprint;
+import io.deltafunnel.delta.DeltaConformanceTest;
 import io.deltafunnel.handoff.QuerySetupException;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.camel.CamelContext;
@@ -55,15 +56,6 @@ class DeltaConformanceRouteTest {
         }
     }
 
-    static Path corpus() {
-        String location = System.getProperty("deltafunnel.corpus");
-        if (location == null || location.isBlank()) {
-            location = System.getenv("DELTAFUNNEL_CORPUS");
-        }
-        return Path.of(location == null || location.isBlank() ? "../shared/delta-corpus" : location)
-                .toAbsolutePath().normalize();
-    }
-
     @TestFactory
     Stream<DynamicTest> latestVersionsThroughTheConsumer() throws Exception {
         return tests("expected.jsonl");
@@ -75,7 +67,7 @@ class DeltaConformanceRouteTest {
     }
 
     private Stream<DynamicTest> tests(String file) throws Exception {
-        Path root = corpus();
+        Path root = DeltaConformanceTest.corpus();
         Path expectations = root.resolve(file);
         Assumptions.assumeTrue(Files.isRegularFile(expectations),
                 "Delta corpus not found at " + root + " (set -Ddeltafunnel.corpus or DELTAFUNNEL_CORPUS): skipped");

@@ -29,9 +29,10 @@ import org.junit.jupiter.api.TestFactory;
  * not present (system property {@code deltafunnel.corpus}, env {@code DELTAFUNNEL_CORPUS}, default
  * {@code ../shared/delta-corpus}).
  */
-class DeltaConformanceTest {
+public class DeltaConformanceTest {
 
-    static Path corpus() {
+    /** Where the corpus is: -Ddeltafunnel.corpus, then $DELTAFUNNEL_CORPUS, then ../shared/delta-corpus. */
+    public static Path corpus() {
         String location = System.getProperty("deltafunnel.corpus");
         if (location == null || location.isBlank()) {
             location = System.getenv("DELTAFUNNEL_CORPUS");
