@@ -46,6 +46,24 @@ public final class DeltaFunnelConstants {
               javaType = "long")
     public static final String OUTPUT_ROWS = "CamelDeltaFunnelOutputRows";
 
+    @Metadata(label = "consumer", description = "Incremental runs: what the run loads (state table, state key, mode,"
+                                                + " and per Delta table the stored, from and to versions). The producer"
+                                                + " records it in the state table in the same transaction as the data.",
+              javaType = "io.deltafunnel.handoff.IncrementalLoad")
+    public static final String INCREMENTAL = "CamelDeltaFunnelIncremental";
+
+    @Metadata(label = "consumer", description = "Incremental runs: the state as one line, e.g. 'key=orders-route"
+                                                + " mode=changes orders: 3 -> 5' (from -> to version per table; 'full'"
+                                                + " for a full snapshot), also on the empty exchange of an unchanged poll.",
+              javaType = "String")
+    public static final String STATE = "CamelDeltaFunnelState";
+
+    @Metadata(label = "consumer", description = "True on the empty exchange sent for a poll whose tables have not"
+                                                + " changed (only with sendEmptyMessageWhenIdle=true); the producer"
+                                                + " writes nothing for it.",
+              javaType = "boolean")
+    public static final String UNCHANGED = "CamelDeltaFunnelUnchanged";
+
     private DeltaFunnelConstants() {
     }
 }

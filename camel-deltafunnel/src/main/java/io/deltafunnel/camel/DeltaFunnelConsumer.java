@@ -14,6 +14,7 @@ import io.deltafunnel.delta.DeltaViews;
 import io.deltafunnel.handoff.DownstreamException;
 import io.deltafunnel.handoff.HandoffStats;
 import io.deltafunnel.handoff.ReplayRequest;
+import io.deltafunnel.incremental.IncrementalPlanner;
 import io.deltafunnel.query.ArrowBatch;
 import io.deltafunnel.query.ConnectionPreparer;
 import io.deltafunnel.query.PinningPreparer;
@@ -54,6 +55,11 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
     /** The wait before a replay; a stop or suspend ends it at once. */
     private final RetryPause replayPause = new RetryPause(() -> !isRunAllowed() || isSuspendingOrSuspended());
 
+    /** Incremental loads: the planner (null for incremental=none), the plan of the current run, the last plan. */
+    private IncrementalPlanner planner;
+    private volatile IncrementalPlanner.Plan runPlan;
+    private volatile IncrementalPlanner.Plan lastPlan;
+
     /** The Delta version of each registered view, as resolved when the current run opened. */
     private volatile Map<String, Long> runDeltaVersions = Map.of();
 
@@ -69,7 +75,19 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
     @Override
     protected int poll() throws Exception {
         if (run == null) {
+            if (planner != null) {
+                IncrementalPlanner.Plan plan = planner.plan();
+                lastPlan = plan;
+                if (!plan.changed()) {
+                    LOG.info("{}: unchanged, nothing to load ({})", describe(), plan.load().describe());
+                    return 0;
+                }
+                runPlan = plan;
+            }
             openRun(UUID.randomUUID().toString(), 1, Map.of());
+            if (runPlan != null) {
+                LOG.info("{}: incremental run {} loads {}", describe(), run.runId(), runPlan.load().describe());
+            }
         }
         pendingExchanges = 1;
         int sent = 0;
@@ -78,6 +96,7 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
                 ArrowBatch batch = run.next();
                 if (batch == null) {
                     closeRun();
+                    runPlan = null;
                     break;
                 }
                 Exchange exchange = createExchange(run, batch);
@@ -92,6 +111,7 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
                 if (failure != null) {
                     HandoffStats accepted = run.stats();
                     closeRun();
+                    runPlan = null;
                     // The route's error handler has already seen the failed exchange; the poll fails with
                     // the run's statistics so that the poll strategy, health check and bridge see it too.
                     throw new DownstreamException(describe() + ": the route failed on batch " + batch.index()
@@ -99,7 +119,12 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
                 }
                 if (batch.last()) {
                     LOG.debug("{}: run {} complete: {}", describe(), run.runId(), run.stats());
+                    if (runPlan != null) {
+                        LOG.info("{}: incremental run {} delivered {} ({})", describe(), run.runId(), run.stats(),
+                                runPlan.load().describe());
+                    }
                     closeRun();
+                    runPlan = null;
                     break;
                 }
             }
@@ -109,7 +134,11 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
             }
         } catch (Exception e) {
             closeRun();
+            runPlan = null;
             throw e;
+        }
+        if (run == null && !isBatchAllowed()) {
+            runPlan = null;
         }
         return sent;
     }
@@ -161,6 +190,11 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
         in.setHeader(DeltaFunnelConstants.INPUT_ROWS, stats.inputRows());
         if (!runDeltaVersions.isEmpty()) {
             in.setHeader(DeltaFunnelConstants.DELTA_VERSIONS, runDeltaVersions);
+        }
+        IncrementalPlanner.Plan plan = runPlan;
+        if (plan != null) {
+            in.setHeader(DeltaFunnelConstants.INCREMENTAL, plan.load());
+            in.setHeader(DeltaFunnelConstants.STATE, plan.load().describe());
         }
         exchange.setProperty(Exchange.BATCH_INDEX, (int) batch.index());
         exchange.setProperty(Exchange.BATCH_COMPLETE, batch.last());
@@ -231,6 +265,15 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
      * a replay reads exactly those versions again.
      */
     private List<ConnectionPreparer> preparers() {
+        IncrementalPlanner.Plan plan = runPlan;
+        if (plan != null) {
+            PinningPreparer planned = planner.preparer(plan);
+            return List.of((PinningPreparer) (connection, pinned) -> {
+                Map<String, Long> versions = planned.prepare(connection, pinned);
+                runDeltaVersions = Collections.unmodifiableMap(new LinkedHashMap<>(versions));
+                return versions;
+            });
+        }
         List<DeltaTableSpec> specs = getEndpoint().deltaSpecs();
         if (specs.isEmpty()) {
             return List.of();
@@ -261,9 +304,35 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
         }
     }
 
+    /** An unchanged incremental poll with sendEmptyMessageWhenIdle=true: an empty exchange marked unchanged. */
+    @Override
+    protected void processEmptyMessage() throws Exception {
+        IncrementalPlanner.Plan plan = lastPlan;
+        if (planner == null || plan == null || plan.changed()) {
+            super.processEmptyMessage();
+            return;
+        }
+        Exchange exchange = createExchange(false);
+        exchange.getIn().setHeader(DeltaFunnelConstants.UNCHANGED, true);
+        exchange.getIn().setHeader(DeltaFunnelConstants.STATE, plan.load().describe());
+        exchange.getIn().setHeader(DeltaFunnelConstants.INCREMENTAL, plan.load());
+        try {
+            getProcessor().process(exchange);
+        } finally {
+            if (exchange.getException() != null) {
+                getExceptionHandler().handleException("Error processing exchange", exchange, exchange.getException());
+            }
+            releaseExchange(exchange, false);
+        }
+    }
+
     @Override
     protected void doStart() throws Exception {
         replayPause.reset();
+        planner = getEndpoint().incrementalPlanner(getRouteId());
+        if (planner != null && getEndpoint().isResetState()) {
+            planner.reset();
+        }
         super.doStart();
     }
 

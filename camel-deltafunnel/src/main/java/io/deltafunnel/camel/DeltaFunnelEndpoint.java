@@ -7,8 +7,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import javax.sql.DataSource;
+
 import io.deltafunnel.delta.DeltaTableSpec;
 import io.deltafunnel.handoff.BatchSizes;
+import io.deltafunnel.handoff.DeltaFunnelStateStore;
+import io.deltafunnel.incremental.IncrementalMode;
+import io.deltafunnel.incremental.IncrementalPlanner;
+import io.deltafunnel.mssql.MssqlStateStore;
+import io.deltafunnel.mssql.StateTable;
 import io.deltafunnel.query.DuckDbSettings;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.camel.Category;
@@ -81,6 +88,47 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
               description = "Time travel by time: deltaTimestamp.<view>=<ISO-8601 instant, e.g."
                             + " 2024-05-01T12:00:00Z> reads the latest version committed at or before that instant.")
     private Map<String, Object> deltaTimestamp;
+
+    @UriParam(label = "consumer,incremental", defaultValue = "none", enums = "none,snapshot,changes",
+              description = "Incremental loads of the delta.<view> tables, with the last loaded version kept in the"
+                            + " target's state table: none (every poll reads the latest snapshot), snapshot (a poll"
+                            + " whose tables have not advanced emits nothing; otherwise the snapshot), changes (the"
+                            + " change data feed since the last loaded version, with _change_type, _commit_version and"
+                            + " _commit_timestamp; apply with writeMode=merge).")
+    private String incremental = "none";
+
+    @UriParam(label = "consumer,incremental", description = "Where the last loaded versions are read: a"
+                                                            + " DeltaFunnelStateStore bean. Default: an"
+                                                            + " MssqlStateStore over stateDataSource and stateTable.")
+    private DeltaFunnelStateStore stateStore;
+
+    @UriParam(label = "consumer,incremental", description = "The target SQL Server database (the same one the"
+                                                            + " deltafunnel-mssql: producer writes), to read the state"
+                                                            + " table from.")
+    private DataSource stateDataSource;
+
+    @UriParam(label = "consumer,incremental", defaultValue = StateTable.DEFAULT_NAME,
+              description = "The state table, [schema.]table, in the target database. Created when missing.")
+    private String stateTable = StateTable.DEFAULT_NAME;
+
+    @UriParam(label = "consumer,incremental", description = "The key of this route's rows in the state table."
+                                                            + " Default: the route id.")
+    private String stateKey;
+
+    @UriParam(label = "consumer,incremental", description = "Operator control: when the state has no row for a"
+                                                            + " table, act as if this version had been loaded (changes"
+                                                            + " are read from the next version on).")
+    private Long startVersion;
+
+    @UriParam(label = "consumer,incremental", defaultValue = "false",
+              description = "Operator control: delete this key's state rows when the consumer starts, so that the"
+                            + " next run loads anew (or from startVersion).")
+    private boolean resetState;
+
+    @UriParam(label = "consumer,incremental", defaultValue = "fail", enums = "fail,snapshot",
+              description = "incremental=changes on a table without delta.enableChangeDataFeed=true: fail the poll"
+                            + " with a clear error, or load the table's snapshot (snapshot-incremental).")
+    private String changeFeedFallback = "fail";
 
     private BufferAllocator allocator;
 
@@ -177,6 +225,34 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
     private static String pin(Map<String, Object> pins, String view) {
         Object v = pins == null ? null : pins.get(view);
         return v == null || v.toString().isBlank() ? null : v.toString().trim();
+    }
+
+    IncrementalMode incrementalMode() {
+        return IncrementalMode.parse(incremental);
+    }
+
+    /** The planner of an incremental consumer whose route is {@code routeId}; null for incremental=none. */
+    IncrementalPlanner incrementalPlanner(String routeId) {
+        IncrementalMode mode = incrementalMode();
+        if (mode == IncrementalMode.NONE) {
+            return null;
+        }
+        DeltaFunnelStateStore store = stateStore;
+        if (store == null) {
+            if (stateDataSource == null) {
+                throw new IllegalArgumentException("deltafunnel:" + name + ": incremental=" + incremental
+                        + " needs stateDataSource (the target database) or stateStore");
+            }
+            DataSource ds = stateDataSource;
+            store = new MssqlStateStore(ds::getConnection, stateTable);
+        }
+        String fallback = changeFeedFallback == null ? "fail" : changeFeedFallback.trim().toLowerCase(java.util.Locale.ROOT);
+        if (!fallback.equals("fail") && !fallback.equals("snapshot")) {
+            throw new IllegalArgumentException("changeFeedFallback must be fail or snapshot, got " + changeFeedFallback);
+        }
+        String key = stateKey != null && !stateKey.isBlank() ? stateKey : routeId;
+        return new IncrementalPlanner("deltafunnel:" + name, mode, store, key, startVersion,
+                fallback.equals("snapshot"), deltaSpecs(), duckDbSettings());
     }
 
     DuckDbSettings duckDbSettings() {
@@ -292,6 +368,71 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
     /** Time travel by time: deltaTimestamp.&lt;view&gt;=&lt;ISO-8601 instant&gt;. */
     public void setDeltaTimestamp(Map<String, Object> deltaTimestamp) {
         this.deltaTimestamp = deltaTimestamp;
+    }
+
+    public String getIncremental() {
+        return incremental;
+    }
+
+    /** none, snapshot or changes. */
+    public void setIncremental(String incremental) {
+        this.incremental = incremental;
+    }
+
+    public DeltaFunnelStateStore getStateStore() {
+        return stateStore;
+    }
+
+    public void setStateStore(DeltaFunnelStateStore stateStore) {
+        this.stateStore = stateStore;
+    }
+
+    public DataSource getStateDataSource() {
+        return stateDataSource;
+    }
+
+    public void setStateDataSource(DataSource stateDataSource) {
+        this.stateDataSource = stateDataSource;
+    }
+
+    public String getStateTable() {
+        return stateTable;
+    }
+
+    public void setStateTable(String stateTable) {
+        this.stateTable = stateTable;
+    }
+
+    public String getStateKey() {
+        return stateKey;
+    }
+
+    public void setStateKey(String stateKey) {
+        this.stateKey = stateKey;
+    }
+
+    public Long getStartVersion() {
+        return startVersion;
+    }
+
+    public void setStartVersion(Long startVersion) {
+        this.startVersion = startVersion;
+    }
+
+    public boolean isResetState() {
+        return resetState;
+    }
+
+    public void setResetState(boolean resetState) {
+        this.resetState = resetState;
+    }
+
+    public String getChangeFeedFallback() {
+        return changeFeedFallback;
+    }
+
+    public void setChangeFeedFallback(String changeFeedFallback) {
+        this.changeFeedFallback = changeFeedFallback;
     }
 
     public boolean isAllowExtensionAutoInstall() {

@@ -3,6 +3,7 @@ package io.deltafunnel.camel;
 import java.time.Duration;
 
 import io.deltafunnel.handoff.HandoffStats;
+import io.deltafunnel.handoff.IncrementalLoad;
 import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.BulkLoadSession;
 import io.deltafunnel.mssql.BulkLoadSettings;
@@ -89,6 +90,11 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
     @Override
     public synchronized void process(Exchange exchange) throws Exception {
         Message in = exchange.getIn();
+        if (in.getHeader(DeltaFunnelConstants.UNCHANGED, Boolean.FALSE, Boolean.class) && in.getBody() == null) {
+            LOG.debug("deltafunnel-mssql:{}: source unchanged ({}); nothing to write", settings.table(),
+                    in.getHeader(DeltaFunnelConstants.STATE));
+            return;
+        }
         VectorSchemaRoot root = in.getBody(VectorSchemaRoot.class);
         if (root == null) {
             throw new InvalidPayloadException(exchange, VectorSchemaRoot.class);
@@ -116,7 +122,8 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
             open = null;
         }
         if (open == null) {
-            open = BulkLoadSession.start(runId, settings, connections);
+            open = BulkLoadSession.start(runId, settings, connections)
+                    .recording(in.getHeader(DeltaFunnelConstants.INCREMENTAL, IncrementalLoad.class));
             openAttempt = attempt;
             LOG.debug("deltafunnel-mssql:{}: run {} attempt {} started", settings.table(), runId, attempt);
         }

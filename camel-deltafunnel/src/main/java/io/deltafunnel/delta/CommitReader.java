@@ -31,7 +31,8 @@ final class CommitReader {
         return lines(commitFiles, Map.of("commitInfo", ActionSchema.COMMIT_INFO));
     }
 
-    private static String lines(List<String> files, Map<String, String> actions) {
+    /** Columns: version plus one struct column per entry of {@code actions} (name to DuckDB struct type). */
+    static String lines(List<String> files, Map<String, String> actions) {
         StringJoiner structure = new StringJoiner(", ", "{", "}");
         StringJoiner columns = new StringJoiner(", ");
         actions.forEach((name, type) -> {

@@ -13,6 +13,8 @@ import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
 import com.microsoft.sqlserver.jdbc.SQLServerBulkCopyOptions;
 import com.microsoft.sqlserver.jdbc.SQLServerConnection;
 import io.deltafunnel.handoff.HandoffStats;
+import io.deltafunnel.handoff.IncrementalLoad;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.slf4j.Logger;
@@ -63,6 +65,16 @@ public final class BulkLoadSession implements AutoCloseable {
     private boolean committing;
     private boolean commitInDoubt;
     private State state = State.OPEN;
+    /** The incremental run's versions to record in the state table at the final commit, or null. */
+    private IncrementalLoad incremental;
+    private StateTable stateTable;
+    /** The batch carries change rows ({@code _change_type}): a change merge. */
+    private boolean changeRows;
+    /** The bound columns that go into the target (all but the change columns). */
+    private List<BoundColumn> dataColumns;
+
+    /** Column names that mark change rows; excluded from the target's columns. */
+    public static final List<String> CHANGE_COLUMNS = List.of("_change_type", "_commit_version", "_commit_timestamp");
 
     private BulkLoadSession(String runId, BulkLoadSettings settings, ConnectionProvider provider) {
         this.runId = runId;
@@ -77,6 +89,16 @@ public final class BulkLoadSession implements AutoCloseable {
 
     public String runId() {
         return runId;
+    }
+
+    /**
+     * Makes this run record {@code load} in its state table inside the transaction that commits the data (the final
+     * swap/merge transaction, or the run transaction of an append/truncate run). Call before the first batch.
+     */
+    public BulkLoadSession recording(IncrementalLoad load) {
+        this.incremental = load;
+        this.stateTable = load == null ? null : StateTable.parse(load.stateTable());
+        return this;
     }
 
     public State state() {
@@ -104,7 +126,7 @@ public final class BulkLoadSession implements AutoCloseable {
         next.stats = statsBeforeBatch;
         next.statsBeforeBatch = statsBeforeBatch;
         next.truncateCommitted = truncateCommitted;
-        return next;
+        return next.recording(incremental);
     }
 
     /** True when a failed batch of this run can be written again in a {@linkplain #resumeAfterFailure() resumed} session. */
@@ -205,13 +227,29 @@ public final class BulkLoadSession implements AutoCloseable {
         }
         configure(connection);
         BulkLoadException.Context ctx = context();
+        changeRows = arrowSchema.getFields().stream().anyMatch(f -> f.getName().equalsIgnoreCase(CHANGE_COLUMNS.get(0)));
+        if (changeRows && settings.writeMode() != WriteMode.MERGE) {
+            throw new ColumnMappingException("the batch carries change rows (column _change_type); they can only be"
+                    + " applied with writeMode=merge and keyColumns, not " + settings.writeMode(), ctx);
+        }
+        if (incremental != null && settings.transactionMode() == TransactionMode.BATCH
+                && (settings.writeMode() == WriteMode.APPEND || settings.writeMode() == WriteMode.TRUNCATE)) {
+            throw new ColumnMappingException("an incremental run records its Delta versions in the same transaction"
+                    + " as its data; that needs transaction=run, or writeMode=replace/merge (not transaction=batch with "
+                    + settings.writeMode() + ")", ctx);
+        }
+        if (incremental != null) {
+            stateTable.ensure(connection); // DDL, outside the run's transaction
+        }
+        Schema dataSchema = changeRows ? new Schema(arrowSchema.getFields().stream()
+                .filter(f -> !isChangeColumn(f.getName())).toList()) : arrowSchema;
         TableName found = TargetCatalog.find(connection, settings.table());
         if (found == null) {
             if (!settings.createTable()) {
                 throw new ColumnMappingException("target table " + settings.table()
                         + " does not exist (set createTable=true to create it from the Arrow schema)", ctx);
             }
-            String ddl = ColumnMapper.createTableSql(settings.table(), arrowSchema, settings.columnMapping(), ctx);
+            String ddl = ColumnMapper.createTableSql(settings.table(), dataSchema, settings.columnMapping(), ctx);
             LOG.info("Run {}: creating {}", runId, settings.table());
             execute(ddl);
             found = TargetCatalog.find(connection, settings.table());
@@ -222,16 +260,36 @@ public final class BulkLoadSession implements AutoCloseable {
         }
         target = found;
         TargetTable table = TargetCatalog.describe(connection, target);
-        columns = ColumnMapper.bind(arrowSchema, table, settings.columnMapping(), temporalAsText, ctx);
+        // Binding against the target first: a mapping error is reported before any staging table exists.
+        List<BoundColumn> targetBound = ColumnMapper.bind(dataSchema, table, settings.columnMapping(), temporalAsText,
+                ctx);
         schema = arrowSchema;
-        if (settings.writeMode() == WriteMode.MERGE) {
-            checkKeys();
-        }
         if (settings.writeMode() == WriteMode.REPLACE || settings.writeMode() == WriteMode.MERGE) {
             staging = stagingName(target, runId);
             // DDL outside the run's transaction.
             stagingCreated = true;
-            execute("SELECT TOP 0 * INTO " + staging.quoted() + " FROM " + target.quoted());
+            StringBuilder extra = new StringBuilder();
+            if (changeRows) {
+                for (Field f : arrowSchema.getFields()) {
+                    if (isChangeColumn(f.getName())) {
+                        extra.append(", CAST(NULL AS ").append(SqlServerTypes.createTableType(f)).append(") AS ")
+                                .append(SqlIdentifiers.quote(f.getName()));
+                    }
+                }
+            }
+            execute("SELECT TOP 0 *" + extra + " INTO " + staging.quoted() + " FROM " + target.quoted());
+        }
+        if (changeRows) {
+            // The change columns exist only in the staging table: bind the whole batch against it.
+            columns = ColumnMapper.bind(arrowSchema, TargetCatalog.describe(connection, staging),
+                    settings.columnMapping(), temporalAsText, ctx);
+            dataColumns = columns.stream().filter(c -> !isChangeColumn(c.sourceName())).toList();
+        } else {
+            columns = targetBound;
+            dataColumns = columns;
+        }
+        if (settings.writeMode() == WriteMode.MERGE) {
+            checkKeys();
         }
         connection.setAutoCommit(false);
         if (settings.writeMode() == WriteMode.TRUNCATE && !truncateCommitted) {
@@ -245,12 +303,17 @@ public final class BulkLoadSession implements AutoCloseable {
 
     private void checkKeys() {
         for (String key : settings.keyColumns()) {
-            boolean mapped = columns.stream().anyMatch(c -> c.target().name().equalsIgnoreCase(key));
+            boolean mapped = dataColumns.stream().anyMatch(c -> c.target().name().equalsIgnoreCase(key));
             if (!mapped) {
                 throw new ColumnMappingException("merge key column '" + key + "' is not a mapped target column of "
                         + target, context().withColumn(key));
             }
         }
+    }
+
+    /** Whether {@code name} is one of {@link #CHANGE_COLUMNS} (case-insensitive). */
+    public static boolean isChangeColumn(String name) {
+        return CHANGE_COLUMNS.stream().anyMatch(c -> c.equalsIgnoreCase(name));
     }
 
     /** {@code <table>__df_<run id prefix>} in the target's schema, within SQL Server's 128-character limit. */
@@ -308,7 +371,7 @@ public final class BulkLoadSession implements AutoCloseable {
     }
 
     private void finish() throws SQLException {
-        String columnList = columns.stream().map(c -> SqlIdentifiers.quote(c.target().name()))
+        String columnList = dataColumns.stream().map(c -> SqlIdentifiers.quote(c.target().name()))
                 .collect(Collectors.joining(", "));
         switch (settings.writeMode()) {
             case REPLACE -> {
@@ -319,6 +382,10 @@ public final class BulkLoadSession implements AutoCloseable {
             case MERGE -> execute(mergeSql());
             default -> {
             }
+        }
+        if (incremental != null) {
+            // In the transaction that commits the data: both or neither.
+            stateTable.record(connection, incremental, runId, context());
         }
         commit();
         state = State.COMMITTED;
@@ -335,27 +402,47 @@ public final class BulkLoadSession implements AutoCloseable {
     }
 
     String mergeSql() {
-        List<String> keys = columns.stream().map(c -> c.target().name())
+        List<String> keys = dataColumns.stream().map(c -> c.target().name())
                 .filter(n -> settings.keyColumns().stream().anyMatch(k -> k.equalsIgnoreCase(n))).toList();
-        List<String> others = columns.stream().map(c -> c.target().name())
+        List<String> others = dataColumns.stream().map(c -> c.target().name())
                 .filter(n -> settings.keyColumns().stream().noneMatch(k -> k.equalsIgnoreCase(n))).toList();
-        List<String> all = columns.stream().map(c -> c.target().name()).toList();
+        List<String> all = dataColumns.stream().map(c -> c.target().name()).toList();
         StringBuilder sql = new StringBuilder("MERGE INTO ").append(target.quoted()).append(" AS T USING ")
-                .append(staging.quoted()).append(" AS S ON (");
+                .append(changeRows ? changeSource(keys, all) : staging.quoted()).append(" AS S ON (");
         sql.append(keys.stream().map(k -> "T." + SqlIdentifiers.quote(k) + " = S." + SqlIdentifiers.quote(k))
                 .collect(Collectors.joining(" AND ")));
         sql.append(')');
+        String type = changeRows ? "S." + SqlIdentifiers.quote(CHANGE_COLUMNS.get(0)) : null;
+        if (changeRows) {
+            sql.append(" WHEN MATCHED AND ").append(type).append(" = 'delete' THEN DELETE");
+        }
         if (!others.isEmpty()) {
             sql.append(" WHEN MATCHED THEN UPDATE SET ").append(others.stream()
                     .map(c -> "T." + SqlIdentifiers.quote(c) + " = S." + SqlIdentifiers.quote(c))
                     .collect(Collectors.joining(", ")));
         }
-        sql.append(" WHEN NOT MATCHED THEN INSERT (")
+        sql.append(changeRows ? " WHEN NOT MATCHED AND " + type + " <> 'delete' THEN INSERT (" : " WHEN NOT MATCHED THEN INSERT (")
                 .append(all.stream().map(SqlIdentifiers::quote).collect(Collectors.joining(", ")))
                 .append(") VALUES (")
                 .append(all.stream().map(c -> "S." + SqlIdentifiers.quote(c)).collect(Collectors.joining(", ")))
                 .append(");");
         return sql.toString();
+    }
+
+    /**
+     * The MERGE source for change rows: the staging table without preimages, reduced to the last change per key
+     * (highest {@code _commit_version}; within a version an insert/postimage over a delete).
+     */
+    private String changeSource(List<String> keys, List<String> all) {
+        String q = SqlIdentifiers.quote(CHANGE_COLUMNS.get(0));
+        boolean hasVersion = columns.stream().anyMatch(c -> c.sourceName().equalsIgnoreCase(CHANGE_COLUMNS.get(1)));
+        String cols = all.stream().map(SqlIdentifiers::quote).collect(Collectors.joining(", "));
+        String order = (hasVersion ? SqlIdentifiers.quote(CHANGE_COLUMNS.get(1)) + " DESC, " : "")
+                + "CASE WHEN " + q + " = 'delete' THEN 1 ELSE 2 END DESC";
+        return "(SELECT " + cols + ", " + q + " FROM (SELECT " + cols + ", " + q + ", ROW_NUMBER() OVER (PARTITION BY "
+                + keys.stream().map(SqlIdentifiers::quote).collect(Collectors.joining(", ")) + " ORDER BY " + order
+                + ") AS [__df_rank] FROM " + staging.quoted() + " WHERE " + q + " <> 'update_preimage') AS D"
+                + " WHERE D.[__df_rank] = 1)";
     }
 
     /** Commits; a failure of the commit itself leaves its outcome in doubt ({@link WorkOutcome#IN_DOUBT}). */
