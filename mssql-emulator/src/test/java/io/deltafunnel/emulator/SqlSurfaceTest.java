@@ -149,6 +149,9 @@ class SqlSurfaceTest {
             }
             st.execute("SET IDENTITY_INSERT [dbo].[si_s] ON");
             st.execute("INSERT INTO [dbo].[si_s] ([id], [m], [d], [s]) VALUES (7, 2.25, '2024-02-02', 'y')");
+            st.execute("INSERT INTO [dbo].[si_s] ([m], [d], [s]) VALUES (3, '2024-03-03', 'z')");
+            assertEquals(8, ((Number) TestSupport.scalar(c, "SELECT MAX([id]) FROM [dbo].[si_s]")).intValue());
+            st.execute("DELETE FROM [dbo].[si_s] WHERE [id] = 8");
             assertEquals(1, st.executeUpdate("INSERT INTO [dbo].[si_t] WITH (TABLOCK) ([m], [d], [s])"
                     + " SELECT [m], [d], [s] FROM [dbo].[si_s]"));
             assertEquals(List.of(List.of(1, "x"), List.of(2, "y")),
