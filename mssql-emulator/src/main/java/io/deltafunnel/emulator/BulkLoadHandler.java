@@ -58,6 +58,7 @@ final class BulkLoadHandler {
         Faults.BulkFault fault = s.emu.faults().startBulkLoad();
         long rows = 0;
         Savepoint sp = null;
+        List<BulkColumn> cols;
         boolean sink = s.emu.sinkMode();
         try {
             if (cmd == null) {
@@ -67,7 +68,7 @@ final class BulkLoadHandler {
             if (rd.readUnsignedByte() != TokenType.COLMETADATA) {
                 throw new TdsProtocolException("BULK_LOAD must start with COLMETADATA");
             }
-            List<BulkColumn> cols = readColumns(rd);
+            cols = readColumns(rd);
             if (!sink) {
                 sp = s.h2.setSavepoint();
             }
@@ -114,6 +115,11 @@ final class BulkLoadHandler {
                 }
             }
             if (sp != null) {
+                for (BulkColumn c : cols) {
+                    if (c.converter.column().identity()) {
+                        s.identityInserted(cmd.table);
+                    }
+                }
                 s.statementSucceeded(null);
             }
             s.emu.addBulkRowsDecoded(rows);

@@ -168,6 +168,9 @@ final class ConnectionHandler implements Runnable {
             if (!reader.read(p)) {
                 return;
             }
+            if (LOG.isLoggable(Level.FINE)) {
+                LOG.fine("connection " + spid + ": request packet type " + next.type + " status " + next.status);
+            }
             switch (next.type) {
                 case PacketType.SQL_BATCH:
                 case PacketType.RPC:
@@ -200,7 +203,8 @@ final class ConnectionHandler implements Runnable {
                     break;
                 }
                 case PacketType.ATTENTION:
-                    newResponse().finishAttention();
+                    // the request it cancels was already answered in full
+                    newResponse().ackAttention();
                     break;
                 default:
                     throw new TdsProtocolException("unexpected packet type " + next.type);
@@ -228,6 +232,7 @@ final class ConnectionHandler implements Runnable {
         if (!reader.read(p)) {
             throw new java.io.EOFException("client closed the connection");
         }
+        LOG.fine(() -> "connection " + spid + ": packet type " + p.type + " while a request was running");
         if (p.type != PacketType.ATTENTION) {
             throw new TdsProtocolException("packet type " + p.type + " received while a request was running");
         }

@@ -137,10 +137,36 @@ final class QueryHandler {
         H2Sql q = ctx.translator().translate(st.tokens);
         try (PreparedStatement ps = q.prepare(s.h2)) {
             long n = ps.executeLargeUpdate();
+            if (curCmd == DoneStatus.CMD_INSERT && target != null && namesIdentityColumn(st, target)) {
+                s.identityInserted(target);
+            }
             ctx.done(curCmd, n);
         } catch (SQLException e) {
             throw H2Errors.map(e, target, s.database);
         }
+    }
+
+    /** INSERT INTO t (..., identity_col, ...): explicit identity values (SET IDENTITY_INSERT ON). */
+    private static boolean namesIdentityColumn(Stmt st, TableDef t) {
+        int open = -1;
+        for (int i = 1; i < st.tokens.size(); i++) {
+            Token tok = st.tokens.get(i);
+            if (tok.isSymbol("(")) {
+                open = i;
+                break;
+            }
+            if (tok.is("VALUES") || tok.is("SELECT") || tok.is("DEFAULT")) {
+                return false;
+            }
+        }
+        for (int i = open + 1; open > 0 && i < st.tokens.size() && !st.tokens.get(i).isSymbol(")"); i++) {
+            Token tok = st.tokens.get(i);
+            ColumnDef c = tok.isIdentifier() ? t.column(tok.value()) : null;
+            if (c != null && c.identity()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The table a DML statement writes to (for messages), or null if not resolvable. */

@@ -66,9 +66,19 @@ final class Response {
         return pendingToken >= 0;
     }
 
-    /** Ends a cancelled request: everything so far, then DONE with DONE_ATTN. */
+    /**
+     * Ends a request cancelled by ATTENTION: the response so far closed by DONE(ERROR), then a separate message
+     * holding the attention acknowledgement DONE(ATTN), as SQL Server does.
+     */
     void finishAttention() throws IOException {
         token();
+        TokenWriter.done(out.buffer(), TokenType.DONE, DoneStatus.ERROR, DoneStatus.CMD_NONE, 0);
+        out.end();
+        ackAttention();
+    }
+
+    /** Sends the attention acknowledgement message: a single DONE with DONE_ATTN. */
+    void ackAttention() throws IOException {
         TokenWriter.done(out.buffer(), TokenType.DONE, DoneStatus.ATTN, DoneStatus.CMD_NONE, 0);
         out.end();
     }

@@ -44,6 +44,7 @@ final class Session {
     BulkInsertCommand pendingBulk;
     /** Undo actions for DDL run (auto-committed) inside the open transaction, newest last. */
     private final List<DdlUndo> ddlUndo = new ArrayList<>();
+    private final IdentityReseeder reseeder = new IdentityReseeder();
 
     /** Reverts a DDL statement that H2 could not make transactional. */
     interface DdlUndo {
@@ -194,6 +195,7 @@ final class Session {
         if (tranCount == 0) {
             h2.commit();
             ddlUndo.clear();
+            reseeder.reseed(h2, catalog());
             TokenWriter.envChangeBytes(r.token(), EnvChangeType.COMMIT_TRANSACTION, new byte[0],
                     descriptorBytes(descriptor));
             descriptor = 0;
@@ -211,6 +213,7 @@ final class Session {
     /** Rolls back the whole transaction (also after a fatal error). */
     void rollbackAll(Response r) throws SQLException {
         h2.rollback();
+        reseeder.clear();
         runDdlUndo();
         if (tranCount > 0) {
             tranCount = 0;
@@ -242,9 +245,15 @@ final class Session {
         return tranCount > 0 ? h2.setSavepoint() : null;
     }
 
+    /** Explicit values were written to the table's identity column. */
+    void identityInserted(TableDef t) {
+        reseeder.mark(t);
+    }
+
     void statementSucceeded(Savepoint sp) throws SQLException {
         if (tranCount == 0) {
             h2.commit();
+            reseeder.reseed(h2, catalog());
         } else if (sp != null) {
             h2.releaseSavepoint(sp);
         }
@@ -253,6 +262,7 @@ final class Session {
     void statementFailed(Savepoint sp, Response r) throws SQLException {
         if (tranCount == 0) {
             h2.rollback();
+            reseeder.clear();
         } else if (xactAbort) {
             rollbackAll(r);
         } else if (sp != null) {

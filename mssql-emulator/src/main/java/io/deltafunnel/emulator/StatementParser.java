@@ -243,6 +243,9 @@ final class StatementParser {
         if (t.is("SET")) {
             return lead.equals("UPDATE") && !seenSet || lead.equals("ALTER");
         }
+        if (t.is("IF") && lead.equals("DROP")) {
+            return prev.is("TABLE") || prev.is("SCHEMA") || prev.is("INDEX") || prev.is("VIEW");
+        }
         if (t.is("DROP") || t.is("ALTER")) {
             return lead.equals("ALTER") && !prev.isSymbol(")");
         }

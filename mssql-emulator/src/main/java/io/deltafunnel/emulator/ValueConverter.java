@@ -369,6 +369,11 @@ final class ValueConverter {
         if (!type.isMax()) {
             int n = type.length();
             if (s.length() > n) {
+                if (!(v instanceof String)) {
+                    // number -> too short string: SQL Server reports an overflow, not a truncation
+                    throw new SqlServerError(8115, 2, 16, "Arithmetic overflow error converting expression to data"
+                            + " type " + type.name() + ".");
+                }
                 throw truncation(s.substring(0, n));
             }
             if (type.isFixedLengthString() && s.length() < n) {

@@ -64,6 +64,10 @@ public final class MessageInput implements TdsReader.ChunkSource {
 
     /** Reads and discards the remaining packets of the message (up to EOM or an ignore packet). */
     public void drain() throws IOException {
+        if (firstPending) {
+            firstPending = false;
+            sawEom = packet.isEndOfMessage() || packet.isIgnore();
+        }
         while (!sawEom) {
             if (!packets.read(packet)) {
                 throw new java.io.EOFException("connection closed inside a TDS message");

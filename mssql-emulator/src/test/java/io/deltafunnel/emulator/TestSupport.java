@@ -37,6 +37,17 @@ final class TestSupport {
         }
     }
 
+    /** Waits (bounded) until the emulator has at most {@code n} open client connections. */
+    static void awaitSessionsClosed(MssqlEmulator emu, int n) throws InterruptedException {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (emu.openConnections() > n) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("connections still open: " + emu.openConnections());
+            }
+            Thread.sleep(10);
+        }
+    }
+
     static Object scalar(Connection c, String sql) throws SQLException {
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
             rs.next();
