@@ -215,6 +215,7 @@ final class ConnectionHandler implements Runnable {
     }
 
     private void answerIgnored() throws IOException {
+        LOG.fine(() -> "connection " + spid + ": client abandoned its message (ignore bit)");
         newResponse().finish(DoneStatus.FINAL);
     }
 

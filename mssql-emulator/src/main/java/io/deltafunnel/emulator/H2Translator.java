@@ -227,6 +227,7 @@ final class H2Translator {
             case "SCHEMA_ID": emit("PUBLIC.MSSQL_SCHEMA_ID"); return true;
             case "OBJECT_NAME": emit("PUBLIC.MSSQL_OBJECT_NAME"); return true;
             case "ISNULL": emit("COALESCE"); return true;
+            case "COUNT_BIG": emit("COUNT"); return true;
             case "NEWID": emit("RANDOM_UUID"); return true;
             case "DATALENGTH": emit("OCTET_LENGTH"); return true;
             case "GETDATE":
