@@ -1,6 +1,7 @@
 package io.deltafunnel.emulator;
 
 import io.deltafunnel.tds.DoneStatus;
+import io.deltafunnel.tds.TdsProtocolException;
 
 import java.io.IOException;
 import java.sql.PreparedStatement;
@@ -120,6 +121,15 @@ final class BatchExecutor {
         } catch (AttentionException e) {
             rollbackStatement(sp);
             throw e;
+        } catch (TdsProtocolException e) {
+            rollbackStatement(sp);
+            throw e;
+        } catch (RuntimeException e) {
+            // a defect of the emulator: report it as an error of this statement instead of dropping the connection
+            LOG.log(Level.WARNING, "internal error executing: " + abbreviate(st.text), e);
+            rollbackStatement(sp);
+            report(new SqlServerError(50000, "mssql-emulator internal error: " + e));
+            return false;
         }
     }
 

@@ -1,6 +1,7 @@
 package io.deltafunnel.emulator;
 
 import io.deltafunnel.tds.DoneStatus;
+import io.deltafunnel.tds.IgnoredMessageException;
 import io.deltafunnel.tds.MessageInput;
 import io.deltafunnel.tds.TdsProtocolException;
 import io.deltafunnel.tds.TdsReader;
@@ -129,6 +130,10 @@ final class BulkLoadHandler {
             fail(input, sp, rows, e);
         } catch (SQLException e) {
             fail(input, sp, rows, H2Errors.map(e, cmd == null ? null : cmd.table, s.database));
+        } catch (RuntimeException | IOException e) {
+            // abandoned message (ignore bit), protocol violation or dropped socket: nothing of the round stays
+            rollbackRound(sp);
+            throw e;
         }
     }
 
@@ -215,8 +220,17 @@ final class BulkLoadHandler {
             throws SqlServerError {
         for (int i = 0; i < row.length; i++) {
             BulkColumn c = cols.get(i);
-            Object v = nullBitmap != null && (nullBitmap[i >> 3] & (1 << (i & 7))) != 0 ? null
-                    : ValueCodec.read(rd, c.type);
+            Object v;
+            try {
+                v = nullBitmap != null && (nullBitmap[i >> 3] & (1 << (i & 7))) != 0 ? null
+                        : ValueCodec.read(rd, c.type);
+            } catch (IgnoredMessageException e) {
+                throw e;
+            } catch (TdsProtocolException e) {
+                // e.g. a value longer than its declared length: SQL Server rejects the bcp stream
+                throw new SqlServerError(4815, 1, 16, "Received an invalid column length from the bcp client for"
+                        + " colid " + (i + 1) + ". (" + e.getMessage() + ")");
+            }
             if (v == null) {
                 if (c.hasDefault) {
                     v = c.defaultValue;

@@ -21,6 +21,11 @@ public final class Catalog {
     private final Map<String, Integer> schemas = new LinkedHashMap<>();
     private final AtomicInteger nextObjectId = new AtomicInteger(FIRST_OBJECT_ID);
     private int nextSchemaId = 5;
+    /**
+     * Serialises name checks + H2 DDL + catalog update of CREATE statements. Distinct from this object's monitor,
+     * which is only held briefly (H2 triggers read the catalog while holding H2 locks).
+     */
+    private final Object ddlLock = new Object();
 
     public Catalog(String database) {
         this.database = database;
@@ -28,6 +33,10 @@ public final class Catalog {
         schemas.put("guest", 2);
         schemas.put("INFORMATION_SCHEMA", 3);
         schemas.put("sys", 4);
+    }
+
+    Object ddlLock() {
+        return ddlLock;
     }
 
     public String database() {

@@ -32,6 +32,11 @@ public final class CatalogFunctions {
 
     private static final Map<String, Catalog> CATALOGS = new ConcurrentHashMap<>();
 
+    /** Text columns compare case-insensitively, like SQL Server's catalog views under a CI collation. */
+    private static void addText(SimpleResultSet rs, String name, int length) {
+        rs.addColumn(name, Types.VARCHAR, "VARCHAR_IGNORECASE", length, 0);
+    }
+
     private CatalogFunctions() {
     }
 
@@ -131,10 +136,10 @@ public final class CatalogFunctions {
     public static ResultSet informationSchemaTables(Connection c) throws SQLException {
         Catalog cat = catalog(c);
         SimpleResultSet rs = new SimpleResultSet();
-        rs.addColumn("TABLE_CATALOG", Types.VARCHAR, 128, 0);
-        rs.addColumn("TABLE_SCHEMA", Types.VARCHAR, 128, 0);
-        rs.addColumn("TABLE_NAME", Types.VARCHAR, 128, 0);
-        rs.addColumn("TABLE_TYPE", Types.VARCHAR, 10, 0);
+        addText(rs, "TABLE_CATALOG", 128);
+        addText(rs, "TABLE_SCHEMA", 128);
+        addText(rs, "TABLE_NAME", 128);
+        addText(rs, "TABLE_TYPE", 10);
         for (TableDef t : cat.tables()) {
             rs.addRow(cat.database(), t.schema(), t.name(), "BASE TABLE");
         }
@@ -144,22 +149,22 @@ public final class CatalogFunctions {
     public static ResultSet informationSchemaColumns(Connection c) throws SQLException {
         Catalog cat = catalog(c);
         SimpleResultSet rs = new SimpleResultSet();
-        rs.addColumn("TABLE_CATALOG", Types.VARCHAR, 128, 0);
-        rs.addColumn("TABLE_SCHEMA", Types.VARCHAR, 128, 0);
-        rs.addColumn("TABLE_NAME", Types.VARCHAR, 128, 0);
-        rs.addColumn("COLUMN_NAME", Types.VARCHAR, 128, 0);
+        addText(rs, "TABLE_CATALOG", 128);
+        addText(rs, "TABLE_SCHEMA", 128);
+        addText(rs, "TABLE_NAME", 128);
+        addText(rs, "COLUMN_NAME", 128);
         rs.addColumn("ORDINAL_POSITION", Types.INTEGER, 10, 0);
-        rs.addColumn("COLUMN_DEFAULT", Types.VARCHAR, 4000, 0);
-        rs.addColumn("IS_NULLABLE", Types.VARCHAR, 3, 0);
-        rs.addColumn("DATA_TYPE", Types.VARCHAR, 128, 0);
+        addText(rs, "COLUMN_DEFAULT", 4000);
+        addText(rs, "IS_NULLABLE", 3);
+        addText(rs, "DATA_TYPE", 128);
         rs.addColumn("CHARACTER_MAXIMUM_LENGTH", Types.INTEGER, 10, 0);
         rs.addColumn("CHARACTER_OCTET_LENGTH", Types.INTEGER, 10, 0);
         rs.addColumn("NUMERIC_PRECISION", Types.INTEGER, 10, 0);
         rs.addColumn("NUMERIC_PRECISION_RADIX", Types.INTEGER, 10, 0);
         rs.addColumn("NUMERIC_SCALE", Types.INTEGER, 10, 0);
         rs.addColumn("DATETIME_PRECISION", Types.INTEGER, 10, 0);
-        rs.addColumn("CHARACTER_SET_NAME", Types.VARCHAR, 128, 0);
-        rs.addColumn("COLLATION_NAME", Types.VARCHAR, 128, 0);
+        addText(rs, "CHARACTER_SET_NAME", 128);
+        addText(rs, "COLLATION_NAME", 128);
         for (TableDef t : cat.tables()) {
             int ord = 1;
             for (ColumnDef col : t.columns()) {
@@ -182,14 +187,14 @@ public final class CatalogFunctions {
         Catalog cat = catalog(c);
         SimpleResultSet rs = new SimpleResultSet();
         rs.addColumn("object_id", Types.INTEGER, 10, 0);
-        rs.addColumn("name", Types.VARCHAR, 128, 0);
+        addText(rs, "name", 128);
         rs.addColumn("column_id", Types.INTEGER, 10, 0);
         rs.addColumn("system_type_id", Types.INTEGER, 10, 0);
         rs.addColumn("user_type_id", Types.INTEGER, 10, 0);
         rs.addColumn("max_length", Types.INTEGER, 10, 0);
         rs.addColumn("precision", Types.INTEGER, 10, 0);
         rs.addColumn("scale", Types.INTEGER, 10, 0);
-        rs.addColumn("collation_name", Types.VARCHAR, 128, 0);
+        addText(rs, "collation_name", 128);
         rs.addColumn("is_nullable", Types.BOOLEAN, 1, 0);
         rs.addColumn("is_identity", Types.BOOLEAN, 1, 0);
         rs.addColumn("is_computed", Types.BOOLEAN, 1, 0);
@@ -212,11 +217,11 @@ public final class CatalogFunctions {
     public static ResultSet sysTables(Connection c) throws SQLException {
         Catalog cat = catalog(c);
         SimpleResultSet rs = new SimpleResultSet();
-        rs.addColumn("name", Types.VARCHAR, 128, 0);
+        addText(rs, "name", 128);
         rs.addColumn("object_id", Types.INTEGER, 10, 0);
         rs.addColumn("schema_id", Types.INTEGER, 10, 0);
-        rs.addColumn("type", Types.VARCHAR, 2, 0);
-        rs.addColumn("type_desc", Types.VARCHAR, 60, 0);
+        addText(rs, "type", 2);
+        addText(rs, "type_desc", 60);
         for (TableDef t : cat.tables()) {
             rs.addRow(t.name(), t.objectId(), cat.schemaId(t.schema()), "U", "USER_TABLE");
         }
@@ -230,7 +235,7 @@ public final class CatalogFunctions {
     public static ResultSet sysSchemas(Connection c) throws SQLException {
         Catalog cat = catalog(c);
         SimpleResultSet rs = new SimpleResultSet();
-        rs.addColumn("name", Types.VARCHAR, 128, 0);
+        addText(rs, "name", 128);
         rs.addColumn("schema_id", Types.INTEGER, 10, 0);
         rs.addColumn("principal_id", Types.INTEGER, 10, 0);
         for (Map.Entry<String, Integer> e : cat.schemas().entrySet()) {

@@ -117,10 +117,8 @@ final class ConnectionHandler implements Runnable {
         ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(first.payloadLength, 64));
         byte[] chunk = new byte[8192];
         while (!r.atEnd()) {
-            int n = 0;
-            while (n < chunk.length && !r.atEnd()) {
-                chunk[n++] = r.readByte();
-            }
+            int n = Math.min(chunk.length, r.available());
+            r.readBytes(chunk, 0, n);
             out.write(chunk, 0, n);
         }
         return out.toByteArray();
@@ -217,6 +215,7 @@ final class ConnectionHandler implements Runnable {
     }
 
     private void answerIgnored() throws IOException {
+        LOG.fine(() -> "connection " + spid + ": client abandoned its message (ignore bit)");
         newResponse().finish(DoneStatus.FINAL);
     }
 

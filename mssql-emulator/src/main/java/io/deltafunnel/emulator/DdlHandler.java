@@ -89,7 +89,7 @@ final class DdlHandler {
                     + "\" either does not exist or you do not have permission to use it.");
         }
         TableDef table = t.withName(schema, t.name());
-        synchronized (cat) {
+        synchronized (cat.ddlLock()) {
             if (cat.table(schema, t.name()) != null) {
                 throw new SqlServerError(2714, 6, 16, "There is already an object named '" + t.name()
                         + "' in the database.");
@@ -120,7 +120,7 @@ final class DdlHandler {
         }
         String name = st.tokens.get(2).value();
         Catalog cat = s.catalog();
-        synchronized (cat) {
+        synchronized (cat.ddlLock()) {
             if (cat.schema(name) != null) {
                 throw new SqlServerError(2714, 6, 16, "There is already an object named '" + name
                         + "' in the database.");

@@ -23,6 +23,7 @@ final class EmulatorDatabase implements AutoCloseable {
     EmulatorDatabase(Catalog catalog) throws SQLException {
         this.name = "mssqlemu_" + UUID.randomUUID().toString().replace("-", "");
         this.url = "jdbc:h2:mem:" + name + ";MODE=MSSQLServer;DB_CLOSE_DELAY=-1;CASE_INSENSITIVE_IDENTIFIERS=TRUE"
+                + ";IGNORECASE=TRUE"
                 + ";DEFAULT_LOCK_TIMEOUT=10000;NON_KEYWORDS=" + NON_KEYWORDS;
         this.keeper = DriverManager.getConnection(url, "sa", "");
         CatalogFunctions.register(h2Name(), catalog);

@@ -310,6 +310,7 @@ final class H2Translator {
                 }
             }
         }
+        canonicalize(parts);
         StringBuilder n = new StringBuilder();
         for (int k = 0; k < parts.size(); k++) {
             if (k > 0) {
@@ -326,6 +327,26 @@ final class H2Translator {
         }
         emit(n.toString());
         return j;
+    }
+
+    /**
+     * SQL Server names are case-insensitive; H2 (even with CASE_INSENSITIVE_IDENTIFIERS) is not for schemas, so
+     * schema.table prefixes are rewritten to the catalog's spelling.
+     */
+    private void canonicalize(List<Token> parts) {
+        if (parts.size() < 2 || parts.get(0) == null || parts.get(1) == null) {
+            return;
+        }
+        Catalog cat = session.catalog();
+        String schema = cat.schema(parts.get(0).value());
+        if (schema == null) {
+            return;
+        }
+        parts.set(0, new Token(Token.Kind.QUOTED_ID, Identifiers.bracket(schema), schema, 0, 0));
+        TableDef t = cat.table(schema, parts.get(1).value());
+        if (t != null) {
+            parts.set(1, new Token(Token.Kind.QUOTED_ID, Identifiers.bracket(t.name()), t.name(), 0, 0));
+        }
     }
 
     private boolean isDatabaseName(String s) {

@@ -46,12 +46,16 @@ final class ResultSetWriter {
             types[i] = cols.get(i).type.typeInfo();
         }
         long count = 0;
+        Object[] row = new Object[types.length];
         while (rs.next()) {
+            // read (and check) the whole row first: an error must never leave half a ROW token in the stream
+            for (int i = 0; i < types.length; i++) {
+                row[i] = value(rs, i + 1, cols.get(i).type);
+            }
             TdsWriter w = r.token();
             w.writeByte(TokenType.ROW);
             for (int i = 0; i < types.length; i++) {
-                Object v = value(rs, i + 1, cols.get(i).type);
-                ValueCodec.write(w, types[i], v);
+                ValueCodec.write(w, types[i], row[i]);
             }
             count++;
             if ((count & 0xFF) == 0) {

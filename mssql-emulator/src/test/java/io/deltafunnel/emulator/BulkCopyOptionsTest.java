@@ -151,6 +151,26 @@ class BulkCopyOptionsTest {
     }
 
     @Test
+    void driverAbandoningTheStreamIsHandled() throws Exception {
+        // in native temporal mode mssql-jdbc cannot send a java.sql.Time value: it aborts the BULK_LOAD message
+        // mid-stream with the ignore bit and waits for the server's answer
+        try (Connection c = TestSupport.connect(emu, ";sendTemporalDataTypesAsStringForBulkCopy=false")) {
+            TestSupport.exec(c, "CREATE TABLE [dbo].[bo_ignore] ([id] INT NOT NULL, [t] TIME(3) NULL)");
+            ListBulkData d = new ListBulkData().column("id", Types.INTEGER, 10, 0).column("t", Types.TIME, 12, 3);
+            for (int i = 0; i < 3000; i++) {
+                d.row(i, i < 2500 ? "10:11:12.123000000" : (Object) java.sql.Time.valueOf("10:11:12"));
+            }
+            try (SQLServerBulkCopy bc = new SQLServerBulkCopy(c)) {
+                bc.setDestinationTableName("[dbo].[bo_ignore]");
+                org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> bc.writeToServer(d));
+            }
+        }
+        try (Connection c = TestSupport.connect(emu)) {
+            assertEquals(0L, TestSupport.count(c, "[dbo].[bo_ignore]"));
+        }
+    }
+
+    @Test
     void emptySourceAndSinkMode() throws Exception {
         try (MssqlEmulator sink = MssqlEmulator.builder().sinkMode(true).start();
                 Connection c = TestSupport.connect(sink)) {

@@ -239,6 +239,20 @@ class SqlSurfaceTest {
     }
 
     @Test
+    void caseInsensitiveLikeSqlLatin1CiAs() throws Exception {
+        try (Connection c = TestSupport.connect(emu)) {
+            TestSupport.exec(c, "CREATE TABLE [dbo].[CiTable] ([k] NVARCHAR(10) NOT NULL PRIMARY KEY, [v] INT NULL)");
+            TestSupport.exec(c, "INSERT INTO [dbo].[citable] ([K], [V]) VALUES (N'abc', 1)");
+            assertEquals(1, ((Number) TestSupport.scalar(c,
+                    "SELECT [v] FROM [DBO].[CITABLE] WHERE [k] = N'ABC'")).intValue());
+            assertEquals(2627, assertThrows(SQLServerException.class,
+                    () -> TestSupport.exec(c, "INSERT INTO [dbo].[CiTable] VALUES (N'ABC', 2)")).getErrorCode());
+            assertEquals("CiTable", TestSupport.scalar(c, "SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES"
+                    + " WHERE TABLE_SCHEMA = 'DBO' AND TABLE_NAME = 'citable'"));
+        }
+    }
+
+    @Test
     void fmtOnlyMetadataCarriesSqlServerTypes() throws Exception {
         try (Connection c = TestSupport.connect(emu)) {
             TestSupport.exec(c, "CREATE TABLE [dbo].[fmt] ([id] INT NOT NULL IDENTITY(1,1), [n] NVARCHAR(40) NULL,"
