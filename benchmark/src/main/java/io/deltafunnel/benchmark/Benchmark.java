@@ -257,7 +257,7 @@ public final class Benchmark {
      * against the emulator directly. Bulk paths are checked against the emulator's decoded-row counter.
      */
     private Result measure(String name, String note, int measured, boolean bulk, PathRun path) throws Exception {
-        System.out.printf("%n== %s%n", name);
+        System.out.printf("%n== %s (load average %s)%n", name, loadAverage());
         double wireBytesPerRow = Double.NaN;
         for (int w = 0; w < warmups; w++) {
             if (w == 0 && bulk) {
@@ -606,7 +606,8 @@ public final class Benchmark {
     private void report() {
         double df = results.stream().filter(r -> r.path().startsWith("DeltaFunnel")).mapToDouble(Result::median)
                 .findFirst().orElse(Double.NaN);
-        System.out.printf("%n## Results: %s, %,d rows (median of measured runs; min-max in brackets)%n%n", shape, rows);
+        System.out.printf("%n## Results: %s, %,d rows (median of measured runs), load average at the end %s%n%n",
+                shape, rows, loadAverage());
         System.out.println("| path | rows/run | rows/s (median) | min-max | vs DeltaFunnel | wire B/row "
                 + "| heap peak MB | heap after GC MB | direct MB | Arrow peak MB |");
         System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
@@ -661,6 +662,16 @@ public final class Benchmark {
                 (double) p.heapAfterGc() / Math.max(1, base.peaks().heapAfterGc()),
                 r.arrowPeak() <= base.arrowPeak() * 1.1 && p.heapAfterGc() <= base.peaks().heapAfterGc() * 1.1
                         ? "FLAT (within 10%)" : "NOT flat within 10%");
+    }
+
+    /** /proc/loadavg's first three fields: other work on the machine shows up here. */
+    static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (IOException | RuntimeException e) {
+            return "n/a";
+        }
     }
 
     private static void deleteTree(Path dir) throws IOException {
