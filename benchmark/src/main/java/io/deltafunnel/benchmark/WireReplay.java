@@ -24,8 +24,7 @@ final class WireReplay {
         for (byte[] stream : streams) {
             try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
                 s.setTcpNoDelay(true);
-                s.setSendBufferSize(1 << 20);
-                AtomicLong received = new AtomicLong();
+                                AtomicLong received = new AtomicLong();
                 Thread drain = new Thread(() -> {
                     byte[] buf = new byte[1 << 16];
                     try (InputStream in = s.getInputStream()) {
@@ -40,7 +39,7 @@ final class WireReplay {
                 drain.setDaemon(true);
                 drain.start();
                 OutputStream out = s.getOutputStream();
-                int chunk = 1 << 20;
+                int chunk = 1 << 16;
                 for (int off = 0; off < stream.length; off += chunk) {
                     out.write(stream, off, Math.min(chunk, stream.length - off));
                 }
