@@ -107,6 +107,16 @@ final class ArrowColumnTypes {
             this.signed = signed;
         }
 
+        /** The smallest value this Arrow type can hold. */
+        long minValue() {
+            return signed ? (bitWidth >= 64 ? Long.MIN_VALUE : -(1L << (bitWidth - 1))) : 0;
+        }
+
+        /** The largest value this Arrow type can hold (UInt64 is {@link UInt64Type}, never here). */
+        long maxValue() {
+            return signed ? (bitWidth >= 64 ? Long.MAX_VALUE : (1L << (bitWidth - 1)) - 1) : (1L << bitWidth) - 1;
+        }
+
         @Override
         public ValueKind kind() {
             return ValueKind.INTEGER;

@@ -55,6 +55,14 @@ public abstract class TargetBinding {
     /** The driver object for the non-null, already checked value at {@code row}. */
     abstract Object convert(ColumnReader reader, int row);
 
+    /**
+     * True when every non-null value of {@code source} fits the target by type alone (an Int32 into int, any string
+     * into nvarchar(max)): the batch's values of that column need no per-value check, only the NULL check.
+     */
+    boolean alwaysFits(ArrowColumnType source) {
+        return false;
+    }
+
     /** Checks the value at {@code row}, NULL included. */
     final void check(ColumnReader reader, int row) {
         if (reader.isNull(row)) {
@@ -239,6 +247,12 @@ public abstract class TargetBinding {
         @Override
         Set<ValueKind> accepts() {
             return EnumSet.of(ValueKind.INTEGER, ValueKind.DECIMAL, ValueKind.BOOLEAN);
+        }
+
+        @Override
+        boolean alwaysFits(ArrowColumnType source) {
+            return kind == ValueKind.INTEGER && source instanceof ArrowColumnTypes.IntType type
+                    && type.minValue() >= min && type.maxValue() <= max;
         }
 
         @Override
@@ -449,6 +463,11 @@ public abstract class TargetBinding {
         @Override
         Set<ValueKind> accepts() {
             return EnumSet.of(ValueKind.STRING, ValueKind.JSON, ValueKind.UUID);
+        }
+
+        @Override
+        boolean alwaysFits(ArrowColumnType source) {
+            return kind == ValueKind.STRING && unicode && maxLength < 0;
         }
 
         @Override
