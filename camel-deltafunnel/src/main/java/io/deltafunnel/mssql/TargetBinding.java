@@ -188,6 +188,11 @@ public abstract class TargetBinding {
         return sb.append(value);
     }
 
+    static void twoDigits(char[] into, int at, int value) {
+        into[at] = (char) ('0' + value / 10);
+        into[at + 1] = (char) ('0' + value % 10);
+    }
+
     /** Epoch days of 0001-01-01 and 9999-12-31: the range of date and datetime2. */
     static final long MIN_EPOCH_DAY = LocalDate.of(1, 1, 1).toEpochDay();
     static final long MAX_EPOCH_DAY = LocalDate.of(9999, 12, 31).toEpochDay();
@@ -707,6 +712,7 @@ public abstract class TargetBinding {
         private final int digits;
         private final StringBuilder sb = new StringBuilder(27);
         private final DateTexts dates = new DateTexts();
+        private final char[] text = new char[27];
 
         DateTime2Binding(TargetColumn target, boolean legacyDatetime) {
             super(target);
@@ -780,13 +786,25 @@ public abstract class TargetBinding {
                 int nanos = (int) (Math.floorMod(raw, unitsPerSecond) * (1_000_000_000L / unitsPerSecond));
                 long day = Math.floorDiv(seconds, 86_400L);
                 int secondOfDay = (int) (seconds - day * 86_400L);
-                sb.setLength(0);
-                sb.append(dates.text(day)).append(' ');
-                pad(sb, secondOfDay / 3600, 2).append(':');
-                pad(sb, secondOfDay / 60 % 60, 2).append(':');
-                pad(sb, secondOfDay % 60, 2);
-                appendFraction(sb, nanos, digits);
-                return sb.toString();
+                // yyyy-MM-dd (years 1..9999, checked) HH:mm:ss[.fffffff], written straight into a char[].
+                dates.text(day).getChars(0, 10, text, 0);
+                text[10] = ' ';
+                twoDigits(text, 11, secondOfDay / 3600);
+                text[13] = ':';
+                twoDigits(text, 14, secondOfDay / 60 % 60);
+                text[16] = ':';
+                twoDigits(text, 17, secondOfDay % 60);
+                int length = 19;
+                if (digits > 0) {
+                    text[19] = '.';
+                    int fraction = nanos / POW10[9 - digits];
+                    for (int i = 19 + digits; i > 19; i--) {
+                        text[i] = (char) ('0' + fraction % 10);
+                        fraction /= 10;
+                    }
+                    length = 20 + digits;
+                }
+                return new String(text, 0, length);
             }
             LocalDateTime t = read(reader, row);
             sb.setLength(0);
