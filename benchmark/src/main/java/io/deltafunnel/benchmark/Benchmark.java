@@ -71,7 +71,7 @@ public final class Benchmark {
     int scale = 5;
     int batchSize = 65_536;
     int files = 4;
-    List<String> paths = List.of("df", "rs", "sql", "src", "wire", "prebuilt", "adapt");
+    List<String> paths = List.of("df", "dfnative", "rs", "sql", "src", "wire", "prebuilt", "adapt");
     Path workDir;
     /** When set, a JFR recording ("profile" settings) covers the measured runs of the bulk paths. */
     Path jfrFile;
@@ -172,6 +172,12 @@ public final class Benchmark {
                     scaleCheck();
                 }
             }
+            if (paths.contains("dfnative")) {
+                results.add(measure("DeltaFunnel route, native temporal wire mode",
+                        "as above, URL sendTemporalDataTypesAsStringForBulkCopy=false (date/datetime2 sent natively)",
+                        Math.min(runs, 3), true, u -> runDeltaFunnel(u + ";sendTemporalDataTypesAsStringForBulkCopy=false",
+                                query)));
+            }
             if (paths.contains("rs")) {
                 results.add(measure("writeToServer(ResultSet) + metadata fix",
                         "DuckDB JDBC ResultSet, DuckDbResultSets.forBulkCopy, tableLock=true", runs, true,
@@ -263,17 +269,19 @@ public final class Benchmark {
     private Result measure(String name, String note, int measured, boolean bulk, PathRun path) throws Exception {
         System.out.printf("%n== %s (load average %s)%n", name, loadAverage());
         double wireBytesPerRow = Double.NaN;
+        // The wire ceiling replays the first DeltaFunnel load (default settings), recorded during its warm-up.
+        boolean record = name.startsWith("DeltaFunnel") && recording == null;
         for (int w = 0; w < warmups; w++) {
             if (w == 0 && bulk) {
                 try (RecordingProxy proxy = new RecordingProxy(emulator.port(),
-                        name.startsWith("DeltaFunnel") ? recordDir() : null)) {
+                        record ? recordDir() : null)) {
                     Run r = timed("warm-up (through proxy)", bulk, () -> path.run(viaPort(url, proxy.port())));
                     proxy.awaitIdle();
                     wireBytesPerRow = (double) proxy.clientToServerBytes() / r.rows();
                     System.out.printf("  through the proxy: %,d bytes client->server, %,d bytes server->client, %d"
                             + " connection(s)%n", proxy.clientToServerBytes(), proxy.serverToClientBytes(),
                             proxy.connections());
-                    if (name.startsWith("DeltaFunnel")) {
+                    if (record) {
                         recording = recordDir();
                     }
                 }
@@ -525,31 +533,40 @@ public final class Benchmark {
     // ---- extra: the driver's own ceiling with prebuilt rows ----
 
     private Result measurePrebuilt() throws Exception {
-        List<BoundColumn> columns;
-        Object[][] prebuilt;
+        List<BoundColumn> columns = null;
+        // Every row of the table, as the objects ArrowBulkData hands over (fresh per row, so that the driver cannot
+        // profit from objects it has seen before, e.g. BigDecimal's cached toString); cycled only if too big.
+        long cells = rows * shape.columns().size();
+        int keep = (int) Math.min(rows, cells <= 48_000_000L ? rows : 48_000_000L / shape.columns().size());
+        Object[][] prebuilt = new Object[keep][];
         try (BufferAllocator allocator = new RootAllocator();
                 Connection duck = DuckDbConnections.open(DuckDbSettings.inMemory());
                 ArrowBatchStream stream = ArrowBatchStream.open("bench", duck, query, batchSize, allocator);
                 Connection meta = sqlServer(url)) {
-            ArrowBatch batch = stream.next();
-            try (var root = batch.root()) {
-                columns = BulkColumns.bind(meta, TABLE, root.getSchema());
-                ArrowBulkData data = new ArrowBulkData(root, columns);
-                data.validate(0);
-                prebuilt = new Object[root.getRowCount()][];
-                int i = 0;
-                while (data.next()) {
-                    prebuilt[i++] = data.getRowData().clone();
+            int i = 0;
+            ArrowBatch batch;
+            while (i < keep && (batch = stream.next()) != null) {
+                try (var root = batch.root()) {
+                    if (columns == null) {
+                        columns = BulkColumns.bind(meta, TABLE, root.getSchema());
+                    }
+                    ArrowBulkData data = new ArrowBulkData(root, columns);
+                    data.validate(0);
+                    while (i < keep && data.next()) {
+                        prebuilt[i++] = data.getRowData().clone();
+                    }
                 }
             }
         }
-        System.out.printf("%nprebuilt %,d rows (one batch, the objects ArrowBulkData hands over), cycled to %,d rows%n",
-                prebuilt.length, rows);
+        List<BoundColumn> bound = columns;
+        System.out.printf("%nprebuilt %,d rows in memory (the objects ArrowBulkData hands over)%s%n", prebuilt.length,
+                keep < rows ? ", cycled to " + rows : "");
         PathRun path = jdbcUrl -> {
             try (Connection c = sqlServer(jdbcUrl)) {
                 c.unwrap(ISQLServerConnection.class).setcacheBulkCopyMetadata(true);
                 c.setAutoCommit(false);
                 long left = rows;
+                int offset = 0;
                 while (left > 0) {
                     int n = (int) Math.min(batchSize, left);
                     try (SQLServerBulkCopy copy = new SQLServerBulkCopy(c)) {
@@ -557,11 +574,12 @@ public final class Benchmark {
                         options.setTableLock(true);
                         copy.setBulkCopyOptions(options);
                         copy.setDestinationTableName("[dbo].[" + TABLE + "]");
-                        for (int i = 0; i < columns.size(); i++) {
-                            copy.addColumnMapping(i + 1, columns.get(i).target().name());
+                        for (int i = 0; i < bound.size(); i++) {
+                            copy.addColumnMapping(i + 1, bound.get(i).target().name());
                         }
-                        copy.writeToServer(new PrebuiltBulkData(columns, prebuilt, n));
+                        copy.writeToServer(new PrebuiltBulkData(bound, prebuilt, offset, n));
                     }
+                    offset = (int) ((offset + (long) n) % prebuilt.length);
                     left -= n;
                 }
                 c.commit();

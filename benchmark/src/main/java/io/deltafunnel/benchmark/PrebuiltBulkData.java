@@ -17,13 +17,15 @@ final class PrebuiltBulkData implements ISQLServerBulkData {
 
     private final transient List<BoundColumn> columns;
     private final transient Object[][] rows;
+    private final int offset;
     private final int count;
     private int current = -1;
 
-    /** Emits {@code count} rows, cycling over {@code rows}. */
-    PrebuiltBulkData(List<BoundColumn> columns, Object[][] rows, int count) {
+    /** Emits {@code count} rows starting at {@code offset}, wrapping around at the end of {@code rows}. */
+    PrebuiltBulkData(List<BoundColumn> columns, Object[][] rows, int offset, int count) {
         this.columns = columns;
         this.rows = rows;
+        this.offset = offset;
         this.count = count;
     }
 
@@ -58,7 +60,7 @@ final class PrebuiltBulkData implements ISQLServerBulkData {
 
     @Override
     public Object[] getRowData() {
-        return rows[current % rows.length];
+        return rows[(int) (((long) offset + current) % rows.length)];
     }
 
     @Override
