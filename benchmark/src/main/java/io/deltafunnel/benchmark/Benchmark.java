@@ -267,11 +267,25 @@ public final class Benchmark {
      * against the emulator directly. Bulk paths are checked against the emulator's decoded-row counter.
      */
     private Result measure(String name, String note, int measured, boolean bulk, PathRun path) throws Exception {
+        return measure(name, note, measured, bulk, path, null);
+    }
+
+    /** Untimed preparation before each run (warm-ups included). */
+    @FunctionalInterface
+    interface Prepare {
+        void run() throws Exception;
+    }
+
+    private Result measure(String name, String note, int measured, boolean bulk, PathRun path, Prepare beforeEachRun)
+            throws Exception {
         System.out.printf("%n== %s (load average %s)%n", name, loadAverage());
         double wireBytesPerRow = Double.NaN;
         // The wire ceiling replays the first DeltaFunnel load (default settings), recorded during its warm-up.
         boolean record = name.startsWith("DeltaFunnel") && recording == null;
         for (int w = 0; w < warmups; w++) {
+            if (beforeEachRun != null) {
+                beforeEachRun.run();
+            }
             if (w == 0 && bulk) {
                 try (RecordingProxy proxy = new RecordingProxy(emulator.port(),
                         record ? recordDir() : null)) {
@@ -299,6 +313,9 @@ public final class Benchmark {
             jfr.start();
         }
         for (int i = 0; i < measured; i++) {
+            if (beforeEachRun != null) {
+                beforeEachRun.run();
+            }
             System.gc();
             probe.reset();
             long t0 = System.nanoTime();
@@ -533,35 +550,41 @@ public final class Benchmark {
     // ---- extra: the driver's own ceiling with prebuilt rows ----
 
     private Result measurePrebuilt() throws Exception {
-        List<BoundColumn> columns = null;
-        // Every row of the table, as the objects ArrowBulkData hands over (fresh per row, so that the driver cannot
-        // profit from objects it has seen before, e.g. BigDecimal's cached toString); cycled only if too big.
+        AtomicReference<Object[][]> rowsRef = new AtomicReference<>();
+        AtomicReference<List<BoundColumn>> columnsRef = new AtomicReference<>();
+        // Every row of the table, as the objects ArrowBulkData hands over, rebuilt before EVERY run (untimed): the
+        // driver must not profit from objects it has already seen (BigDecimal caches its toString, which the driver
+        // computes for every decimal). Cycled only when the table is too big to hold.
         long cells = rows * shape.columns().size();
         int keep = (int) Math.min(rows, cells <= 48_000_000L ? rows : 48_000_000L / shape.columns().size());
-        Object[][] prebuilt = new Object[keep][];
-        try (BufferAllocator allocator = new RootAllocator();
-                Connection duck = DuckDbConnections.open(DuckDbSettings.inMemory());
-                ArrowBatchStream stream = ArrowBatchStream.open("bench", duck, query, batchSize, allocator);
-                Connection meta = sqlServer(url)) {
-            int i = 0;
-            ArrowBatch batch;
-            while (i < keep && (batch = stream.next()) != null) {
-                try (var root = batch.root()) {
-                    if (columns == null) {
-                        columns = BulkColumns.bind(meta, TABLE, root.getSchema());
-                    }
-                    ArrowBulkData data = new ArrowBulkData(root, columns);
-                    data.validate(0);
-                    while (i < keep && data.next()) {
-                        prebuilt[i++] = data.getRowData().clone();
+        Prepare build = () -> {
+            rowsRef.set(null);
+            Object[][] prebuilt = new Object[keep][];
+            try (BufferAllocator allocator = new RootAllocator();
+                    Connection duck = DuckDbConnections.open(DuckDbSettings.inMemory());
+                    ArrowBatchStream stream = ArrowBatchStream.open("bench", duck, query, batchSize, allocator);
+                    Connection meta = sqlServer(url)) {
+                int i = 0;
+                ArrowBatch batch;
+                while (i < keep && (batch = stream.next()) != null) {
+                    try (var root = batch.root()) {
+                        if (columnsRef.get() == null) {
+                            columnsRef.set(BulkColumns.bind(meta, TABLE, root.getSchema()));
+                        }
+                        ArrowBulkData data = new ArrowBulkData(root, columnsRef.get());
+                        data.validate(0);
+                        while (i < keep && data.next()) {
+                            prebuilt[i++] = data.getRowData().clone();
+                        }
                     }
                 }
             }
-        }
-        List<BoundColumn> bound = columns;
-        System.out.printf("%nprebuilt %,d rows in memory (the objects ArrowBulkData hands over)%s%n", prebuilt.length,
-                keep < rows ? ", cycled to " + rows : "");
+            rowsRef.set(prebuilt);
+        };
+        System.out.printf("%nprebuilt rows: %,d in memory, rebuilt before each run (the objects ArrowBulkData hands"
+                + " over)%s%n", keep, keep < rows ? ", cycled to " + rows : "");
         PathRun path = jdbcUrl -> {
+            Object[][] prebuilt = rowsRef.get();
             try (Connection c = sqlServer(jdbcUrl)) {
                 c.unwrap(ISQLServerConnection.class).setcacheBulkCopyMetadata(true);
                 c.setAutoCommit(false);
@@ -574,6 +597,7 @@ public final class Benchmark {
                         options.setTableLock(true);
                         copy.setBulkCopyOptions(options);
                         copy.setDestinationTableName("[dbo].[" + TABLE + "]");
+                        List<BoundColumn> bound = columnsRef.get();
                         for (int i = 0; i < bound.size(); i++) {
                             copy.addColumnMapping(i + 1, bound.get(i).target().name());
                         }
@@ -586,8 +610,8 @@ public final class Benchmark {
             }
             return new Run(rows, -1);
         };
-        return measure("driver ceiling: prebuilt Object[] rows", "ISQLServerBulkData over prebuilt rows, same"
-                + " metadata/options/batching as the producer", runs, true, path);
+        return measure("driver ceiling: prebuilt Object[] rows", "ISQLServerBulkData over prebuilt rows (rebuilt,"
+                + " untimed, before each run), same metadata/options/batching as the producer", runs, true, path, build);
     }
 
     // ---- path 5: wire ceiling ----
