@@ -25,6 +25,7 @@ public final class ArrowBulkData implements ISQLServerBulkData {
     private final transient List<BoundColumn> columns;
     private final transient ColumnReader[] readers;
     private final transient TargetBinding[] bindings;
+    private final transient org.apache.arrow.vector.FieldVector[] vectors;
     private final transient Object[] row;
     private final int rowCount;
     private int current = -1;
@@ -33,9 +34,11 @@ public final class ArrowBulkData implements ISQLServerBulkData {
         this.columns = List.copyOf(columns);
         this.readers = new ColumnReader[columns.size()];
         this.bindings = new TargetBinding[columns.size()];
+        this.vectors = new org.apache.arrow.vector.FieldVector[columns.size()];
         for (int i = 0; i < readers.length; i++) {
             BoundColumn c = columns.get(i);
-            readers[i] = c.reader(root.getVector(c.sourceIndex()));
+            vectors[i] = root.getVector(c.sourceIndex());
+            readers[i] = c.reader(vectors[i]);
             bindings[i] = c.binding();
         }
         this.row = new Object[columns.size()];
@@ -58,6 +61,11 @@ public final class ArrowBulkData implements ISQLServerBulkData {
             BoundColumn column = columns.get(c);
             ColumnReader reader = readers[c];
             TargetBinding binding = column.binding();
+            if (binding.alwaysFits(column.arrowType())
+                    && (column.target().nullable() || vectors[c].getNullCount() == 0)) {
+                // Every value fits by type alone and there is no NULL to refuse: nothing to check per value.
+                continue;
+            }
             for (int r = 0; r < rowCount; r++) {
                 try {
                     binding.check(reader, r);

@@ -3,6 +3,7 @@ package io.deltafunnel.mssql;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -37,7 +38,9 @@ import org.apache.arrow.vector.UInt2Vector;
 import org.apache.arrow.vector.UInt4Vector;
 import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VariableWidthFieldVector;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.util.ReusableByteArray;
 
 /**
  * The per-Arrow-type implementations of {@link ArrowColumnType}, one small class each. Instances come from
@@ -58,6 +61,38 @@ final class ArrowColumnTypes {
         };
     }
 
+    /**
+     * Raw access to a Decimal128 column, so that bindings can check values without building a BigDecimal.
+     * {@link #fitsLong} tells whether the unscaled value fits a long; only then is {@link #unscaled} meaningful.
+     */
+    interface DecimalReader extends ColumnReader {
+        int scale();
+
+        boolean fitsLong(int row);
+
+        long unscaled(int row);
+    }
+
+    /** Raw access to a Date32 column: days since 1970-01-01. */
+    interface EpochDayReader extends ColumnReader {
+        int epochDay(int row);
+    }
+
+    /** Raw access to a UTF-8 column: the value's length in bytes (never less than its UTF-16 length). */
+    interface Utf8Reader extends ColumnReader {
+        int byteLength(int row);
+    }
+
+    /** Raw access to a timestamp column without time zone: the value in its unit since the epoch. */
+    interface RawTimestampReader extends ColumnReader {
+        long raw(int row);
+
+        long unitsPerSecond();
+    }
+
+    /** Arrow stores Decimal128 little-endian; the raw fast path reads it with native-order longs. */
+    private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
+
     static FieldVector storage(FieldVector vector) {
         return vector instanceof ExtensionTypeVector<?> ext ? ext.getUnderlyingVector() : vector;
     }
@@ -70,6 +105,16 @@ final class ArrowColumnTypes {
         IntType(int bitWidth, boolean signed) {
             this.bitWidth = bitWidth;
             this.signed = signed;
+        }
+
+        /** The smallest value this Arrow type can hold. */
+        long minValue() {
+            return signed ? (bitWidth >= 64 ? Long.MIN_VALUE : -(1L << (bitWidth - 1))) : 0;
+        }
+
+        /** The largest value this Arrow type can hold (UInt64 is {@link UInt64Type}, never here). */
+        long maxValue() {
+            return signed ? (bitWidth >= 64 ? Long.MAX_VALUE : (1L << (bitWidth - 1)) - 1) : (1L << bitWidth) - 1;
         }
 
         @Override
@@ -290,7 +335,7 @@ final class ArrowColumnTypes {
         public ColumnReader reader(FieldVector vector) {
             FieldVector v = storage(vector);
             if (v instanceof DecimalVector d) {
-                return new ColumnReader() {
+                return LITTLE_ENDIAN ? new Decimal128Reader(d) : new ColumnReader() {
                     @Override
                     public boolean isNull(int row) {
                         return d.isNull(row);
@@ -317,6 +362,65 @@ final class ArrowColumnTypes {
         }
     }
 
+    /**
+     * Decimal128 values read as two longs. A value whose unscaled form fits a long becomes
+     * {@code BigDecimal.valueOf(unscaled, scale)} (no byte[]/BigInteger per value), and equal values within a
+     * batch share one BigDecimal instance (a small direct-mapped cache): BigDecimal caches its own toString and
+     * precision, which mssql-jdbc computes for every decimal it sends. Other values take Arrow's own path.
+     */
+    static final class Decimal128Reader implements DecimalReader {
+        private static final int CACHE_SIZE = 1024;
+        private final DecimalVector vector;
+        private final ArrowBuf data;
+        private final int scale;
+        private final long[] keys = new long[CACHE_SIZE];
+        private final BigDecimal[] values = new BigDecimal[CACHE_SIZE];
+
+        Decimal128Reader(DecimalVector vector) {
+            this.vector = vector;
+            this.data = vector.getDataBuffer();
+            this.scale = vector.getScale();
+        }
+
+        @Override
+        public boolean isNull(int row) {
+            return vector.isNull(row);
+        }
+
+        @Override
+        public int scale() {
+            return scale;
+        }
+
+        @Override
+        public boolean fitsLong(int row) {
+            long offset = (long) row * DecimalVector.TYPE_WIDTH;
+            return data.getLong(offset + 8) == (data.getLong(offset) >> 63);
+        }
+
+        @Override
+        public long unscaled(int row) {
+            return data.getLong((long) row * DecimalVector.TYPE_WIDTH);
+        }
+
+        @Override
+        public Object getObject(int row) {
+            if (!fitsLong(row)) {
+                return vector.getObjectNotNull(row);
+            }
+            long unscaled = unscaled(row);
+            int slot = (int) (unscaled ^ (unscaled >>> 29)) & (CACHE_SIZE - 1);
+            BigDecimal cached = values[slot];
+            if (cached != null && keys[slot] == unscaled) {
+                return cached;
+            }
+            BigDecimal value = BigDecimal.valueOf(unscaled, scale);
+            keys[slot] = unscaled;
+            values[slot] = value;
+            return value;
+        }
+    }
+
     /** Utf8, LargeUtf8 and Utf8View → nvarchar(max). */
     static final class StringType implements ArrowColumnType {
         @Override
@@ -332,15 +436,23 @@ final class ArrowColumnTypes {
         @Override
         public ColumnReader reader(FieldVector vector) {
             VariableWidthFieldVector v = (VariableWidthFieldVector) storage(vector);
-            return new ColumnReader() {
+            ReusableByteArray bytes = new ReusableByteArray();
+            return new Utf8Reader() {
                 @Override
                 public boolean isNull(int row) {
                     return v.isNull(row);
                 }
 
                 @Override
+                public int byteLength(int row) {
+                    return v.getValueLength(row);
+                }
+
+                @Override
                 public Object getObject(int row) {
-                    return new String(v.get(row), StandardCharsets.UTF_8);
+                    // Decoded straight from a reused buffer: no byte[] copy per value.
+                    v.read(row, bytes);
+                    return new String(bytes.getBuffer(), 0, (int) bytes.getLength(), StandardCharsets.UTF_8);
                 }
             };
         }
@@ -442,10 +554,15 @@ final class ArrowColumnTypes {
         public ColumnReader reader(FieldVector vector) {
             FieldVector v = storage(vector);
             if (v instanceof DateDayVector d) {
-                return new ColumnReader() {
+                return new EpochDayReader() {
                     @Override
                     public boolean isNull(int row) {
                         return d.isNull(row);
+                    }
+
+                    @Override
+                    public int epochDay(int row) {
+                        return d.get(row);
                     }
 
                     @Override
@@ -557,6 +674,35 @@ final class ArrowColumnTypes {
             };
             long nanosPerUnit = 1_000_000_000L / unitsPerSecond;
             ZoneRules rules = timezone == null ? null : zone(timezone).getRules();
+            if (rules == null) {
+                return new RawTimestampReader() {
+                    @Override
+                    public boolean isNull(int row) {
+                        return v.isNull(row);
+                    }
+
+                    @Override
+                    public long raw(int row) {
+                        return v.get(row);
+                    }
+
+                    @Override
+                    public long unitsPerSecond() {
+                        return unitsPerSecond;
+                    }
+
+                    @Override
+                    public Object getObject(int row) {
+                        long raw = v.get(row);
+                        try {
+                            return LocalDateTime.ofEpochSecond(Math.floorDiv(raw, unitsPerSecond),
+                                    (int) (Math.floorMod(raw, unitsPerSecond) * nanosPerUnit), ZoneOffset.UTC);
+                        } catch (DateTimeException e) {
+                            throw new ValueRejected("timestamp out of range: " + raw + " " + unit);
+                        }
+                    }
+                };
+            }
             return new ColumnReader() {
                 @Override
                 public boolean isNull(int row) {

@@ -55,6 +55,14 @@ public abstract class TargetBinding {
     /** The driver object for the non-null, already checked value at {@code row}. */
     abstract Object convert(ColumnReader reader, int row);
 
+    /**
+     * True when every non-null value of {@code source} fits the target by type alone (an Int32 into int, any string
+     * into nvarchar(max)): the batch's values of that column need no per-value check, only the NULL check.
+     */
+    boolean alwaysFits(ArrowColumnType source) {
+        return false;
+    }
+
     /** Checks the value at {@code row}, NULL included. */
     final void check(ColumnReader reader, int row) {
         if (reader.isNull(row)) {
@@ -131,6 +139,11 @@ public abstract class TargetBinding {
         }
     }
 
+    static final long[] POW10L = {1L, 10L, 100L, 1_000L, 10_000L, 100_000L, 1_000_000L, 10_000_000L, 100_000_000L,
+        1_000_000_000L, 10_000_000_000L, 100_000_000_000L, 1_000_000_000_000L, 10_000_000_000_000L,
+        100_000_000_000_000L, 1_000_000_000_000_000L, 10_000_000_000_000_000L, 100_000_000_000_000_000L,
+        1_000_000_000_000_000_000L};
+
     static final int[] POW10 = {1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000,
         1_000_000_000};
 
@@ -139,12 +152,7 @@ public abstract class TargetBinding {
             return;
         }
         sb.append('.');
-        int value = nanos / POW10[9 - digits];
-        String text = Integer.toString(value);
-        for (int i = text.length(); i < digits; i++) {
-            sb.append('0');
-        }
-        sb.append(text);
+        pad(sb, nanos / POW10[9 - digits], digits);
     }
 
     static void appendDate(StringBuilder sb, LocalDate d) {
@@ -162,11 +170,56 @@ public abstract class TargetBinding {
     }
 
     static StringBuilder pad(StringBuilder sb, int value, int width) {
-        String text = Integer.toString(value);
-        for (int i = text.length(); i < width; i++) {
+        if (value < 0) {
+            String text = Integer.toString(value);
+            for (int i = text.length(); i < width; i++) {
+                sb.append('0');
+            }
+            return sb.append(text);
+        }
+        // No String per number: count the digits, append the zeros, then the int itself.
+        int digits = 1;
+        for (int v = value; v >= 10; v /= 10) {
+            digits++;
+        }
+        for (int i = digits; i < width; i++) {
             sb.append('0');
         }
-        return sb.append(text);
+        return sb.append(value);
+    }
+
+    static void twoDigits(char[] into, int at, int value) {
+        into[at] = (char) ('0' + value / 10);
+        into[at + 1] = (char) ('0' + value % 10);
+    }
+
+    /** Epoch days of 0001-01-01 and 9999-12-31: the range of date and datetime2. */
+    static final long MIN_EPOCH_DAY = LocalDate.of(1, 1, 1).toEpochDay();
+    static final long MAX_EPOCH_DAY = LocalDate.of(9999, 12, 31).toEpochDay();
+
+    /**
+     * The {@code yyyy-MM-dd} text of epoch days (years 1..9999), with a small direct-mapped cache: a column's
+     * dates repeat a lot, and the strings are immutable, so a row can share them.
+     */
+    static final class DateTexts {
+        private static final int SIZE = 4096;
+        private final long[] days = new long[SIZE];
+        private final String[] texts = new String[SIZE];
+        private final StringBuilder sb = new StringBuilder(10);
+
+        String text(long epochDay) {
+            int slot = (int) epochDay & (SIZE - 1);
+            String cached = texts[slot];
+            if (cached != null && days[slot] == epochDay) {
+                return cached;
+            }
+            sb.setLength(0);
+            appendDate(sb, LocalDate.ofEpochDay(epochDay));
+            String text = sb.toString();
+            days[slot] = epochDay;
+            texts[slot] = text;
+            return text;
+        }
     }
 
     static void checkYear(int year, int min, String what) {
@@ -199,6 +252,12 @@ public abstract class TargetBinding {
         @Override
         Set<ValueKind> accepts() {
             return EnumSet.of(ValueKind.INTEGER, ValueKind.DECIMAL, ValueKind.BOOLEAN);
+        }
+
+        @Override
+        boolean alwaysFits(ArrowColumnType source) {
+            return kind == ValueKind.INTEGER && source instanceof ArrowColumnTypes.IntType type
+                    && type.minValue() >= min && type.maxValue() <= max;
         }
 
         @Override
@@ -314,6 +373,15 @@ public abstract class TargetBinding {
 
         @Override
         void checkValue(ColumnReader reader, int row) {
+            if (kind == ValueKind.DECIMAL && reader instanceof ArrowColumnTypes.DecimalReader raw
+                    && raw.scale() <= scale && raw.fitsLong(row)) {
+                // No rounding possible (source scale <= target scale): only the digits before the point count.
+                int maxDigits = precision - scale + raw.scale();
+                long unscaled = raw.unscaled(row);
+                if (maxDigits >= 19 || (unscaled != Long.MIN_VALUE && Math.abs(unscaled) < POW10L[maxDigits])) {
+                    return;
+                }
+            }
             BigDecimal d = decimalOf(kind, reader, row);
             if (d.scale() > scale && d.signum() != 0 && d.stripTrailingZeros().scale() > scale) {
                 throw new ValueRejected("value " + d.toPlainString() + " has more than " + scale
@@ -403,6 +471,11 @@ public abstract class TargetBinding {
         }
 
         @Override
+        boolean alwaysFits(ArrowColumnType source) {
+            return kind == ValueKind.STRING && unicode && maxLength < 0;
+        }
+
+        @Override
         public int jdbcType() {
             return Types.NVARCHAR;
         }
@@ -418,6 +491,11 @@ public abstract class TargetBinding {
                 if (maxLength >= 0 && maxLength < 36) {
                     throw new ValueRejected("a UUID needs 36 characters; " + target.typeText() + " would truncate it");
                 }
+                return;
+            }
+            if (kind == ValueKind.STRING && unicode && (maxLength < 0
+                    || reader instanceof ArrowColumnTypes.Utf8Reader utf8 && utf8.byteLength(row) <= maxLength)) {
+                // A UTF-8 value never has more UTF-16 code units than bytes: it fits without decoding it.
                 return;
             }
             String s = (String) reader.getObject(row);
@@ -534,6 +612,7 @@ public abstract class TargetBinding {
 
     static final class DateBinding extends TargetBinding {
         private final StringBuilder sb = new StringBuilder(10);
+        private final DateTexts dates = new DateTexts();
 
         DateBinding(TargetColumn target) {
             super(target);
@@ -556,12 +635,21 @@ public abstract class TargetBinding {
 
         @Override
         void checkValue(ColumnReader reader, int row) {
+            if (reader instanceof ArrowColumnTypes.EpochDayReader days) {
+                int day = days.epochDay(row);
+                if (day >= MIN_EPOCH_DAY && day <= MAX_EPOCH_DAY) {
+                    return;
+                }
+            }
             LocalDate d = (LocalDate) reader.getObject(row);
             checkYear(d.getYear(), 1, "date " + d);
         }
 
         @Override
         Object convert(ColumnReader reader, int row) {
+            if (reader instanceof ArrowColumnTypes.EpochDayReader days) {
+                return dates.text(days.epochDay(row));
+            }
             sb.setLength(0);
             appendDate(sb, (LocalDate) reader.getObject(row));
             return sb.toString();
@@ -623,6 +711,8 @@ public abstract class TargetBinding {
         private final boolean legacyDatetime;
         private final int digits;
         private final StringBuilder sb = new StringBuilder(27);
+        private final DateTexts dates = new DateTexts();
+        private final char[] text = new char[27];
 
         DateTime2Binding(TargetColumn target, boolean legacyDatetime) {
             super(target);
@@ -663,6 +753,17 @@ public abstract class TargetBinding {
 
         @Override
         void checkValue(ColumnReader reader, int row) {
+            if (!legacyDatetime && kind == ValueKind.TIMESTAMP
+                    && reader instanceof ArrowColumnTypes.RawTimestampReader ts) {
+                long raw = ts.raw(row);
+                long unitsPerSecond = ts.unitsPerSecond();
+                long seconds = Math.floorDiv(raw, unitsPerSecond);
+                long nanos = Math.floorMod(raw, unitsPerSecond) * (1_000_000_000L / unitsPerSecond);
+                long day = Math.floorDiv(seconds, 86_400L);
+                if (day >= MIN_EPOCH_DAY && day <= MAX_EPOCH_DAY && nanos % POW10[9 - digits] == 0) {
+                    return;
+                }
+            }
             LocalDateTime t = read(reader, row);
             checkYear(t.getYear(), legacyDatetime ? 1753 : 1, "timestamp " + t);
             checkFraction(t.getNano(), digits, "timestamp " + t);
@@ -677,6 +778,34 @@ public abstract class TargetBinding {
 
         @Override
         Object convert(ColumnReader reader, int row) {
+            if (kind == ValueKind.TIMESTAMP && reader instanceof ArrowColumnTypes.RawTimestampReader ts) {
+                // Straight from the raw value (already checked): no LocalDateTime, cached date text.
+                long raw = ts.raw(row);
+                long unitsPerSecond = ts.unitsPerSecond();
+                long seconds = Math.floorDiv(raw, unitsPerSecond);
+                int nanos = (int) (Math.floorMod(raw, unitsPerSecond) * (1_000_000_000L / unitsPerSecond));
+                long day = Math.floorDiv(seconds, 86_400L);
+                int secondOfDay = (int) (seconds - day * 86_400L);
+                // yyyy-MM-dd (years 1..9999, checked) HH:mm:ss[.fffffff], written straight into a char[].
+                dates.text(day).getChars(0, 10, text, 0);
+                text[10] = ' ';
+                twoDigits(text, 11, secondOfDay / 3600);
+                text[13] = ':';
+                twoDigits(text, 14, secondOfDay / 60 % 60);
+                text[16] = ':';
+                twoDigits(text, 17, secondOfDay % 60);
+                int length = 19;
+                if (digits > 0) {
+                    text[19] = '.';
+                    int fraction = nanos / POW10[9 - digits];
+                    for (int i = 19 + digits; i > 19; i--) {
+                        text[i] = (char) ('0' + fraction % 10);
+                        fraction /= 10;
+                    }
+                    length = 20 + digits;
+                }
+                return new String(text, 0, length);
+            }
             LocalDateTime t = read(reader, row);
             sb.setLength(0);
             appendDate(sb, t.toLocalDate());
