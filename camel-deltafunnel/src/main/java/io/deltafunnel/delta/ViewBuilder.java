@@ -164,8 +164,43 @@ final class ViewBuilder {
             if (m.find()) {
                 throw new MissingDataFileException(table, m.group(1), e);
             }
+            // DuckDB's message is not always available (a streaming connection reports "Invalid result set"),
+            // so look for a missing file directly before giving up with the generic error.
+            String missing = firstMissing(duckdb, locations, e);
+            if (missing != null) {
+                throw new MissingDataFileException(table, missing, e);
+            }
             throw new DeltaException(table, "cannot read the data files' schema (" + e.getMessage() + ")", e);
         }
+    }
+
+    /**
+     * The first location that does not exist, or null. Only called after a failure: local files are checked with the
+     * file system, other URIs with DuckDB's {@code glob} (one call per file, so only on this error path). A check that
+     * itself fails is added to {@code failure} as suppressed.
+     */
+    private static String firstMissing(Connection duckdb, List<String> locations, SQLException failure) {
+        for (String location : locations) {
+            try {
+                boolean exists;
+                if (location.startsWith("/") || location.startsWith("file:")) {
+                    java.nio.file.Path path = location.startsWith("file:")
+                            ? java.nio.file.Path.of(java.net.URI.create(location)) : java.nio.file.Path.of(location);
+                    exists = java.nio.file.Files.exists(path);
+                } else {
+                    try (Statement st = duckdb.createStatement();
+                            ResultSet rs = st.executeQuery("SELECT count(*) FROM glob(" + SqlText.literal(location) + ")")) {
+                        exists = rs.next() && rs.getLong(1) > 0;
+                    }
+                }
+                if (!exists) {
+                    return location;
+                }
+            } catch (SQLException | RuntimeException checkFailure) {
+                failure.addSuppressed(checkFailure); // reported with the original failure
+            }
+        }
+        return null;
     }
 
     private static void createFilesTable(Connection duckdb, String name, DeltaSnapshot snapshot) throws SQLException {
