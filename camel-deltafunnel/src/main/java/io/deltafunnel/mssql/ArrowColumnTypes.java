@@ -335,30 +335,10 @@ final class ArrowColumnTypes {
         public ColumnReader reader(FieldVector vector) {
             FieldVector v = storage(vector);
             if (v instanceof DecimalVector d) {
-                return LITTLE_ENDIAN ? new Decimal128Reader(d) : new ColumnReader() {
-                    @Override
-                    public boolean isNull(int row) {
-                        return d.isNull(row);
-                    }
-
-                    @Override
-                    public Object getObject(int row) {
-                        return d.getObjectNotNull(row);
-                    }
-                };
+                return LITTLE_ENDIAN ? new Decimal128Reader(d) : ColumnReader.objects(d, row -> d.getObjectNotNull(row));
             }
             Decimal256Vector d = (Decimal256Vector) v;
-            return new ColumnReader() {
-                @Override
-                public boolean isNull(int row) {
-                    return d.isNull(row);
-                }
-
-                @Override
-                public Object getObject(int row) {
-                    return d.getObjectNotNull(row);
-                }
-            };
+            return ColumnReader.objects(d, row -> d.getObjectNotNull(row));
         }
     }
 
@@ -481,30 +461,10 @@ final class ArrowColumnTypes {
         public ColumnReader reader(FieldVector vector) {
             FieldVector v = storage(vector);
             if (v instanceof FixedSizeBinaryVector f) {
-                return new ColumnReader() {
-                    @Override
-                    public boolean isNull(int row) {
-                        return f.isNull(row);
-                    }
-
-                    @Override
-                    public Object getObject(int row) {
-                        return f.get(row);
-                    }
-                };
+                return ColumnReader.objects(f, row -> f.get(row));
             }
             VariableWidthFieldVector w = (VariableWidthFieldVector) v;
-            return new ColumnReader() {
-                @Override
-                public boolean isNull(int row) {
-                    return w.isNull(row);
-                }
-
-                @Override
-                public Object getObject(int row) {
-                    return w.get(row);
-                }
-            };
+            return ColumnReader.objects(w, row -> w.get(row));
         }
     }
 
@@ -759,17 +719,7 @@ final class ArrowColumnTypes {
         @Override
         public ColumnReader reader(FieldVector vector) {
             JsonWriter writer = JsonWriter.forVector(vector);
-            return new ColumnReader() {
-                @Override
-                public boolean isNull(int row) {
-                    return vector.isNull(row);
-                }
-
-                @Override
-                public Object getObject(int row) {
-                    return writer.write(row);
-                }
-            };
+            return ColumnReader.objects(vector, row -> writer.write(row));
         }
 
         @Override

@@ -22,4 +22,19 @@ public interface ColumnReader {
     default Object getObject(int row) {
         throw new UnsupportedOperationException();
     }
+
+    /** A reader of object values: nulls from {@code vector}'s validity, values from {@code values}. */
+    static ColumnReader objects(org.apache.arrow.vector.ValueVector vector, java.util.function.IntFunction<Object> values) {
+        return new ColumnReader() {
+            @Override
+            public boolean isNull(int row) {
+                return vector.isNull(row);
+            }
+
+            @Override
+            public Object getObject(int row) {
+                return values.apply(row);
+            }
+        };
+    }
 }
