@@ -352,6 +352,87 @@ class DirectBulkWriterTest {
     }
 
     @Test
+    void manyRandomRowsOverSmallPacketsMatchTheDriverPath() throws Exception {
+        int n = 3000;
+        java.util.Random rnd = new java.util.Random(42);
+        IntVector id = track(new IntVector("id", allocator));
+        BigIntVector i64 = track(new BigIntVector("i64", allocator));
+        DecimalVector d20 = track(new DecimalVector("d20", allocator, 20, 5));
+        DecimalVector widened = track(new DecimalVector("widened", allocator, 10, 2));
+        VarCharVector s = track(new VarCharVector("s", allocator));
+        TimeStampMicroVector ts = track(new TimeStampMicroVector("ts", allocator));
+        DateDayVector dt = track(new DateDayVector("dt", allocator));
+        Float8Vector f = track(new Float8Vector("f", allocator));
+        BitVector b = track(new BitVector("b", allocator));
+        String alphabet = "abcXYZ \u00E9\u4E2D\uD83D\uDE00\uD834\uDD1E";
+        for (int r = 0; r < n; r++) {
+            id.setSafe(r, r);
+            if (rnd.nextInt(10) == 0) {
+                for (FieldVector v : List.of(i64, d20, widened, s, ts, dt, f, b)) {
+                    v.setNull(r);
+                }
+                continue;
+            }
+            i64.setSafe(r, rnd.nextLong());
+            d20.setSafe(r, new BigDecimal(new java.math.BigInteger(60, rnd), 5).multiply(
+                    BigDecimal.valueOf(rnd.nextBoolean() ? 1 : -1)));
+            widened.setSafe(r, BigDecimal.valueOf(rnd.nextInt(), 2));
+            StringBuilder sb = new StringBuilder();
+            int len = rnd.nextInt(20);
+            while (sb.length() < len) {
+                int cp = alphabet.codePointAt(alphabet.offsetByCodePoints(0,
+                        rnd.nextInt(alphabet.codePointCount(0, alphabet.length()))));
+                sb.appendCodePoint(cp);
+            }
+            s.setSafe(r, sb.toString().getBytes(StandardCharsets.UTF_8));
+            ts.setSafe(r, (rnd.nextLong() % 200_000_000_000L) * 1000L); // whole milliseconds, around 1970
+            dt.setSafe(r, rnd.nextInt(2_000_000) - 700_000);
+            f.setSafe(r, rnd.nextGaussian() * 1e10);
+            b.setSafe(r, rnd.nextInt(2));
+        }
+        List<FieldVector> all = List.of(id, i64, d20, widened, s, ts, dt, f, b);
+        for (FieldVector v : all) {
+            v.setValueCount(n);
+        }
+        List<TargetColumn> targets = List.of(
+                new TargetColumn("id", "int", null, 10, 0, null, false, 1),
+                new TargetColumn("i64", "bigint", null, 19, 0, null, true, 2),
+                new TargetColumn("d20", "decimal", null, 20, 5, null, true, 3),
+                new TargetColumn("widened", "numeric", null, 12, 4, null, true, 4),
+                new TargetColumn("s", "nvarchar", 50, null, null, null, true, 5),
+                new TargetColumn("ts", "datetime2", null, null, null, 3, true, 6),
+                new TargetColumn("dt", "date", null, null, null, null, true, 7),
+                new TargetColumn("f", "float", null, 53, null, null, true, 8),
+                new TargetColumn("b", "bit", null, null, null, null, true, 9));
+        String columns = "(id int NOT NULL, i64 bigint, d20 decimal(20,5), widened numeric(12,4), s nvarchar(50),"
+                + " ts datetime2(3), dt date, f float, b bit)";
+        try (VectorSchemaRoot root = new VectorSchemaRoot(all); Connection c = jdbc()) {
+            root.setRowCount(n);
+            try (Statement st = c.createStatement()) {
+                st.execute("CREATE TABLE dbo.rnd_driver " + columns);
+                st.execute("CREATE TABLE dbo.rnd_direct " + columns);
+            }
+            ArrowBulkData data = new ArrowBulkData(root, bind(root, targets));
+            data.validate(0);
+            try (SQLServerBulkCopy copy = new SQLServerBulkCopy(c)) {
+                copy.setDestinationTableName("[dbo].[rnd_driver]");
+                for (int i = 0; i < targets.size(); i++) {
+                    copy.addColumnMapping(i + 1, targets.get(i).name());
+                }
+                copy.writeToServer(data);
+            }
+            try (DirectTdsConnection direct = DirectTdsConnection.open(options().packetSize(512))) {
+                assertEquals(512, direct.packetSize());
+                assertEquals(n, new DirectBulkWriter(direct).write(new TableName("dbo", "rnd_direct"), root, targets));
+            }
+            List<List<Object>> viaDriver = readBack(c, "dbo.rnd_driver");
+            List<List<Object>> viaDirect = readBack(c, "dbo.rnd_direct");
+            assertEquals(n, viaDirect.size());
+            assertEquals(viaDriver, viaDirect);
+        }
+    }
+
+    @Test
     void serverErrorDuringBulkLoadIsTyped() throws Exception {
         IntVector v = track(new IntVector("missing_col", allocator));
         v.setSafe(0, 1);
