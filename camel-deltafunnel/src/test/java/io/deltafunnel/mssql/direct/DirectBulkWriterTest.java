@@ -288,6 +288,14 @@ class DirectBulkWriterTest {
     }
 
     @Test
+    void encryptOffStaysPlaintext() throws Exception {
+        try (DirectTdsConnection direct = DirectTdsConnection.open(options().encrypt(false))) {
+            assertFalse(direct.encrypted());
+            assertEquals(0, direct.executeBatch("SET NOCOUNT ON"));
+        }
+    }
+
+    @Test
     void selfSignedCertificateIsRefusedWithoutTrustServerCertificate() {
         assertThrows(javax.net.ssl.SSLException.class,
                 () -> DirectTdsConnection.open(options().trustServerCertificate(false)).close());
