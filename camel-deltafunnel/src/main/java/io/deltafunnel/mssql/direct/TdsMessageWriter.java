@@ -1,0 +1,104 @@
+package io.deltafunnel.mssql.direct;
+
+import java.io.IOException;
+import java.io.OutputStream;
+
+/**
+ * Writes one TDS message, little-endian, straight into packet-sized buffers: a full packet is sent as soon as it is
+ * full (status 0), the last one with END_OF_MESSAGE on {@link #end()}. EXPERIMENTAL.
+ */
+final class TdsMessageWriter {
+    static final int HEADER = 8;
+
+    private final OutputStream out;
+    private final byte[] buf;
+    private final int type;
+    private int pos = HEADER;
+    private int packetId = 1;
+
+    TdsMessageWriter(OutputStream out, int type, int packetSize) {
+        this.out = out;
+        this.type = type;
+        this.buf = new byte[packetSize];
+    }
+
+    private void flushPacket(boolean last) throws IOException {
+        buf[0] = (byte) type;
+        buf[1] = (byte) (last ? 0x01 : 0x00);
+        buf[2] = (byte) (pos >>> 8);
+        buf[3] = (byte) pos;
+        buf[4] = 0;
+        buf[5] = 0;
+        buf[6] = (byte) packetId;
+        buf[7] = 0;
+        packetId = (packetId + 1) & 0xFF;
+        out.write(buf, 0, pos);
+        pos = HEADER;
+    }
+
+    TdsMessageWriter writeByte(int v) throws IOException {
+        if (pos == buf.length) {
+            flushPacket(false);
+        }
+        buf[pos++] = (byte) v;
+        return this;
+    }
+
+    /** Writes the {@code n} low bytes of {@code v}, little-endian. */
+    TdsMessageWriter writeLE(long v, int n) throws IOException {
+        if (buf.length - pos >= n) {
+            for (int i = 0; i < n; i++) {
+                buf[pos++] = (byte) (v >>> (8 * i));
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                writeByte((int) (v >>> (8 * i)));
+            }
+        }
+        return this;
+    }
+
+    TdsMessageWriter writeShort(int v) throws IOException {
+        return writeLE(v, 2);
+    }
+
+    TdsMessageWriter writeInt(int v) throws IOException {
+        return writeLE(v, 4);
+    }
+
+    TdsMessageWriter writeLong(long v) throws IOException {
+        return writeLE(v, 8);
+    }
+
+    TdsMessageWriter writeBytes(byte[] b, int off, int len) throws IOException {
+        while (len > 0) {
+            if (pos == buf.length) {
+                flushPacket(false);
+            }
+            int n = Math.min(len, buf.length - pos);
+            System.arraycopy(b, off, buf, pos, n);
+            pos += n;
+            off += n;
+            len -= n;
+        }
+        return this;
+    }
+
+    TdsMessageWriter writeBytes(byte[] b) throws IOException {
+        return writeBytes(b, 0, b.length);
+    }
+
+    /** UTF-16LE characters, no length prefix. */
+    TdsMessageWriter writeChars(String s) throws IOException {
+        for (int i = 0; i < s.length(); i++) {
+            writeShort(s.charAt(i));
+        }
+        return this;
+    }
+
+    /** Sends the last packet with END_OF_MESSAGE and flushes the stream. */
+    void end() throws IOException {
+        flushPacket(true);
+        out.flush();
+    }
+}
