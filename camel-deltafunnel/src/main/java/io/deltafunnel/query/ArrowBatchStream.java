@@ -5,6 +5,9 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 
 import io.deltafunnel.handoff.BatchSizes;
 import io.deltafunnel.handoff.HandoffStats;
@@ -172,30 +175,37 @@ public final class ArrowBatchStream implements AutoCloseable {
     @Override
     public void close() {
         finished = true;
-        RuntimeException failure = null;
         if (lookAhead != null) {
             lookAhead.close();
             lookAhead = null;
         }
-        try {
-            reader.close();
-        } catch (IOException | RuntimeException e) {
-            failure = new IllegalStateException(description + ": closing the Arrow reader failed", e);
-        }
-        if (failure == null) {
-            failure = new IllegalStateException(description + ": closing the query failed");
-            if (!closeQuietlyInto(failure, sourceResources)) {
-                return;
+        // Close everything, in order, even when an earlier close fails; report the first failure with the
+        // later ones suppressed.
+        RuntimeException failure = null;
+        List<AutoCloseable> resources = new ArrayList<>();
+        resources.add(reader);
+        resources.addAll(Arrays.asList(sourceResources));
+        for (AutoCloseable resource : resources) {
+            if (resource == null) {
+                continue;
             }
-        } else {
-            closeQuietlyInto(failure, sourceResources);
+            try {
+                resource.close();
+            } catch (Exception e) {
+                if (failure == null) {
+                    failure = new IllegalStateException(description + ": closing the query failed", e);
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
         }
-        throw failure;
+        if (failure != null) {
+            throw failure;
+        }
     }
 
-    /** Closes the resources, adding any failure to {@code into} as suppressed; true when something failed. */
-    private static boolean closeQuietlyInto(Throwable into, AutoCloseable... resources) {
-        boolean failed = false;
+    /** Closes the resources, adding any failure to {@code into} as suppressed. */
+    private static void closeQuietlyInto(Throwable into, AutoCloseable... resources) {
         for (AutoCloseable r : resources) {
             if (r == null) {
                 continue;
@@ -204,9 +214,7 @@ public final class ArrowBatchStream implements AutoCloseable {
                 r.close();
             } catch (Exception e) {
                 into.addSuppressed(e);
-                failed = true;
             }
         }
-        return failed;
     }
 }
