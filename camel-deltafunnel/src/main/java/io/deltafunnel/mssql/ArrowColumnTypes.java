@@ -143,7 +143,7 @@ final class ArrowColumnTypes {
         public ColumnReader reader(FieldVector vector) {
             FieldVector v = storage(vector);
             if (v instanceof UInt1Vector u1) {
-                return new IntReader(v) {
+                return new VectorReader(v) {
                     @Override
                     public long getLong(int row) {
                         return Byte.toUnsignedInt(u1.get(row));
@@ -151,7 +151,7 @@ final class ArrowColumnTypes {
                 };
             }
             if (v instanceof UInt2Vector u2) {
-                return new IntReader(v) {
+                return new VectorReader(v) {
                     @Override
                     public long getLong(int row) {
                         return u2.get(row);
@@ -159,7 +159,7 @@ final class ArrowColumnTypes {
                 };
             }
             if (v instanceof UInt4Vector u4) {
-                return new IntReader(v) {
+                return new VectorReader(v) {
                     @Override
                     public long getLong(int row) {
                         return Integer.toUnsignedLong(u4.get(row));
@@ -167,7 +167,7 @@ final class ArrowColumnTypes {
                 };
             }
             BaseIntVector ints = (BaseIntVector) v;
-            return new IntReader(v) {
+            return new VectorReader(v) {
                 @Override
                 public long getLong(int row) {
                     return ints.getValueAsLong(row);
@@ -176,10 +176,11 @@ final class ArrowColumnTypes {
         }
     }
 
-    private abstract static class IntReader implements ColumnReader {
+    /** A reader whose nulls come from the vector's validity; subclasses add the value accessor. */
+    private abstract static class VectorReader implements ColumnReader {
         private final FieldVector vector;
 
-        IntReader(FieldVector vector) {
+        VectorReader(FieldVector vector) {
             this.vector = vector;
         }
 
@@ -242,7 +243,7 @@ final class ArrowColumnTypes {
         public ColumnReader reader(FieldVector vector) {
             FieldVector v = storage(vector);
             if (v instanceof Float8Vector f8) {
-                return new DoubleReader(v) {
+                return new VectorReader(v) {
                     @Override
                     public double getDouble(int row) {
                         return f8.get(row);
@@ -250,7 +251,7 @@ final class ArrowColumnTypes {
                 };
             }
             if (v instanceof Float4Vector f4) {
-                return new DoubleReader(v) {
+                return new VectorReader(v) {
                     @Override
                     public double getDouble(int row) {
                         return f4.get(row);
@@ -258,25 +259,12 @@ final class ArrowColumnTypes {
                 };
             }
             Float2Vector f2 = (Float2Vector) v;
-            return new DoubleReader(v) {
+            return new VectorReader(v) {
                 @Override
                 public double getDouble(int row) {
                     return f2.getValueAsFloat(row);
                 }
             };
-        }
-    }
-
-    private abstract static class DoubleReader implements ColumnReader {
-        private final FieldVector vector;
-
-        DoubleReader(FieldVector vector) {
-            this.vector = vector;
-        }
-
-        @Override
-        public boolean isNull(int row) {
-            return vector.isNull(row);
         }
     }
 
