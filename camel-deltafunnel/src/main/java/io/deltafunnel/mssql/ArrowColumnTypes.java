@@ -205,19 +205,11 @@ final class ArrowColumnTypes {
         @Override
         public ColumnReader reader(FieldVector vector) {
             UInt8Vector v = (UInt8Vector) storage(vector);
-            return new ColumnReader() {
-                @Override
-                public boolean isNull(int row) {
-                    return v.isNull(row);
-                }
-
-                @Override
-                public Object getObject(int row) {
-                    long raw = v.get(row);
-                    return raw >= 0 ? BigDecimal.valueOf(raw)
-                            : new BigDecimal(new BigInteger(Long.toUnsignedString(raw)));
-                }
-            };
+            return ColumnReader.objects(v, row -> {
+                long raw = v.get(row);
+                return raw >= 0 ? BigDecimal.valueOf(raw)
+                        : new BigDecimal(new BigInteger(Long.toUnsignedString(raw)));
+            });
         }
     }
 
@@ -283,12 +275,7 @@ final class ArrowColumnTypes {
         @Override
         public ColumnReader reader(FieldVector vector) {
             BitVector v = (BitVector) storage(vector);
-            return new ColumnReader() {
-                @Override
-                public boolean isNull(int row) {
-                    return v.isNull(row);
-                }
-
+            return new VectorReader(v) {
                 @Override
                 public long getLong(int row) {
                     return v.get(row);
@@ -471,18 +458,10 @@ final class ArrowColumnTypes {
         @Override
         public ColumnReader reader(FieldVector vector) {
             FixedSizeBinaryVector v = (FixedSizeBinaryVector) storage(vector);
-            return new ColumnReader() {
-                @Override
-                public boolean isNull(int row) {
-                    return v.isNull(row);
-                }
-
-                @Override
-                public Object getObject(int row) {
-                    ByteBuffer bytes = ByteBuffer.wrap(v.get(row));
-                    return new UUID(bytes.getLong(), bytes.getLong());
-                }
-            };
+            return ColumnReader.objects(v, row -> {
+                ByteBuffer bytes = ByteBuffer.wrap(v.get(row));
+                return new UUID(bytes.getLong(), bytes.getLong());
+            });
         }
     }
 
@@ -520,21 +499,13 @@ final class ArrowColumnTypes {
                 };
             }
             DateMilliVector d = (DateMilliVector) v;
-            return new ColumnReader() {
-                @Override
-                public boolean isNull(int row) {
-                    return d.isNull(row);
+            return ColumnReader.objects(d, row -> {
+                try {
+                    return LocalDate.ofEpochDay(Math.floorDiv(d.get(row), 86_400_000L));
+                } catch (DateTimeException e) {
+                    throw new ValueRejected("date out of range: " + d.get(row) + " ms");
                 }
-
-                @Override
-                public Object getObject(int row) {
-                    try {
-                        return LocalDate.ofEpochDay(Math.floorDiv(d.get(row), 86_400_000L));
-                    } catch (DateTimeException e) {
-                        throw new ValueRejected("date out of range: " + d.get(row) + " ms");
-                    }
-                }
-            };
+            });
         }
     }
 
@@ -559,35 +530,27 @@ final class ArrowColumnTypes {
         @Override
         public ColumnReader reader(FieldVector vector) {
             FieldVector v = storage(vector);
-            return new ColumnReader() {
-                @Override
-                public boolean isNull(int row) {
-                    return v.isNull(row);
+            return ColumnReader.objects(v, row -> {
+                long raw;
+                long nanosPerUnit;
+                if (v instanceof TimeSecVector t) {
+                    raw = t.get(row);
+                    nanosPerUnit = 1_000_000_000L;
+                } else if (v instanceof TimeMilliVector t) {
+                    raw = t.get(row);
+                    nanosPerUnit = 1_000_000L;
+                } else if (v instanceof TimeMicroVector t) {
+                    raw = t.get(row);
+                    nanosPerUnit = 1_000L;
+                } else {
+                    raw = ((TimeNanoVector) v).get(row);
+                    nanosPerUnit = 1L;
                 }
-
-                @Override
-                public Object getObject(int row) {
-                    long raw;
-                    long nanosPerUnit;
-                    if (v instanceof TimeSecVector t) {
-                        raw = t.get(row);
-                        nanosPerUnit = 1_000_000_000L;
-                    } else if (v instanceof TimeMilliVector t) {
-                        raw = t.get(row);
-                        nanosPerUnit = 1_000_000L;
-                    } else if (v instanceof TimeMicroVector t) {
-                        raw = t.get(row);
-                        nanosPerUnit = 1_000L;
-                    } else {
-                        raw = ((TimeNanoVector) v).get(row);
-                        nanosPerUnit = 1L;
-                    }
-                    if (raw < 0 || raw >= 86_400_000_000_000L / nanosPerUnit) {
-                        throw new ValueRejected("time of day out of range: " + raw + " " + unit);
-                    }
-                    return LocalTime.ofNanoOfDay(raw * nanosPerUnit);
+                if (raw < 0 || raw >= 86_400_000_000_000L / nanosPerUnit) {
+                    throw new ValueRejected("time of day out of range: " + raw + " " + unit);
                 }
-            };
+                return LocalTime.ofNanoOfDay(raw * nanosPerUnit);
+            });
         }
     }
 
@@ -651,28 +614,20 @@ final class ArrowColumnTypes {
                     }
                 };
             }
-            return new ColumnReader() {
-                @Override
-                public boolean isNull(int row) {
-                    return v.isNull(row);
-                }
-
-                @Override
-                public Object getObject(int row) {
-                    long raw = v.get(row);
-                    long seconds = Math.floorDiv(raw, unitsPerSecond);
-                    int nanos = (int) (Math.floorMod(raw, unitsPerSecond) * nanosPerUnit);
-                    try {
-                        if (rules == null) {
-                            return LocalDateTime.ofEpochSecond(seconds, nanos, ZoneOffset.UTC);
-                        }
-                        Instant instant = Instant.ofEpochSecond(seconds, nanos);
-                        return OffsetDateTime.ofInstant(instant, rules.getOffset(instant));
-                    } catch (DateTimeException e) {
-                        throw new ValueRejected("timestamp out of range: " + raw + " " + unit);
+            return ColumnReader.objects(v, row -> {
+                long raw = v.get(row);
+                long seconds = Math.floorDiv(raw, unitsPerSecond);
+                int nanos = (int) (Math.floorMod(raw, unitsPerSecond) * nanosPerUnit);
+                try {
+                    if (rules == null) {
+                        return LocalDateTime.ofEpochSecond(seconds, nanos, ZoneOffset.UTC);
                     }
+                    Instant instant = Instant.ofEpochSecond(seconds, nanos);
+                    return OffsetDateTime.ofInstant(instant, rules.getOffset(instant));
+                } catch (DateTimeException e) {
+                    throw new ValueRejected("timestamp out of range: " + raw + " " + unit);
                 }
-            };
+            });
         }
 
         private static ZoneId zone(String timezone) {
