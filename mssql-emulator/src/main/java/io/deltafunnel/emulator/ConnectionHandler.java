@@ -1,5 +1,6 @@
 package io.deltafunnel.emulator;
 
+import io.deltafunnel.tds.TlsStreams;
 import io.deltafunnel.tds.Collation;
 import io.deltafunnel.tds.DoneStatus;
 import io.deltafunnel.tds.EnvChangeType;
@@ -84,8 +85,8 @@ final class ConnectionHandler implements Runnable {
             writer.writeMessage(PacketType.TABULAR_RESULT, reply, 0, reply.length);
             if (enc == PreLogin.ENCRYPT_ON) {
                 TlsStreams tls = TlsHandshake.run(reader, writer, rawIn, rawOut);
-                reader.setInput(tls.input);
-                writer.setOutput(new BufferedOutputStream(tls.output, 65536));
+                reader.setInput(tls.input());
+                writer.setOutput(new BufferedOutputStream(tls.output(), 65536));
                 encrypted = true;
                 emu.sessionEncrypted();
             }

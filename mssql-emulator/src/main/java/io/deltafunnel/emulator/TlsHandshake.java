@@ -1,5 +1,6 @@
 package io.deltafunnel.emulator;
 
+import io.deltafunnel.tds.TlsStreams;
 import io.deltafunnel.tds.Packet;
 import io.deltafunnel.tds.PacketReader;
 import io.deltafunnel.tds.PacketType;

@@ -1,5 +1,7 @@
 package io.deltafunnel.mssql.direct;
 
+import io.deltafunnel.tds.TdsMessageWriter;
+import io.deltafunnel.tds.TlsStreams;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.math.RoundingMode;

@@ -1,5 +1,7 @@
 package io.deltafunnel.mssql.direct;
 
+import io.deltafunnel.tds.TdsMessageWriter;
+import io.deltafunnel.tds.TlsStreams;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;

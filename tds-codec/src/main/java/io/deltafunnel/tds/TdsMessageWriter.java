@@ -1,14 +1,16 @@
-package io.deltafunnel.mssql.direct;
+package io.deltafunnel.tds;
 
 import java.io.IOException;
 import java.io.OutputStream;
 
 /**
  * Writes one TDS message, little-endian, straight into packet-sized buffers: a full packet is sent as soon as it is
- * full (status 0), the last one with END_OF_MESSAGE on {@link #end()}. EXPERIMENTAL.
+ * full (status 0), the last one with END_OF_MESSAGE on {@link #end()}. Used by the direct client for large
+ * messages (BULK_LOAD) where building the whole message in memory first would cost a copy. The output stream stays
+ * owned by the caller.
  */
-final class TdsMessageWriter {
-    static final int HEADER = 8;
+public final class TdsMessageWriter {
+    public static final int HEADER = 8;
 
     private final OutputStream out;
     private final byte[] buf;
@@ -16,7 +18,7 @@ final class TdsMessageWriter {
     private int pos = HEADER;
     private int packetId = 1;
 
-    TdsMessageWriter(OutputStream out, int type, int packetSize) {
+    public TdsMessageWriter(OutputStream out, int type, int packetSize) {
         this.out = out;
         this.type = type;
         this.buf = new byte[packetSize];
@@ -36,7 +38,7 @@ final class TdsMessageWriter {
         pos = HEADER;
     }
 
-    TdsMessageWriter writeByte(int v) throws IOException {
+    public TdsMessageWriter writeByte(int v) throws IOException {
         if (pos == buf.length) {
             flushPacket(false);
         }
@@ -45,7 +47,7 @@ final class TdsMessageWriter {
     }
 
     /** Writes the {@code n} low bytes of {@code v}, little-endian. */
-    TdsMessageWriter writeLE(long v, int n) throws IOException {
+    public TdsMessageWriter writeLE(long v, int n) throws IOException {
         if (buf.length - pos >= n) {
             for (int i = 0; i < n; i++) {
                 buf[pos++] = (byte) (v >>> (8 * i));
@@ -58,19 +60,19 @@ final class TdsMessageWriter {
         return this;
     }
 
-    TdsMessageWriter writeShort(int v) throws IOException {
+    public TdsMessageWriter writeShort(int v) throws IOException {
         return writeLE(v, 2);
     }
 
-    TdsMessageWriter writeInt(int v) throws IOException {
+    public TdsMessageWriter writeInt(int v) throws IOException {
         return writeLE(v, 4);
     }
 
-    TdsMessageWriter writeLong(long v) throws IOException {
+    public TdsMessageWriter writeLong(long v) throws IOException {
         return writeLE(v, 8);
     }
 
-    TdsMessageWriter writeBytes(byte[] b, int off, int len) throws IOException {
+    public TdsMessageWriter writeBytes(byte[] b, int off, int len) throws IOException {
         while (len > 0) {
             if (pos == buf.length) {
                 flushPacket(false);
@@ -84,12 +86,12 @@ final class TdsMessageWriter {
         return this;
     }
 
-    TdsMessageWriter writeBytes(byte[] b) throws IOException {
+    public TdsMessageWriter writeBytes(byte[] b) throws IOException {
         return writeBytes(b, 0, b.length);
     }
 
     /** UTF-16LE characters, no length prefix. */
-    TdsMessageWriter writeChars(String s) throws IOException {
+    public TdsMessageWriter writeChars(String s) throws IOException {
         for (int i = 0; i < s.length(); i++) {
             writeShort(s.charAt(i));
         }
@@ -97,7 +99,7 @@ final class TdsMessageWriter {
     }
 
     /** Sends the last packet with END_OF_MESSAGE and flushes the stream. */
-    void end() throws IOException {
+    public void end() throws IOException {
         flushPacket(true);
         out.flush();
     }

@@ -1,4 +1,4 @@
-package io.deltafunnel.emulator;
+package io.deltafunnel.tds;
 
 import java.io.EOFException;
 import java.io.IOException;
@@ -9,8 +9,12 @@ import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLEngineResult;
 import javax.net.ssl.SSLException;
 
-/** Application-data streams over an established {@link SSLEngine} session (raw TLS records on the socket). */
-final class TlsStreams {
+/**
+ * Application-data streams over an established {@link SSLEngine} session (raw TLS records on the socket), for both
+ * ends: the emulator after its PRELOGIN-wrapped handshake and the direct client. The streams belong to this object;
+ * the socket streams passed in stay owned by the caller.
+ */
+public final class TlsStreams {
     private final SSLEngine engine;
     private final InputStream rawIn;
     private final OutputStream rawOut;
@@ -20,7 +24,7 @@ final class TlsStreams {
     private final byte[] readChunk;
 
     /** {@code leftover} holds encrypted bytes already read during the handshake (in read mode). */
-    TlsStreams(SSLEngine engine, InputStream rawIn, OutputStream rawOut, ByteBuffer leftover) {
+    public TlsStreams(SSLEngine engine, InputStream rawIn, OutputStream rawOut, ByteBuffer leftover) {
         this.engine = engine;
         this.rawIn = rawIn;
         this.rawOut = rawOut;
@@ -35,7 +39,7 @@ final class TlsStreams {
         this.readChunk = new byte[packet];
     }
 
-    final InputStream input = new InputStream() {
+    private final InputStream input = new InputStream() {
         @Override
         public int read() throws IOException {
             byte[] one = new byte[1];
@@ -64,7 +68,7 @@ final class TlsStreams {
         }
     };
 
-    final OutputStream output = new OutputStream() {
+    private final OutputStream output = new OutputStream() {
         @Override
         public void write(int b) throws IOException {
             write(new byte[] {(byte) b}, 0, 1);
@@ -147,5 +151,15 @@ final class TlsStreams {
         netIn.put(readChunk, 0, n);
         netIn.flip();
         return true;
+    }
+
+    /** Decrypted application data. */
+    public InputStream input() {
+        return input;
+    }
+
+    /** Application data to encrypt and send; {@code flush()} flushes the socket stream. */
+    public OutputStream output() {
+        return output;
     }
 }
