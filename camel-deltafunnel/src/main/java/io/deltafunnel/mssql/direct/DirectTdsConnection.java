@@ -122,6 +122,36 @@ public final class DirectTdsConnection implements AutoCloseable {
             this.applicationName = name;
             return this;
         }
+
+        // Read access (for the URL parser's tests and diagnostics); the password and token have no getter.
+
+        public String host() {
+            return host;
+        }
+
+        public int port() {
+            return port;
+        }
+
+        public String database() {
+            return database;
+        }
+
+        public String user() {
+            return user;
+        }
+
+        public boolean encrypt() {
+            return encrypt;
+        }
+
+        public boolean trustServerCertificate() {
+            return trustServerCertificate;
+        }
+
+        public int packetSize() {
+            return packetSize;
+        }
     }
 
     public static Options options() {
