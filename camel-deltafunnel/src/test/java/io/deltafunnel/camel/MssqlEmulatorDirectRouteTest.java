@@ -7,12 +7,16 @@ import io.deltafunnel.emulator.MssqlEmulator;
 import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.SqlServerErrors;
 import io.deltafunnel.mssql.WorkOutcome;
+import io.deltafunnel.mssql.direct.DirectChannels;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -86,6 +90,43 @@ class MssqlEmulatorDirectRouteTest extends AbstractMssqlScenarios {
         assertEquals(WorkOutcome.ROLLED_BACK, e.outcome());
         assertEquals(20, e.stats().outputRows());
         assertTrue(e.getCause() instanceof SQLException sql && SqlServerErrors.isTransient(sql));
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void directIsUsedWhereItsSettingsAllow() throws Exception {
+        DeltaFunnelMssqlEndpoint ep = context.getEndpoint(mssql(""), DeltaFunnelMssqlEndpoint.class);
+        assertInstanceOf(DirectChannels.class, ep.channelProvider());
+    }
+
+    @Test
+    void unsupportedAuthenticationFallsBackToTheDriverOrFailsClearly() throws Exception {
+        String url = "deltafunnel-mssql:dbo.t?url=RAW(" + emulator.jdbcUrl() + ";integratedSecurity=true)"
+                + "&bulkEncoder=direct";
+        DeltaFunnelMssqlEndpoint fallback = context.getEndpoint(url, DeltaFunnelMssqlEndpoint.class);
+        assertFalse(fallback.channelProvider() instanceof DirectChannels, "falls back to the mssql-jdbc path");
+        DeltaFunnelMssqlEndpoint strict = context.getEndpoint(url + "&bulkEncoderFallback=false",
+                DeltaFunnelMssqlEndpoint.class);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, strict::channelProvider);
+        assertTrue(e.getMessage().contains("integratedsecurity") && e.getMessage().contains("bulkEncoderFallback"),
+                e.getMessage());
+    }
+
+    @Test
+    void aDataSourceFallsBackToTheDriver() throws Exception {
+        com.microsoft.sqlserver.jdbc.SQLServerDataSource ds = new com.microsoft.sqlserver.jdbc.SQLServerDataSource();
+        ds.setURL(emulator.jdbcUrl());
+        ds.setUser(emulator.user());
+        ds.setPassword(emulator.password());
+        context.getRegistry().bind("lakeDs", ds);
+        DeltaFunnelMssqlEndpoint ep = context.getEndpoint("deltafunnel-mssql:dbo." + table
+                + "?dataSource=#lakeDs&bulkEncoder=direct", DeltaFunnelMssqlEndpoint.class);
+        assertFalse(ep.channelProvider() instanceof DirectChannels);
+        createIdName("nvarchar(20)");
+        runRoute(source(FIFTY, 25), "deltafunnel-mssql:dbo." + table + "?dataSource=#lakeDs&bulkEncoder=direct", 2,
+                null);
+        assertTrue(failures.isEmpty(), () -> failures.toString());
+        assertEquals(50, count(table));
         stopAndAssertNoArrowLeak();
     }
 }
