@@ -230,7 +230,9 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
             return driver;
         }
         String why;
-        if (dataSource != null) {
+        if (keepIdentity) {
+            why = "keepIdentity=true is not implemented by the direct writer";
+        } else if (dataSource != null) {
             why = "a dataSource is configured (the direct client connects from url with username/password or"
                     + " accessTokenSupplier)";
         } else {
