@@ -42,6 +42,8 @@ final class ConnectionHandler implements Runnable {
     private static final int DEFAULT_PACKET_SIZE = 4096;
     /** Read timeout until the login is done, so a silent or wrong-protocol client cannot pin a thread. */
     private static final int SETUP_TIMEOUT_MILLIS = 60_000;
+    /** First byte of a TLS handshake record; a TDS packet never starts with it (0x16 is no packet type). */
+    private static final int TLS_HANDSHAKE_RECORD = 0x16;
 
     private final MssqlEmulator emu;
     private final Socket socket;
@@ -93,6 +95,14 @@ final class ConnectionHandler implements Runnable {
             } else {
                 rawIn = new BufferedInputStream(socket.getInputStream(), 65536);
                 rawOut = socket.getOutputStream();
+                rawIn.mark(1);
+                int first = rawIn.read();
+                rawIn.reset();
+                if (first == TLS_HANDSHAKE_RECORD) {
+                    // do not wait for a "packet" that never completes: drop the client now
+                    throw new TdsProtocolException("the client opened with a TLS ClientHello (encrypt=strict, TDS 8.0) "
+                            + "but this listener is TDS 7.x; start the emulator with strictEncryption(true)");
+                }
             }
             reader = new PacketReader(rawIn);
             writer = new PacketWriter(new BufferedOutputStream(rawOut, 65536), DEFAULT_PACKET_SIZE);

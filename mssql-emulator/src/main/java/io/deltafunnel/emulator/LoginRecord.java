@@ -54,7 +54,7 @@ public record LoginRecord(int spid, boolean strictTls, String tlsProtocol, Strin
         int accessTokenLength, boolean accepted) {
 
     public LoginRecord {
-        prelogin = Map.copyOf(prelogin);
+        prelogin = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(prelogin)); // wire order
         featureExtIds = List.copyOf(featureExtIds);
     }
 

@@ -444,6 +444,9 @@ public final class DirectTdsConnection implements AutoCloseable {
             ssl.startHandshake();
         } catch (SSLException e) {
             throw tlsFailure(e, true);
+        } catch (SocketTimeoutException e) {
+            throw new DirectTlsException(DirectTlsException.Reason.HANDSHAKE, host, port, "no TLS answer within the "
+                    + "login timeout (encryption STRICT needs a TDS 8.0 server that expects TLS first)", e);
         }
         String alpn = ssl.getApplicationProtocol();
         // like mssql-jdbc: no ALPN answer is tolerated, a different protocol is not
@@ -465,14 +468,10 @@ public final class DirectTdsConnection implements AutoCloseable {
         // mssql-jdbc sends ENCRYPT_NOT_SUP in strict mode too: TLS is already up, nothing more to negotiate
         int encryption = o.encryption == Encryption.MANDATORY ? PreloginOptions.ENCRYPT_ON
                 : PreloginOptions.ENCRYPT_NOT_SUP;
+        // the option set mssql-jdbc sends (minus its TRACEID): no INSTOPT (default instance), THREADID or MARS (off)
         Map<Integer, byte[]> options = new LinkedHashMap<>();
         options.put(PreloginOptions.VERSION, new byte[] {0, 1, 0, 0, 0, 0}); // 0.1.0, sub-build 0
         options.put(PreloginOptions.ENCRYPTION, new byte[] {(byte) encryption});
-        options.put(PreloginOptions.INSTOPT, new byte[] {0});
-        long tid = Thread.currentThread().getId();
-        options.put(PreloginOptions.THREADID, new byte[] {(byte) (tid >>> 24), (byte) (tid >>> 16),
-                (byte) (tid >>> 8), (byte) tid});
-        options.put(PreloginOptions.MARS, new byte[] {0});
         if (o.accessToken != null) {
             options.put(PreloginOptions.FEDAUTHREQUIRED, new byte[] {1});
         }
