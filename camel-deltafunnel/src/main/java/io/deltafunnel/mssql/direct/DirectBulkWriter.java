@@ -33,7 +33,7 @@ import org.apache.arrow.vector.types.pojo.Field;
  *       bigint: INTN(1/2/4/8)</li>
  *   <li>Bool and integers (0/1) → bit: BITN</li>
  *   <li>Float16/32/64 and integers → real: FLTN(4) (Float64 and integers only when exact); → float: FLTN(8)</li>
- *   <li>Decimal128, Decimal256, UInt64 and integers → decimal(p,s) / numeric(p,s): DECIMALN / NUMERICN with the
+ *   <li>Decimal128, Decimal256, UInt64 and integers → decimal(p,s) / numeric(p,s): DECIMALN with the
  *       compact length of p (5/9/13/17), rescaled exactly to s</li>
  *   <li>Utf8, LargeUtf8, Utf8View, the {@code arrow.uuid} extension (as its 36-character text) and List/Struct/Map
  *       (as the producer's JSON) → nvarchar(n), nchar(n): NVARCHAR/NCHAR; nvarchar(max), ntext: NVARCHAR PLP;
@@ -129,7 +129,8 @@ public final class DirectBulkWriter {
         TdsMessageWriter w = connection.beginBulkLoad();
         w.writeByte(0x81).writeShort(encoders.length); // COLMETADATA
         for (int i = 0; i < encoders.length; i++) {
-            w.writeInt(0).writeShort(0x0009); // user type; flags: nullable, updatable
+            // user type; flags: updatable, plus nullable as the catalog says (as mssql-jdbc copies them)
+            w.writeInt(0).writeShort(targets.get(i).nullable() ? 0x0009 : 0x0008);
             encoders[i].typeInfo(w);
             String name = targets.get(i).name();
             w.writeByte(name.length()).writeChars(name);

@@ -60,7 +60,7 @@ import org.apache.arrow.vector.util.ReusableByteArray;
  * the BULK_LOAD COLMETADATA and the value of each row, read straight from the Arrow buffers.
  *
  * <p>The wire type always follows the TARGET column (MS-TDS 2.2.5.4): INTN/BITN/FLTN for tinyint..bigint, bit,
- * real/float; DECIMALN/NUMERICN with the compact length of the target precision; BIGCHAR/BIGVARCHAR/NCHAR/NVARCHAR
+ * real/float; DECIMALN (also for numeric) with the compact length of the target precision; BIGCHAR/BIGVARCHAR/NCHAR/NVARCHAR
  * with the target length and collation (PLP for (max) and for text/ntext); BIGBINARY/BIGVARBINARY (PLP for (max) and
  * image); GUID; DATEN, TIMEN, DATETIME2N, DATETIMEOFFSETN with the target scale; DATETIMN (8 bytes for datetime, 4
  * for smalldatetime). Every value has already been checked by {@code ArrowBulkData.validate} with the producer's
@@ -313,7 +313,6 @@ final class DirectEncoders {
         int precision = t.precision() == null ? 18 : t.precision();
         int scale = t.scale() == null ? 0 : t.scale();
         int len = decimalLength(precision);
-        int typeId = "numeric".equals(t.dataType()) ? TypeId.NUMERICN : TypeId.DECIMALN;
         Int128Source src;
         if (kind == ValueKind.INTEGER) {
             LongSource longs = longs(v);
@@ -340,7 +339,8 @@ final class DirectEncoders {
 
             @Override
             void typeInfo(TdsMessageWriter w) throws IOException {
-                w.writeByte(typeId).writeByte(len).writeByte(precision).writeByte(scale);
+                // DECIMALN for numeric too (the same encoding), as mssql-jdbc declares it
+                w.writeByte(TypeId.DECIMALN).writeByte(len).writeByte(precision).writeByte(scale);
             }
 
             @Override
