@@ -13,7 +13,8 @@ final class TargetCatalog {
     static final String TABLE_QUERY =
             "SELECT TABLE_SCHEMA, TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?";
     static final String COLUMNS_QUERY = "SELECT COLUMN_NAME, DATA_TYPE, CHARACTER_MAXIMUM_LENGTH, NUMERIC_PRECISION,"
-            + " NUMERIC_SCALE, DATETIME_PRECISION, IS_NULLABLE, ORDINAL_POSITION FROM INFORMATION_SCHEMA.COLUMNS"
+            + " NUMERIC_SCALE, DATETIME_PRECISION, IS_NULLABLE, ORDINAL_POSITION, COLLATION_NAME"
+            + " FROM INFORMATION_SCHEMA.COLUMNS"
             + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION";
 
     private TargetCatalog() {
@@ -39,7 +40,7 @@ final class TargetCatalog {
                 while (rs.next()) {
                     columns.add(new TargetColumn(rs.getString(1), rs.getString(2), intOrNull(rs, 3), intOrNull(rs, 4),
                             intOrNull(rs, 5), intOrNull(rs, 6), "YES".equalsIgnoreCase(rs.getString(7).trim()),
-                            rs.getInt(8)));
+                            rs.getInt(8), rs.getString(9)));
                 }
             }
         }

@@ -49,6 +49,16 @@ public final class MssqlEmulator implements AutoCloseable {
     private final Route route;
     private final List<LoginRecord> loginRecords = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
+    private volatile boolean captureBulkLoads;
+    private final java.util.List<CapturedBulkLoad> capturedBulkLoads =
+            java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+
+    /**
+     * The payload of one BULK_LOAD message (COLMETADATA, ROW tokens, DONE; no packet headers) as received, and the
+     * table of its INSERT BULK (null when there was none).
+     */
+    public record CapturedBulkLoad(String table, byte[] payload) {
+    }
 
     /** A routing target. */
     record Route(String host, int port) {
@@ -267,6 +277,33 @@ public final class MssqlEmulator implements AutoCloseable {
     /** Rows decoded from BULK_LOAD messages since start (stored or not). */
     public long bulkRowsDecoded() {
         return bulkRowsDecoded.get();
+    }
+
+    /**
+     * Starts or stops recording BULK_LOAD payloads (a test aid for comparing the byte streams of two clients);
+     * off by default. Stopping keeps what was recorded.
+     */
+    public void captureBulkLoads(boolean on) {
+        captureBulkLoads = on;
+    }
+
+    /** The BULK_LOAD payloads recorded so far, oldest first; {@link #clearCapturedBulkLoads()} forgets them. */
+    public java.util.List<CapturedBulkLoad> capturedBulkLoads() {
+        synchronized (capturedBulkLoads) {
+            return java.util.List.copyOf(capturedBulkLoads);
+        }
+    }
+
+    public void clearCapturedBulkLoads() {
+        capturedBulkLoads.clear();
+    }
+
+    boolean capturingBulkLoads() {
+        return captureBulkLoads;
+    }
+
+    void bulkLoadCaptured(String table, byte[] payload) {
+        capturedBulkLoads.add(new CapturedBulkLoad(table, payload));
     }
 
     /** Number of sessions that completed a TLS handshake since start. */
