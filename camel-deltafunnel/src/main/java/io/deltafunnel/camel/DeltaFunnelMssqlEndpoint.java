@@ -237,9 +237,13 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
                     + " accessTokenSupplier)";
         } else {
             try {
-                DirectTdsConnection.Options options = DirectUrl.parse(url, username, password);
+                DirectTdsConnection.Options options;
                 if (accessTokenSupplier != null) {
-                    options.accessToken(accessTokenSupplier);
+                    // Token login: no user/password (the direct client refuses both at once).
+                    options = DirectUrl.parse(url, null, null).user(null).password(null)
+                            .accessToken(accessTokenSupplier);
+                } else {
+                    options = DirectUrl.parse(url, username, password);
                 }
                 return new DirectChannels(options, bulkEncoderFallback ? driver : null);
             } catch (DirectUnsupportedSettingException e) {

@@ -10,7 +10,8 @@ final class TargetCatalog {
     static final String TABLE_QUERY =
             "SELECT TABLE_SCHEMA, TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?";
     static final String COLUMNS_QUERY = "SELECT COLUMN_NAME, DATA_TYPE, CHARACTER_MAXIMUM_LENGTH, NUMERIC_PRECISION,"
-            + " NUMERIC_SCALE, DATETIME_PRECISION, IS_NULLABLE, ORDINAL_POSITION FROM INFORMATION_SCHEMA.COLUMNS"
+            + " NUMERIC_SCALE, DATETIME_PRECISION, IS_NULLABLE, ORDINAL_POSITION, COLLATION_NAME"
+            + " FROM INFORMATION_SCHEMA.COLUMNS"
             + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION";
 
     private TargetCatalog() {
@@ -27,7 +28,7 @@ final class TargetCatalog {
         for (Object[] r : channel.query(COLUMNS_QUERY, name.schema(), name.table())) {
             columns.add(new TargetColumn((String) r[0], (String) r[1], intOrNull(r[2]), intOrNull(r[3]),
                     intOrNull(r[4]), intOrNull(r[5]), "YES".equalsIgnoreCase(r[6].toString().trim()),
-                    intOrNull(r[7])));
+                    intOrNull(r[7]), (String) r[8]));
         }
         return new TargetTable(name, columns);
     }

@@ -14,12 +14,19 @@ import java.util.Locale;
  * @param datetimePrecision DATETIME_PRECISION (fractional-second digits), or null
  * @param nullable          IS_NULLABLE = 'YES'
  * @param ordinal           ORDINAL_POSITION
+ * @param collationName     COLLATION_NAME (character columns), or null when unknown or not a character column
  */
 public record TargetColumn(String name, String dataType, Integer maxLength, Integer precision, Integer scale,
-        Integer datetimePrecision, boolean nullable, int ordinal) {
+        Integer datetimePrecision, boolean nullable, int ordinal, String collationName) {
 
     public TargetColumn {
         dataType = dataType.toLowerCase(Locale.ROOT);
+    }
+
+    /** A column whose collation is unknown (or irrelevant: not a character column). */
+    public TargetColumn(String name, String dataType, Integer maxLength, Integer precision, Integer scale,
+            Integer datetimePrecision, boolean nullable, int ordinal) {
+        this(name, dataType, maxLength, precision, scale, datetimePrecision, nullable, ordinal, null);
     }
 
     /** The column's type as T-SQL, e.g. {@code nvarchar(10)}, {@code decimal(5,2)}, {@code datetime2(7)}. */

@@ -5,6 +5,8 @@ import io.deltafunnel.tds.Collation;
 import io.deltafunnel.tds.DoneStatus;
 import io.deltafunnel.tds.EnvChangeType;
 import io.deltafunnel.tds.IgnoredMessageException;
+import io.deltafunnel.tds.Login7;
+import io.deltafunnel.tds.PreloginOptions;
 import io.deltafunnel.tds.MessageInput;
 import io.deltafunnel.tds.MessageOutput;
 import io.deltafunnel.tds.Packet;
@@ -26,16 +28,22 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.sql.SQLException;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import javax.net.ssl.SSLSocket;
 
 /** One client connection: PRELOGIN, optional TLS, LOGIN7, then the request loop. Runs on its own thread. */
 final class ConnectionHandler implements Runnable {
     private static final Logger LOG = Logger.getLogger(ConnectionHandler.class.getName());
-    static final int TDS_74 = 0x74000004;
+    static final int TDS_74 = Login7.TDS_7_4;
     private static final int DEFAULT_PACKET_SIZE = 4096;
+    /** Read timeout until the login is done, so a silent or wrong-protocol client cannot pin a thread. */
+    private static final int SETUP_TIMEOUT_MILLIS = 60_000;
+    /** First byte of a TLS handshake record; a TDS packet never starts with it (0x16 is no packet type). */
+    private static final int TLS_HANDSHAKE_RECORD = 0x16;
 
     private final MssqlEmulator emu;
     private final Socket socket;
@@ -44,6 +52,10 @@ final class ConnectionHandler implements Runnable {
     private PacketReader reader;
     private PacketWriter writer;
     private boolean encrypted;
+    private String tlsProtocol;
+    private String alpn;
+    private Map<Integer, String> preloginOptions = Map.of();
+    private int fedAuthRequiredReply = -1;
     private Session session;
 
     ConnectionHandler(MssqlEmulator emu, Socket socket, int spid) {
@@ -68,8 +80,30 @@ final class ConnectionHandler implements Runnable {
     public void run() {
         try {
             socket.setTcpNoDelay(true);
-            InputStream rawIn = new BufferedInputStream(socket.getInputStream(), 65536);
-            OutputStream rawOut = socket.getOutputStream();
+            socket.setSoTimeout(SETUP_TIMEOUT_MILLIS);
+            InputStream rawIn;
+            OutputStream rawOut;
+            if (emu.strictEncryption()) {
+                // TDS 8.0: TLS first, directly on the socket; PRELOGIN and LOGIN7 travel inside it
+                SSLSocket ssl = TlsContext.strictHandshake(socket);
+                rawIn = new BufferedInputStream(ssl.getInputStream(), 65536);
+                rawOut = ssl.getOutputStream();
+                tlsProtocol = ssl.getSession().getProtocol();
+                alpn = ssl.getApplicationProtocol();
+                encrypted = true;
+                emu.sessionEncrypted();
+            } else {
+                rawIn = new BufferedInputStream(socket.getInputStream(), 65536);
+                rawOut = socket.getOutputStream();
+                rawIn.mark(1);
+                int first = rawIn.read();
+                rawIn.reset();
+                if (first == TLS_HANDSHAKE_RECORD) {
+                    // do not wait for a "packet" that never completes: drop the client now
+                    throw new TdsProtocolException("the client opened with a TLS ClientHello (encrypt=strict, TDS 8.0) "
+                            + "but this listener is TDS 7.x; start the emulator with strictEncryption(true)");
+                }
+            }
             reader = new PacketReader(rawIn);
             writer = new PacketWriter(new BufferedOutputStream(rawOut, 65536), DEFAULT_PACKET_SIZE);
             Packet p = new Packet();
@@ -80,19 +114,28 @@ final class ConnectionHandler implements Runnable {
                 throw new TdsProtocolException("expected PRELOGIN, got packet type " + p.type);
             }
             byte[] prelogin = readWholeMessage(p);
-            int enc = PreLogin.serverEncryption(PreLogin.clientEncryption(prelogin, prelogin.length));
-            byte[] reply = PreLogin.response(enc);
+            Map<Integer, byte[]> options = PreloginOptions.parse(prelogin);
+            preloginOptions = PreloginOptions.toHex(options);
+            int clientEnc = PreloginOptions.byteOption(options, PreloginOptions.ENCRYPTION);
+            // strict: TLS is already up, nothing more to negotiate (mssql-jdbc ignores this value in strict mode)
+            int enc = emu.strictEncryption() ? PreloginOptions.ENCRYPT_NOT_SUP
+                    : PreLogin.serverEncryption(clientEnc < 0 ? PreloginOptions.ENCRYPT_OFF : clientEnc);
+            fedAuthRequiredReply = options.containsKey(PreloginOptions.FEDAUTHREQUIRED)
+                    ? (emu.accessTokenValidator() != null ? 1 : 0) : -1;
+            byte[] reply = PreLogin.response(enc, fedAuthRequiredReply);
             writer.writeMessage(PacketType.TABULAR_RESULT, reply, 0, reply.length);
-            if (enc == PreLogin.ENCRYPT_ON) {
+            if (!emu.strictEncryption() && enc == PreloginOptions.ENCRYPT_ON) {
                 TlsStreams tls = TlsHandshake.run(reader, writer, rawIn, rawOut);
                 reader.setInput(tls.input());
                 writer.setOutput(new BufferedOutputStream(tls.output(), 65536));
+                tlsProtocol = "TLSv1.2";
                 encrypted = true;
                 emu.sessionEncrypted();
             }
             if (!login(p)) {
                 return;
             }
+            socket.setSoTimeout(0);
             requestLoop(p);
         } catch (IOException | UncheckedIOException e) {
             LOG.log(Level.FINE, "connection " + spid + " ended: " + e, e);
@@ -133,11 +176,18 @@ final class ConnectionHandler implements Runnable {
             throw new TdsProtocolException("expected LOGIN7, got packet type " + p.type);
         }
         Login7Request login = Login7Request.parse(readWholeMessage(p));
+        boolean tokenLogin = login.fedAuthLibrary >= 0;
+        boolean accepted = tokenLogin ? tokenAccepted(login) : !login.integratedSecurity
+                && emu.user().equalsIgnoreCase(login.userName) && emu.password().equals(login.password);
+        emu.recordLogin(LoginRecord.of(spid, emu.strictEncryption(), tlsProtocol, alpn, preloginOptions,
+                fedAuthRequiredReply, login, accepted));
+        login.password = "";
+        login.accessToken = null;
         TdsWriter w = new TdsWriter(512);
-        if (login.integratedSecurity || !emu.user().equalsIgnoreCase(login.userName)
-                || !emu.password().equals(login.password)) {
-            TokenWriter.message(w, TokenType.ERROR, 18456, 1, 14,
-                    "Login failed for user '" + login.userName + "'.", Response.SERVER_NAME, "", 1);
+        if (!accepted) {
+            String who = tokenLogin ? "<token-identified principal>" : login.userName;
+            TokenWriter.message(w, TokenType.ERROR, 18456, 1, 14, "Login failed for user '" + who + "'.",
+                    Response.SERVER_NAME, "", 1);
             TokenWriter.done(w, TokenType.DONE, DoneStatus.ERROR, 0, 0);
             writer.writeMessage(PacketType.TABULAR_RESULT, w.array(), 0, w.size());
             return false;
@@ -154,11 +204,43 @@ final class ConnectionHandler implements Runnable {
         TokenWriter.envChangeString(w, EnvChangeType.PACKET_SIZE, Integer.toString(packetSize),
                 Integer.toString(DEFAULT_PACKET_SIZE));
         TokenWriter.loginAck(w, TDS_74, "Microsoft SQL Server", 16, 0, 1000);
+        MssqlEmulator.Route route = emu.route();
+        if (route != null) {
+            // like an Azure SQL gateway: the client must reconnect there; no FEATUREEXTACK (mssql-jdbc rejects
+            // acknowledgements on a routed login), and this connection ends after the answer
+            TokenWriter.envChangeRouting(w, route.port(), route.host());
+            TokenWriter.done(w, TokenType.DONE, DoneStatus.FINAL, 0, 0);
+            writer.writeMessage(PacketType.TABULAR_RESULT, w.array(), 0, w.size());
+            return false;
+        }
+        if (tokenLogin) {
+            TokenWriter.featureExtAck(w, new int[] {Login7.FEATURE_FEDAUTH}, new byte[][] {new byte[0]});
+        }
         TokenWriter.done(w, TokenType.DONE, DoneStatus.FINAL, 0, 0);
         session = new Session(emu, this, db);
         writer.writeMessage(PacketType.TABULAR_RESULT, w.array(), 0, w.size());
         writer.setPacketSize(packetSize);
         return true;
+    }
+
+    /**
+     * A FEDAUTH login is accepted when a validator is configured, the library is SECURITYTOKEN, the echo bit matches
+     * our PRELOGIN FEDAUTHREQUIRED answer, no SQL credentials were sent along, and the validator accepts the token.
+     */
+    private boolean tokenAccepted(Login7Request login) {
+        java.util.function.Predicate<String> validator = emu.accessTokenValidator();
+        if (validator == null || login.fedAuthLibrary != Login7.FEDAUTH_LIBRARY_SECURITYTOKEN
+                || login.accessToken == null || login.fedAuthEcho != (fedAuthRequiredReply == 1)
+                || !login.userName.isEmpty() || !login.password.isEmpty()) {
+            return false;
+        }
+        try {
+            return validator.test(login.accessToken);
+        } catch (RuntimeException e) {
+            // the message of a validator failure could quote the token: log only the type
+            LOG.warning("connection " + spid + ": access token validator failed with " + e.getClass().getName());
+            return false;
+        }
     }
 
     private void requestLoop(Packet p) throws IOException, SQLException {

@@ -1,49 +1,142 @@
 package io.deltafunnel.emulator;
 
+import io.deltafunnel.tds.Login7;
+import io.deltafunnel.tds.PreloginOptions;
 import io.deltafunnel.tds.TdsProtocolException;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 
-/** The fields of a LOGIN7 message (MS-TDS 2.2.6.4) the emulator uses. */
+/**
+ * The decoded fields of a LOGIN7 message (MS-TDS 2.2.6.4), including the FeatureExt block. Holds the clear password
+ * and the access token only as long as the login check needs them; {@link LoginRecord} never carries either.
+ */
 final class Login7Request {
-    final int tdsVersion;
-    final int packetSize;
-    final String hostName;
-    final String userName;
-    final String password;
-    final String appName;
-    final String database;
-    final boolean integratedSecurity;
+    int tdsVersion;
+    int packetSize;
+    int clientProgVersion;
+    int clientPid;
+    int connectionId;
+    int optionFlags1;
+    int optionFlags2;
+    int typeFlags;
+    int optionFlags3;
+    int clientTimeZone;
+    int clientLcid;
+    String hostName;
+    String userName;
+    String password;
+    String appName;
+    String serverName;
+    String libraryName;
+    String language;
+    String database;
+    String clientId;
+    int sspiLength;
+    String attachDbFile;
+    boolean changePasswordPresent;
+    boolean integratedSecurity;
+    List<Integer> featureExtIds = List.of();
+    /** FEDAUTH feature: library (-1 when absent), echo bit, token (SECURITYTOKEN library only). */
+    int fedAuthLibrary = -1;
+    boolean fedAuthEcho;
+    String accessToken;
 
-    private Login7Request(int tdsVersion, int packetSize, String hostName, String userName, String password,
-            String appName, String database, boolean integratedSecurity) {
-        this.tdsVersion = tdsVersion;
-        this.packetSize = packetSize;
-        this.hostName = hostName;
-        this.userName = userName;
-        this.password = password;
-        this.appName = appName;
-        this.database = database;
-        this.integratedSecurity = integratedSecurity;
+    private Login7Request() {
     }
 
     static Login7Request parse(byte[] b) {
-        if (b.length < 94) {
+        if (b.length < Login7.FIXED_LENGTH) {
             throw new TdsProtocolException("LOGIN7 too short: " + b.length + " bytes");
         }
-        int tdsVersion = intLe(b, 4);
-        int packetSize = intLe(b, 8);
-        int optionFlags2 = b[25] & 0xFF;
-        boolean integrated = (optionFlags2 & 0x80) != 0;
-        String host = string(b, 36);
-        String user = string(b, 40);
-        String password = password(b, 44);
-        String app = string(b, 48);
-        String database = string(b, 68);
-        return new Login7Request(tdsVersion, packetSize, host, user, password, app, database, integrated);
+        Login7Request r = new Login7Request();
+        r.tdsVersion = intLe(b, Login7.TDS_VERSION);
+        r.packetSize = intLe(b, Login7.PACKET_SIZE);
+        r.clientProgVersion = intLe(b, Login7.CLIENT_PROG_VER);
+        r.clientPid = intLe(b, Login7.CLIENT_PID);
+        r.connectionId = intLe(b, Login7.CONNECTION_ID);
+        r.optionFlags1 = b[Login7.OPTION_FLAGS1] & 0xFF;
+        r.optionFlags2 = b[Login7.OPTION_FLAGS2] & 0xFF;
+        r.typeFlags = b[Login7.TYPE_FLAGS] & 0xFF;
+        r.optionFlags3 = b[Login7.OPTION_FLAGS3] & 0xFF;
+        r.clientTimeZone = intLe(b, Login7.CLIENT_TIME_ZONE);
+        r.clientLcid = intLe(b, Login7.CLIENT_LCID);
+        r.integratedSecurity = (r.optionFlags2 & Login7.F2_INTEGRATED_SECURITY) != 0;
+        r.hostName = string(b, Login7.IB_HOSTNAME);
+        r.userName = string(b, Login7.IB_USERNAME);
+        r.password = Login7.deobfuscatePassword(field(b, Login7.IB_PASSWORD, 2));
+        r.appName = string(b, Login7.IB_APPNAME);
+        r.serverName = string(b, Login7.IB_SERVERNAME);
+        r.libraryName = string(b, Login7.IB_CLTINTNAME);
+        r.language = string(b, Login7.IB_LANGUAGE);
+        r.database = string(b, Login7.IB_DATABASE);
+        byte[] cid = new byte[6];
+        System.arraycopy(b, Login7.CLIENT_ID, cid, 0, 6);
+        r.clientId = PreloginOptions.hex(cid);
+        r.sspiLength = shortLe(b, Login7.IB_SSPI + 2);
+        r.attachDbFile = string(b, Login7.IB_ATCHDBFILE);
+        r.changePasswordPresent = shortLe(b, Login7.IB_CHANGEPASSWORD + 2) > 0;
+        if ((r.optionFlags3 & Login7.F3_EXTENSION) != 0) {
+            byte[] ext = field(b, Login7.IB_EXTENSION, 1);
+            if (ext.length < 4) {
+                throw new TdsProtocolException("LOGIN7 fExtension set but cbExtension is " + ext.length);
+            }
+            r.parseFeatureExt(b, intLe(ext, 0));
+        }
+        return r;
     }
 
-    private static int intLe(byte[] b, int at) {
+    private void parseFeatureExt(byte[] b, int at) {
+        List<Integer> ids = new ArrayList<>();
+        int i = at;
+        while (true) {
+            if (i >= b.length) {
+                throw new TdsProtocolException("LOGIN7 FeatureExt block has no terminator");
+            }
+            int id = b[i] & 0xFF;
+            if (id == Login7.FEATURE_TERMINATOR) {
+                break;
+            }
+            if (i + 5 > b.length) {
+                throw new TdsProtocolException("truncated LOGIN7 FeatureExt entry");
+            }
+            int len = intLe(b, i + 1);
+            int data = i + 5;
+            if (len < 0 || data + (long) len > b.length) {
+                throw new TdsProtocolException("LOGIN7 FeatureExt 0x" + Integer.toHexString(id) + " length " + len
+                        + " points outside the message");
+            }
+            ids.add(id);
+            if (id == Login7.FEATURE_FEDAUTH) {
+                parseFedAuth(b, data, len);
+            }
+            i = data + len;
+        }
+        featureExtIds = Collections.unmodifiableList(ids);
+    }
+
+    private void parseFedAuth(byte[] b, int at, int len) {
+        if (len < 1) {
+            throw new TdsProtocolException("empty FEDAUTH feature data");
+        }
+        int options = b[at] & 0xFF;
+        fedAuthLibrary = options >>> 1;
+        fedAuthEcho = (options & 1) != 0;
+        if (fedAuthLibrary == Login7.FEDAUTH_LIBRARY_SECURITYTOKEN) {
+            if (len < 5) {
+                throw new TdsProtocolException("FEDAUTH SECURITYTOKEN feature without token length");
+            }
+            int tokenLen = intLe(b, at + 1);
+            if (tokenLen < 0 || 5L + tokenLen > len) {
+                throw new TdsProtocolException("FEDAUTH token length " + tokenLen + " exceeds the feature data");
+            }
+            accessToken = new String(b, at + 5, tokenLen, StandardCharsets.UTF_16LE);
+        }
+    }
+
+    static int intLe(byte[] b, int at) {
         return (b[at] & 0xFF) | (b[at + 1] & 0xFF) << 8 | (b[at + 2] & 0xFF) << 16 | (b[at + 3] & 0xFF) << 24;
     }
 
@@ -51,28 +144,22 @@ final class Login7Request {
         return (b[at] & 0xFF) | (b[at + 1] & 0xFF) << 8;
     }
 
-    private static byte[] field(byte[] b, int at) {
+    /** The bytes of the (offset, length) field at {@code at}; {@code unit} bytes per length unit. */
+    private static byte[] field(byte[] b, int at, int unit) {
         int offset = shortLe(b, at);
-        int chars = shortLe(b, at + 2);
-        if (offset + 2L * chars > b.length) {
+        int len = shortLe(b, at + 2) * unit;
+        if (len == 0) {
+            return new byte[0];
+        }
+        if (offset + (long) len > b.length) {
             throw new TdsProtocolException("LOGIN7 field at " + at + " points outside the message");
         }
-        byte[] out = new byte[2 * chars];
-        System.arraycopy(b, offset, out, 0, out.length);
+        byte[] out = new byte[len];
+        System.arraycopy(b, offset, out, 0, len);
         return out;
     }
 
     private static String string(byte[] b, int at) {
-        return new String(field(b, at), StandardCharsets.UTF_16LE);
-    }
-
-    /** The password is obfuscated: each byte had its nibbles swapped and was XORed with 0xA5. */
-    private static String password(byte[] b, int at) {
-        byte[] raw = field(b, at);
-        for (int i = 0; i < raw.length; i++) {
-            int x = (raw[i] & 0xFF) ^ 0xA5;
-            raw[i] = (byte) ((x << 4 & 0xF0) | (x >>> 4 & 0x0F));
-        }
-        return new String(raw, StandardCharsets.UTF_16LE);
+        return new String(field(b, at, 2), StandardCharsets.UTF_16LE);
     }
 }

@@ -6,6 +6,16 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
 import java.sql.SQLException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,7 +44,25 @@ public final class MssqlEmulator implements AutoCloseable {
     private final AtomicLong bulkRowsDecoded = new AtomicLong();
     private final AtomicInteger nextSpid = new AtomicInteger(51);
     private final AtomicInteger encryptedSessions = new AtomicInteger();
+    private final boolean strictEncryption;
+    private final Predicate<String> accessTokenValidator;
+    private final Route route;
+    private final List<LoginRecord> loginRecords = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
+    private volatile boolean captureBulkLoads;
+    private final java.util.List<CapturedBulkLoad> capturedBulkLoads =
+            java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+
+    /**
+     * The payload of one BULK_LOAD message (COLMETADATA, ROW tokens, DONE; no packet headers) as received, and the
+     * table of its INSERT BULK (null when there was none).
+     */
+    public record CapturedBulkLoad(String table, byte[] payload) {
+    }
+
+    /** A routing target. */
+    record Route(String host, int port) {
+    }
 
     /** Builder for {@link MssqlEmulator}. */
     public static final class Builder {
@@ -43,8 +71,40 @@ public final class MssqlEmulator implements AutoCloseable {
         private String password = "Str0ng!Passw0rd";
         private boolean sinkMode;
         private InetAddress bindAddress;
+        private boolean strictEncryption;
+        private Predicate<String> accessTokenValidator;
+        private Route route;
 
         private Builder() {
+        }
+
+        /**
+         * true: TDS 8.0 "strict" listener. Every connection must start with a TLS 1.2/1.3 ClientHello (ALPN
+         * "tds/8.0"); PRELOGIN and LOGIN7 then travel inside TLS. Clients that send a plain PRELOGIN are dropped.
+         * Default false (TDS 7.x: PRELOGIN first, TLS negotiated inside it).
+         */
+        public Builder strictEncryption(boolean strict) {
+            this.strictEncryption = strict;
+            return this;
+        }
+
+        /**
+         * Accept FEDAUTH (Entra ID access token, SECURITYTOKEN library) logins whose token passes
+         * {@code validator}; others fail with error 18456. The validator is called on the connection's thread and
+         * must not log the token. Without a validator (default), every token login is refused.
+         */
+        public Builder accessTokenValidator(Predicate<String> validator) {
+            this.accessTokenValidator = validator;
+            return this;
+        }
+
+        /**
+         * Answer every successful login with a routing ENVCHANGE (type 20) to {@code host:port}, like an Azure SQL
+         * gateway, and end the connection after that answer.
+         */
+        public Builder routeTo(String host, int port) {
+            this.route = new Route(Objects.requireNonNull(host, "host"), port);
+            return this;
         }
 
         /** TCP port; 0 (default) picks an ephemeral one. */
@@ -92,6 +152,9 @@ public final class MssqlEmulator implements AutoCloseable {
         this.user = b.user;
         this.password = b.password;
         this.sinkMode = b.sinkMode;
+        this.strictEncryption = b.strictEncryption;
+        this.accessTokenValidator = b.accessTokenValidator;
+        this.route = b.route;
         this.catalog = new Catalog(DATABASE);
         this.database = new EmulatorDatabase(catalog);
         ServerSocket s = new ServerSocket();
@@ -137,10 +200,62 @@ public final class MssqlEmulator implements AutoCloseable {
         return listener.getLocalPort();
     }
 
-    /** JDBC URL without credentials: use {@link #user()} and {@link #password()}. */
+    /**
+     * JDBC URL without credentials: use {@link #user()} and {@link #password()}. In strict mode the URL says
+     * {@code encrypt=strict;hostNameInCertificate=localhost}; mssql-jdbc ignores {@code trustServerCertificate} in
+     * strict mode, so add a {@code trustStore} holding {@link #tlsCertificate()} (see {@link #writeTrustStore}).
+     */
     public String jdbcUrl() {
         return "jdbc:sqlserver://localhost:" + port() + ";databaseName=" + DATABASE
-                + ";encrypt=true;trustServerCertificate=true";
+                + (strictEncryption ? ";encrypt=strict;hostNameInCertificate=localhost"
+                        : ";encrypt=true;trustServerCertificate=true");
+    }
+
+    /** Whether this listener expects TLS first (TDS 8.0 strict). */
+    public boolean strictEncryption() {
+        return strictEncryption;
+    }
+
+    /**
+     * The decoded PRELOGIN/LOGIN7 of every connection that reached LOGIN7, oldest first (a snapshot). Holds no
+     * password and no token.
+     */
+    public List<LoginRecord> loginRecords() {
+        return List.copyOf(loginRecords);
+    }
+
+    /** The emulator's self-signed TLS certificate (CN=localhost, SAN dns:localhost, ip:127.0.0.1). */
+    public static X509Certificate tlsCertificate() {
+        return TlsContext.certificate();
+    }
+
+    /**
+     * Writes a PKCS12 trust store holding only {@link #tlsCertificate()} (alias "mssql-emulator") to {@code file}.
+     * The caller owns the file.
+     */
+    public static void writeTrustStore(Path file, char[] password) throws IOException {
+        try {
+            KeyStore ks = KeyStore.getInstance("PKCS12");
+            ks.load(null, null);
+            ks.setCertificateEntry("mssql-emulator", tlsCertificate());
+            try (OutputStream out = Files.newOutputStream(file)) {
+                ks.store(out, password);
+            }
+        } catch (GeneralSecurityException e) {
+            throw new IOException("cannot write trust store " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    Predicate<String> accessTokenValidator() {
+        return accessTokenValidator;
+    }
+
+    Route route() {
+        return route;
+    }
+
+    void recordLogin(LoginRecord r) {
+        loginRecords.add(r);
     }
 
     public String user() {
@@ -162,6 +277,33 @@ public final class MssqlEmulator implements AutoCloseable {
     /** Rows decoded from BULK_LOAD messages since start (stored or not). */
     public long bulkRowsDecoded() {
         return bulkRowsDecoded.get();
+    }
+
+    /**
+     * Starts or stops recording BULK_LOAD payloads (a test aid for comparing the byte streams of two clients);
+     * off by default. Stopping keeps what was recorded.
+     */
+    public void captureBulkLoads(boolean on) {
+        captureBulkLoads = on;
+    }
+
+    /** The BULK_LOAD payloads recorded so far, oldest first; {@link #clearCapturedBulkLoads()} forgets them. */
+    public java.util.List<CapturedBulkLoad> capturedBulkLoads() {
+        synchronized (capturedBulkLoads) {
+            return java.util.List.copyOf(capturedBulkLoads);
+        }
+    }
+
+    public void clearCapturedBulkLoads() {
+        capturedBulkLoads.clear();
+    }
+
+    boolean capturingBulkLoads() {
+        return captureBulkLoads;
+    }
+
+    void bulkLoadCaptured(String table, byte[] payload) {
+        capturedBulkLoads.add(new CapturedBulkLoad(table, payload));
     }
 
     /** Number of sessions that completed a TLS handshake since start. */

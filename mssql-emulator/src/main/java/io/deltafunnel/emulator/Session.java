@@ -111,7 +111,17 @@ final class Session {
     void handleBulkLoad(MessageInput input, Response r) throws IOException {
         BulkInsertCommand cmd = pendingBulk;
         pendingBulk = null;
-        new BulkLoadHandler(this, r, cmd).handle(input);
+        java.io.ByteArrayOutputStream tap = emu.capturingBulkLoads() ? new java.io.ByteArrayOutputStream() : null;
+        if (tap != null) {
+            input.tap(tap);
+        }
+        try {
+            new BulkLoadHandler(this, r, cmd).handle(input);
+        } finally {
+            if (tap != null) {
+                emu.bulkLoadCaptured(cmd == null ? null : cmd.table.name(), tap.toByteArray());
+            }
+        }
         r.finish(0);
     }
 

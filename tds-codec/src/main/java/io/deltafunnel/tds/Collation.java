@@ -34,6 +34,76 @@ public final class Collation {
         return new Collation(raw, null);
     }
 
+    /**
+     * The collation named {@code name} as {@code sys.columns.collation_name} spells it, or null when this codec does
+     * not know it. Known: the code page 1252 SQL collations {@code SQL_Latin1_General_CP1_CI_AS} (SortId 52),
+     * {@code _CS_AS} (51) and {@code _CI_AI} (54), and the Windows collations {@code Latin1_General[_100|_140]_...}
+     * (LCID 0x0409, SortId 0) with CI/CS, AI/AS, KS, WS, BIN, BIN2 and UTF8 (the _UTF8 ones use code page 65001).
+     */
+    public static Collation forName(String name) {
+        if (name == null) {
+            return null;
+        }
+        String n = name.toUpperCase(java.util.Locale.ROOT);
+        switch (n) {
+            case "SQL_LATIN1_GENERAL_CP1_CI_AS":
+                return SQL_LATIN1_GENERAL_CP1_CI_AS;
+            case "SQL_LATIN1_GENERAL_CP1_CS_AS":
+                return new Collation(new byte[] {0x09, 0x04, (byte) 0xC0, 0x00, 51}, name);
+            case "SQL_LATIN1_GENERAL_CP1_CI_AI":
+                return new Collation(new byte[] {0x09, 0x04, (byte) 0xF0, 0x00, 54}, name);
+            default:
+                break;
+        }
+        if (!n.startsWith("LATIN1_GENERAL_")) {
+            return null;
+        }
+        String[] parts = n.substring("LATIN1_GENERAL_".length()).split("_");
+        int version = 0;
+        int i = 0;
+        if (parts.length > 0 && (parts[0].equals("100") || parts[0].equals("140"))) {
+            version = parts[0].equals("100") ? 1 : 2;
+            i = 1;
+        }
+        boolean ignoreCase = false;
+        boolean ignoreAccent = false;
+        boolean ignoreKana = true;
+        boolean ignoreWidth = true;
+        boolean binary = false;
+        boolean binary2 = false;
+        boolean utf8 = false;
+        boolean sawCase = false;
+        for (; i < parts.length; i++) {
+            switch (parts[i]) {
+                case "CI" -> { ignoreCase = true; sawCase = true; }
+                case "CS" -> sawCase = true;
+                case "AI" -> ignoreAccent = true;
+                case "AS" -> { }
+                case "KS" -> ignoreKana = false;
+                case "WS" -> ignoreWidth = false;
+                case "SC", "VSS" -> { }
+                case "BIN" -> binary = true;
+                case "BIN2" -> binary2 = true;
+                case "UTF8" -> utf8 = true;
+                default -> {
+                    return null;
+                }
+            }
+        }
+        if (binary || binary2) {
+            ignoreCase = false;
+            ignoreAccent = false;
+            ignoreKana = false;
+            ignoreWidth = false;
+        } else if (!sawCase) {
+            return null;
+        }
+        int flags = (ignoreCase ? 0x1 : 0) | (ignoreAccent ? 0x2 : 0) | (ignoreKana ? 0x4 : 0)
+                | (ignoreWidth ? 0x8 : 0);
+        int flags2 = (binary ? 0x1 : 0) | (binary2 ? 0x2 : 0) | (utf8 ? 0x4 : 0);
+        return new Collation(new byte[] {0x09, 0x04, (byte) (flags << 4), (byte) (flags2 | version << 4), 0}, name);
+    }
+
     public byte[] bytes() {
         return bytes.clone();
     }

@@ -53,22 +53,33 @@ public final class DecimalCodec {
     public static void write(TdsWriter w, BigDecimal value, int precision) {
         int len = lengthForPrecision(precision);
         BigInteger unscaled = value.unscaledValue();
-        byte[] be = unscaled.abs().toByteArray();
-        int magLen = len - 1;
-        int significant = be.length;
-        int start = 0;
-        while (significant > 0 && be[start] == 0) {
-            start++;
-            significant--;
-        }
-        if (significant > magLen) {
+        if (unscaled.bitLength() > 127 || (len < 17 && unscaled.abs().bitLength() > 8 * (len - 1))) {
             throw new IllegalArgumentException("decimal " + value + " does not fit precision " + precision);
         }
+        byte[] wire = new byte[len];
+        int n = encode(unscaled.longValue(), unscaled.shiftRight(64).longValue(), len, wire, 0);
         w.writeByte(len);
-        w.writeByte(unscaled.signum() < 0 ? 0 : 1);
-        for (int i = 0; i < magLen; i++) {
-            int idx = be.length - 1 - i;
-            w.writeByte(idx >= start ? be[idx] : 0);
+        w.writeBytes(wire, 0, n);
+    }
+
+    /**
+     * Encodes the unscaled value given as a 128-bit two's complement number ({@code hi:lo}) as sign byte (1 =
+     * positive) plus the {@code len - 1} low bytes of its magnitude, little-endian, into {@code out} (the DECIMALN
+     * value without its length byte). The caller guarantees that the magnitude fits {@code len - 1} bytes.
+     *
+     * @return the number of bytes written: {@code len}
+     */
+    public static int encode(long lo, long hi, int len, byte[] out, int at) {
+        boolean negative = hi < 0;
+        if (negative) {
+            lo = ~lo + 1;
+            hi = ~hi + (lo == 0 ? 1 : 0);
         }
+        out[at] = (byte) (negative ? 0 : 1);
+        int magnitude = len - 1;
+        for (int i = 0; i < magnitude; i++) {
+            out[at + 1 + i] = (byte) (i < 8 ? lo >>> (8 * i) : hi >>> (8 * (i - 8)));
+        }
+        return len;
     }
 }

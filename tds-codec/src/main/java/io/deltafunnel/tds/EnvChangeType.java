@@ -11,6 +11,8 @@ public final class EnvChangeType {
     public static final int COMMIT_TRANSACTION = 9;
     public static final int ROLLBACK_TRANSACTION = 10;
     public static final int RESET_CONNECTION_ACK = 18;
+    /** Routing (MS-TDS 2.2.7.9): protocol byte 0 (TCP), USHORT port, US_VARCHAR alternate server. */
+    public static final int ROUTING = 20;
 
     private EnvChangeType() {
     }

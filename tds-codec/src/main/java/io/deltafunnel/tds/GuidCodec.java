@@ -26,15 +26,23 @@ public final class GuidCodec {
             be[8 + i] = (byte) (lsb >>> (56 - 8 * i));
         }
         byte[] b = new byte[16];
-        b[0] = be[3];
-        b[1] = be[2];
-        b[2] = be[1];
-        b[3] = be[0];
-        b[4] = be[5];
-        b[5] = be[4];
-        b[6] = be[7];
-        b[7] = be[6];
-        System.arraycopy(be, 8, b, 8, 8);
+        fromBigEndian(be, 0, b, 0);
         return b;
+    }
+
+    /**
+     * Reorders the 16 bytes of a UUID in RFC 4122 (big-endian) order, as Arrow's {@code arrow.uuid} stores it, into
+     * the wire order of uniqueidentifier (Data1..Data3 little-endian, Data4 as is).
+     */
+    public static void fromBigEndian(byte[] be, int from, byte[] out, int to) {
+        out[to] = be[from + 3];
+        out[to + 1] = be[from + 2];
+        out[to + 2] = be[from + 1];
+        out[to + 3] = be[from];
+        out[to + 4] = be[from + 5];
+        out[to + 5] = be[from + 4];
+        out[to + 6] = be[from + 7];
+        out[to + 7] = be[from + 6];
+        System.arraycopy(be, from + 8, out, to + 8, 8);
     }
 }

@@ -13,6 +13,7 @@ public final class MessageInput implements TdsReader.ChunkSource {
     private boolean firstPending = true;
     private boolean sawEom;
     private long bytesRead;
+    private java.io.ByteArrayOutputStream tap;
 
     /** {@code first} is the message's first packet, already read. */
     public MessageInput(PacketReader packets, Packet first) {
@@ -23,6 +24,11 @@ public final class MessageInput implements TdsReader.ChunkSource {
 
     public int type() {
         return type;
+    }
+
+    /** Copies every payload byte read from now on into {@code tap} (a test aid: BULK_LOAD capture). */
+    public void tap(java.io.ByteArrayOutputStream tap) {
+        this.tap = tap;
     }
 
     public long bytesRead() {
@@ -58,6 +64,9 @@ public final class MessageInput implements TdsReader.ChunkSource {
             throw new IgnoredMessageException();
         }
         bytesRead += packet.payloadLength;
+        if (tap != null) {
+            tap.write(packet.payload, 0, packet.payloadLength);
+        }
         reader.setChunk(packet.payload, 0, packet.payloadLength);
         return true;
     }

@@ -37,7 +37,12 @@ public final class TemporalCodec {
     }
 
     public static void writeDate(TdsWriter w, LocalDate d) {
-        w.writeLongBytes(d.toEpochDay() - EPOCH_0001, 3);
+        w.writeLongBytes(dateDays(d.toEpochDay()), 3);
+    }
+
+    /** The 3-byte wire value of a date (and of the date part of datetime2/datetimeoffset): days since 0001-01-01. */
+    public static long dateDays(long epochDay) {
+        return epochDay - EPOCH_0001;
     }
 
     // ---- time(n) ------------------------------------------------------------------------------------------------
@@ -53,7 +58,15 @@ public final class TemporalCodec {
 
     /** Writes a time already rounded to the scale. */
     public static void writeTime(TdsWriter w, LocalTime t, int scale) {
-        w.writeLongBytes(t.toNanoOfDay() / POW10[9 - scale], timeLength(scale));
+        w.writeLongBytes(timeUnits(t.toNanoOfDay(), scale), timeLength(scale));
+    }
+
+    /**
+     * The wire value of a time of day (and of the time part of datetime2/datetimeoffset): units of 10^-scale s since
+     * midnight. The nanoseconds must already be a multiple of the unit (rounded or checked by the caller).
+     */
+    public static long timeUnits(long nanoOfDay, int scale) {
+        return nanoOfDay / POW10[9 - scale];
     }
 
     // ---- datetime2(n) -------------------------------------------------------------------------------------------
@@ -99,11 +112,21 @@ public final class TemporalCodec {
 
     /** Writes a value already rounded with {@link #roundToDateTime}. */
     public static void writeDateTime(TdsWriter w, LocalDateTime v) {
-        long days = v.toLocalDate().toEpochDay() - EPOCH_1900;
-        long millis = v.toLocalTime().toNanoOfDay() / 1_000_000L;
-        long ticks = (millis * 3 + 5) / 10;
-        w.writeInt((int) days);
-        w.writeInt((int) ticks);
+        w.writeInt((int) days1900(v.toLocalDate().toEpochDay()));
+        w.writeInt((int) dateTimeTicks(v.toLocalTime().toNanoOfDay() / 1_000_000L));
+    }
+
+    /** The day part of datetime (int32) and smalldatetime (uint16): days since 1900-01-01. */
+    public static long days1900(long epochDay) {
+        return epochDay - EPOCH_1900;
+    }
+
+    /**
+     * The time part of datetime: 1/300 s ticks since midnight for a millisecond of the day already on the datetime
+     * grid (.000/.003/.007, see {@link #roundToDateTime}).
+     */
+    public static long dateTimeTicks(long millisOfDay) {
+        return (millisOfDay * 3 + 5) / 10;
     }
 
     public static LocalDateTime readSmallDateTime(TdsReader r) {
@@ -113,8 +136,7 @@ public final class TemporalCodec {
     }
 
     public static void writeSmallDateTime(TdsWriter w, LocalDateTime v) {
-        long days = v.toLocalDate().toEpochDay() - EPOCH_1900;
-        w.writeShort((int) days);
+        w.writeShort((int) days1900(v.toLocalDate().toEpochDay()));
         w.writeShort(v.getHour() * 60 + v.getMinute());
     }
 

@@ -60,6 +60,25 @@ public final class TokenWriter {
         w.setShortAt(start + 1, w.size() - start - 3);
     }
 
+    /** ENVCHANGE type 20 (routing): protocol 0 (TCP), port, alternate server; empty old value. */
+    public static void envChangeRouting(TdsWriter w, int port, String server) {
+        int start = w.size();
+        w.writeByte(TokenType.ENVCHANGE).writeShort(0).writeByte(EnvChangeType.ROUTING);
+        w.writeShort(1 + 2 + 2 + 2 * server.length());
+        w.writeByte(0).writeShort(port).writeUsVarchar(server);
+        w.writeShort(0);
+        w.setShortAt(start + 1, w.size() - start - 3);
+    }
+
+    /** FEATUREEXTACK: one (feature id, data) pair per entry, then the 0xFF terminator. */
+    public static void featureExtAck(TdsWriter w, int[] featureIds, byte[][] data) {
+        w.writeByte(TokenType.FEATUREEXTACK);
+        for (int i = 0; i < featureIds.length; i++) {
+            w.writeByte(featureIds[i]).writeInt(data[i].length).writeBytes(data[i]);
+        }
+        w.writeByte(Login7.FEATURE_TERMINATOR);
+    }
+
     public static void loginAck(TdsWriter w, int tdsVersion, String progName, int major, int minor, int build) {
         int start = w.size();
         w.writeByte(TokenType.LOGINACK).writeShort(0);

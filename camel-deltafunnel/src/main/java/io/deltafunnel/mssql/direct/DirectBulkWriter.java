@@ -1,10 +1,7 @@
 package io.deltafunnel.mssql.direct;
 
 import io.deltafunnel.tds.TdsMessageWriter;
-import io.deltafunnel.tds.TlsStreams;
 import java.io.IOException;
-import java.math.BigInteger;
-import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,43 +13,46 @@ import io.deltafunnel.mssql.SqlServerTypes;
 import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.TargetBinding;
 import io.deltafunnel.mssql.TargetColumn;
-import org.apache.arrow.memory.ArrowBuf;
-import org.apache.arrow.vector.BaseIntVector;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.DateDayVector;
-import org.apache.arrow.vector.DecimalVector;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.SmallIntVector;
-import org.apache.arrow.vector.TimeStampVector;
-import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.TimeUnit;
-import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * Bulk-loads an Arrow batch over a {@link DirectTdsConnection}: {@code INSERT BULK} via SQL_BATCH, then one
- * BULK_LOAD message (COLMETADATA, one ROW token per row, DONE) written straight from the Arrow vectors, without
- * boxing values (except a decimal whose source scale differs from the target's).
+ * BULK_LOAD message (COLMETADATA, one ROW token per row, DONE) written straight from the Arrow buffers by
+ * {@link DirectEncoders}, without boxing values (documented slow paths: decimal rescales beyond 64 bits, JSON
+ * columns).
  *
  * <p>Before anything is sent, every value is checked with the mssql-jdbc path's rules
  * ({@link ArrowBulkData#validate(long)}, {@link TargetBinding}): a value that does not fit exactly raises
- * {@link ArrowBulkData.Rejection} and nothing is sent.
+ * {@link ArrowBulkData.Rejection} naming column and row, and nothing is sent. The wire type follows the target
+ * column and temporal values always travel as native TDS types (never as text).
  *
- * <p>Encoded pairs (Arrow → target): Int16/Int32/Int64 → smallint/int/bigint (INTN), Float64 → float (FLTN),
- * Bool → bit (BITN), Decimal128 → decimal/numeric(p,s) (DECIMALN), Utf8 → nvarchar(n) and nvarchar(max) (PLP),
- * Date32 → date (DATEN), Timestamp without zone → datetime2(n) (DATETIME2N). Anything else raises
- * {@link DirectUnsupportedColumnException} naming the column.
+ * <p>Encoded pairs (Arrow → target: wire type), i.e. every pair the producer accepts:
+ * <ul>
+ *   <li>Int8/16/32/64, UInt8/16/32, UInt64, Bool, Decimal128/256 (integral values) → tinyint, smallint, int,
+ *       bigint: INTN(1/2/4/8)</li>
+ *   <li>Bool and integers (0/1) → bit: BITN</li>
+ *   <li>Float16/32/64 and integers → real: FLTN(4) (Float64 and integers only when exact); → float: FLTN(8)</li>
+ *   <li>Decimal128, Decimal256, UInt64 and integers → decimal(p,s) / numeric(p,s): DECIMALN with the
+ *       compact length of p (5/9/13/17), rescaled exactly to s</li>
+ *   <li>Utf8, LargeUtf8, Utf8View, the {@code arrow.uuid} extension (as its 36-character text) and List/Struct/Map
+ *       (as the producer's JSON) → nvarchar(n), nchar(n): NVARCHAR/NCHAR; nvarchar(max), ntext: NVARCHAR PLP;
+ *       varchar(n), char(n): BIGVARCHAR/BIGCHAR; varchar(max), text: BIGVARCHAR PLP; the char types carry the
+ *       target column's collation ({@link TargetColumn#collationName()}, via tds-codec's Collation)</li>
+ *   <li>Binary, LargeBinary, BinaryView, FixedSizeBinary → varbinary(n), binary(n): BIGVARBINARY/BIGBINARY;
+ *       varbinary(max), image: BIGVARBINARY PLP</li>
+ *   <li>{@code arrow.uuid} and UUID text (Utf8 etc.) → uniqueidentifier: GUID</li>
+ *   <li>Date32, Date64 → date: DATEN; datetime2(n): DATETIME2N; datetime: DATETIMN(8); smalldatetime:
+ *       DATETIMN(4)</li>
+ *   <li>Time32(s, ms), Time64(us, ns) → time(n): TIMEN</li>
+ *   <li>Timestamp (s, ms, us, ns) without zone → datetime2(n), datetime, smalldatetime, datetimeoffset(n) (as
+ *       +00:00); with zone → datetimeoffset(n) (the zone's offset at that instant), datetime2(n) and datetime (UTC)</li>
+ * </ul>
+ * Any other pair raises {@link DirectUnsupportedColumnException} naming the column and the target type.
  *
  * <p>EXPERIMENTAL: not used by the {@code deltafunnel-mssql} producer yet.
  */
 public final class DirectBulkWriter {
-
-    private static final byte[] COLLATION = {0x09, 0x04, (byte) 0xD0, 0x00, 0x34}; // SQL_Latin1_General_CP1_CI_AS
-    private static final long DAYS_0001_TO_1970 = 719_162L;
 
     private final DirectTdsConnection connection;
     private boolean tableLock;
@@ -99,15 +99,19 @@ public final class DirectBulkWriter {
     }
 
     /**
-     * Writes rows {@code from} (inclusive) to {@code to} (exclusive) of {@code root} into {@code table} as one
-     * INSERT BULK round, without checking the values again: the caller has validated the whole batch with
-     * {@link ArrowBulkData#validate(long)} against the same target columns (as {@code BulkLoadSession} does).
+     * Writes rows {@code from} (inclusive) to {@code to} (exclusive) of {@code data}'s batch into {@code table} as one
+     * INSERT BULK round, with {@code data}'s bound columns, without checking the values again: the caller has
+     * validated the whole batch with {@link ArrowBulkData#validate(long)} (as {@code BulkLoadSession} does).
      *
      * @return the row count the server reported
      */
-    public long writeValidated(TableName table, VectorSchemaRoot root, List<TargetColumn> targets, int from, int to)
-            throws IOException {
-        return write(table, root, targets, from, to, false);
+    public long writeValidated(TableName table, ArrowBulkData data, int from, int to) throws IOException {
+        List<BoundColumn> bound = data.columns();
+        DirectEncoders.Encoder[] encoders = new DirectEncoders.Encoder[bound.size()];
+        for (int i = 0; i < encoders.length; i++) {
+            encoders[i] = DirectEncoders.forColumn(bound.get(i), data.root().getVector(bound.get(i).sourceIndex()));
+        }
+        return write(table, bound, encoders, from, to);
     }
 
     private long write(TableName table, VectorSchemaRoot root, List<TargetColumn> targets, int from, int to,
@@ -118,7 +122,7 @@ public final class DirectBulkWriter {
                     + " target columns");
         }
         List<BoundColumn> bound = new ArrayList<>(fields.size());
-        Encoder[] encoders = new Encoder[fields.size()];
+        DirectEncoders.Encoder[] encoders = new DirectEncoders.Encoder[fields.size()];
         for (int i = 0; i < fields.size(); i++) {
             Field f = fields.get(i);
             TargetColumn target = targets.get(i);
@@ -129,17 +133,27 @@ public final class DirectBulkWriter {
             } catch (IllegalArgumentException e) {
                 throw new DirectUnsupportedColumnException(f.getName(), e.getMessage());
             }
-            bound.add(new BoundColumn(i, f.getName(), type, target, binding));
-            encoders[i] = encoder(f, root.getVector(i), target);
+            BoundColumn column = new BoundColumn(i, f.getName(), type, target, binding);
+            bound.add(column);
+            encoders[i] = DirectEncoders.forColumn(column, root.getVector(i));
         }
         if (validate) {
             new ArrowBulkData(root, bound).validate(0);
         }
+        return write(table, bound, encoders, from, to);
+    }
 
+    private long write(TableName table, List<BoundColumn> bound, DirectEncoders.Encoder[] encoders, int from, int to)
+            throws IOException {
+        List<TargetColumn> targets = bound.stream().map(BoundColumn::target).toList();
         StringBuilder sql = new StringBuilder("INSERT BULK ").append(table.quoted()).append(" (");
         for (int i = 0; i < targets.size(); i++) {
-            sql.append(i == 0 ? "" : ", ").append(SqlIdentifiers.quote(targets.get(i).name())).append(' ')
-                    .append(targets.get(i).typeText());
+            TargetColumn t = targets.get(i);
+            sql.append(i == 0 ? "" : ", ").append(SqlIdentifiers.quote(t.name())).append(' ').append(t.typeText());
+            if (t.collationName() != null && (t.dataType().endsWith("char") && !t.dataType().startsWith("n")
+                    || t.dataType().equals("text"))) {
+                sql.append(" COLLATE ").append(t.collationName());
+            }
         }
         sql.append(')');
         // The driver's hint order: CHECK_CONSTRAINTS, FIRE_TRIGGERS, KEEP_NULLS, TABLOCK.
@@ -164,295 +178,20 @@ public final class DirectBulkWriter {
         TdsMessageWriter w = connection.beginBulkLoad();
         w.writeByte(0x81).writeShort(encoders.length); // COLMETADATA
         for (int i = 0; i < encoders.length; i++) {
-            w.writeInt(0).writeShort(0x0009); // user type; flags: nullable, updatable
+            // user type; flags: updatable, plus nullable as the catalog says (as mssql-jdbc copies them)
+            w.writeInt(0).writeShort(targets.get(i).nullable() ? 0x0009 : 0x0008);
             encoders[i].typeInfo(w);
             String name = targets.get(i).name();
             w.writeByte(name.length()).writeChars(name);
         }
         for (int r = from; r < to; r++) {
             w.writeByte(0xD1); // ROW
-            for (Encoder e : encoders) {
+            for (DirectEncoders.Encoder e : encoders) {
                 e.value(w, r);
             }
         }
         w.writeByte(0xFD).writeShort(0).writeShort(0).writeLong(0); // DONE
         w.end();
         return connection.readReply();
-    }
-
-    // ---------------------------------------------------------------- encoders
-
-    private interface Encoder {
-        void typeInfo(TdsMessageWriter w) throws IOException;
-
-        void value(TdsMessageWriter w, int row) throws IOException;
-    }
-
-    static Encoder encoder(Field f, FieldVector v, TargetColumn t) {
-        String type = t.dataType();
-        ArrowType at = f.getType();
-        if ((v instanceof SmallIntVector || v instanceof IntVector || v instanceof BigIntVector)
-                && (type.equals("smallint") || type.equals("int") || type.equals("bigint"))) {
-            return intEncoder((BaseIntVector) v, switch (type) {
-                case "smallint" -> 2;
-                case "int" -> 4;
-                default -> 8;
-            });
-        }
-        if (v instanceof Float8Vector fv && type.equals("float") && (t.precision() == null || t.precision() > 24)) {
-            return floatEncoder(fv);
-        }
-        if (v instanceof BitVector bv && type.equals("bit")) {
-            return bitEncoder(bv);
-        }
-        if (v instanceof DecimalVector dv && (type.equals("decimal") || type.equals("numeric"))) {
-            return decimalEncoder(dv, t.precision(), t.scale());
-        }
-        if (v instanceof VarCharVector sv && type.equals("nvarchar")) {
-            return stringEncoder(sv, t.maxLength());
-        }
-        if (v instanceof DateDayVector dv && type.equals("date")) {
-            return dateEncoder(dv);
-        }
-        if (v instanceof TimeStampVector tv && at instanceof ArrowType.Timestamp ts && ts.getTimezone() == null
-                && type.equals("datetime2")) {
-            return datetime2Encoder(tv, ts.getUnit(), t.datetimePrecision() == null ? 7 : t.datetimePrecision());
-        }
-        throw new DirectUnsupportedColumnException(f.getName(), "the direct writer does not encode Arrow " + at
-                + " into " + t.typeText() + " (use the mssql-jdbc path)");
-    }
-
-    private static Encoder intEncoder(BaseIntVector v, int width) {
-        FieldVector fv = (FieldVector) v;
-        return new Encoder() {
-            @Override
-            public void typeInfo(TdsMessageWriter w) throws IOException {
-                w.writeByte(0x26).writeByte(width);
-            }
-
-            @Override
-            public void value(TdsMessageWriter w, int row) throws IOException {
-                if (fv.isNull(row)) {
-                    w.writeByte(0);
-                } else {
-                    w.writeByte(width).writeLE(v.getValueAsLong(row), width);
-                }
-            }
-        };
-    }
-
-    private static Encoder floatEncoder(Float8Vector v) {
-        return new Encoder() {
-            @Override
-            public void typeInfo(TdsMessageWriter w) throws IOException {
-                w.writeByte(0x6D).writeByte(8);
-            }
-
-            @Override
-            public void value(TdsMessageWriter w, int row) throws IOException {
-                if (v.isNull(row)) {
-                    w.writeByte(0);
-                } else {
-                    w.writeByte(8).writeLong(Double.doubleToRawLongBits(v.get(row)));
-                }
-            }
-        };
-    }
-
-    private static Encoder bitEncoder(BitVector v) {
-        return new Encoder() {
-            @Override
-            public void typeInfo(TdsMessageWriter w) throws IOException {
-                w.writeByte(0x68).writeByte(1);
-            }
-
-            @Override
-            public void value(TdsMessageWriter w, int row) throws IOException {
-                if (v.isNull(row)) {
-                    w.writeByte(0);
-                } else {
-                    w.writeByte(1).writeByte(v.get(row));
-                }
-            }
-        };
-    }
-
-    static int decimalLength(int precision) {
-        return precision <= 9 ? 5 : precision <= 19 ? 9 : precision <= 28 ? 13 : 17;
-    }
-
-    private static Encoder decimalEncoder(DecimalVector v, int precision, int scale) {
-        int len = decimalLength(precision);
-        boolean sameScale = v.getScale() == scale;
-        ArrowBuf data = v.getDataBuffer();
-        return new Encoder() {
-            @Override
-            public void typeInfo(TdsMessageWriter w) throws IOException {
-                w.writeByte(0x6A).writeByte(len).writeByte(precision).writeByte(scale);
-            }
-
-            @Override
-            public void value(TdsMessageWriter w, int row) throws IOException {
-                if (v.isNull(row)) {
-                    w.writeByte(0);
-                    return;
-                }
-                long lo;
-                long hi;
-                if (sameScale) {
-                    lo = data.getLong((long) row * 16);
-                    hi = data.getLong((long) row * 16 + 8);
-                } else {
-                    // validated beforehand: the rescale is exact
-                    BigInteger u = v.getObject(row).setScale(scale, RoundingMode.UNNECESSARY).unscaledValue();
-                    lo = u.longValue();
-                    hi = u.shiftRight(64).longValue();
-                }
-                boolean negative = hi < 0;
-                if (negative) {
-                    lo = ~lo + 1;
-                    hi = ~hi + (lo == 0 ? 1 : 0);
-                }
-                w.writeByte(len).writeByte(negative ? 0 : 1);
-                int magnitude = len - 1;
-                w.writeLE(lo, Math.min(8, magnitude));
-                if (magnitude > 8) {
-                    w.writeLE(hi, magnitude - 8);
-                }
-            }
-        };
-    }
-
-    private static Encoder stringEncoder(VarCharVector v, Integer maxLength) {
-        boolean plp = maxLength == null || maxLength < 0 || maxLength > 4000;
-        ArrowBuf offsets = v.getOffsetBuffer();
-        ArrowBuf data = v.getDataBuffer();
-        return new Encoder() {
-            private byte[] utf8 = new byte[256];
-            private byte[] utf16 = new byte[512];
-
-            @Override
-            public void typeInfo(TdsMessageWriter w) throws IOException {
-                w.writeByte(0xE7).writeShort(plp ? 0xFFFF : 2 * maxLength).writeBytes(COLLATION);
-            }
-
-            @Override
-            public void value(TdsMessageWriter w, int row) throws IOException {
-                if (v.isNull(row)) {
-                    if (plp) {
-                        w.writeLong(-1L);
-                    } else {
-                        w.writeShort(0xFFFF);
-                    }
-                    return;
-                }
-                int start = offsets.getInt((long) row * 4);
-                int end = offsets.getInt((long) row * 4 + 4);
-                int n = end - start;
-                if (utf8.length < n) {
-                    utf8 = new byte[Math.max(n, utf8.length * 2)];
-                    utf16 = new byte[2 * utf8.length];
-                }
-                data.getBytes(start, utf8, 0, n);
-                int bytes = utf8ToUtf16le(utf8, n, utf16);
-                if (plp) {
-                    w.writeLong(bytes);
-                    if (bytes > 0) {
-                        w.writeInt(bytes).writeBytes(utf16, 0, bytes);
-                    }
-                    w.writeInt(0);
-                } else {
-                    w.writeShort(bytes).writeBytes(utf16, 0, bytes);
-                }
-            }
-        };
-    }
-
-    /** Transcodes valid UTF-8 (as Arrow guarantees) to UTF-16LE; returns the byte count written. */
-    static int utf8ToUtf16le(byte[] in, int n, byte[] out) {
-        int o = 0;
-        int i = 0;
-        while (i < n) {
-            int b = in[i] & 0xFF;
-            int cp;
-            if (b < 0x80) {
-                cp = b;
-                i++;
-            } else if (b < 0xE0) {
-                cp = (b & 0x1F) << 6 | (in[i + 1] & 0x3F);
-                i += 2;
-            } else if (b < 0xF0) {
-                cp = (b & 0x0F) << 12 | (in[i + 1] & 0x3F) << 6 | (in[i + 2] & 0x3F);
-                i += 3;
-            } else {
-                cp = (b & 0x07) << 18 | (in[i + 1] & 0x3F) << 12 | (in[i + 2] & 0x3F) << 6 | (in[i + 3] & 0x3F);
-                i += 4;
-            }
-            if (cp >= 0x10000) {
-                int hi = Character.highSurrogate(cp);
-                int lo = Character.lowSurrogate(cp);
-                out[o++] = (byte) hi;
-                out[o++] = (byte) (hi >>> 8);
-                out[o++] = (byte) lo;
-                out[o++] = (byte) (lo >>> 8);
-            } else {
-                out[o++] = (byte) cp;
-                out[o++] = (byte) (cp >>> 8);
-            }
-        }
-        return o;
-    }
-
-    private static Encoder dateEncoder(DateDayVector v) {
-        return new Encoder() {
-            @Override
-            public void typeInfo(TdsMessageWriter w) throws IOException {
-                w.writeByte(0x28);
-            }
-
-            @Override
-            public void value(TdsMessageWriter w, int row) throws IOException {
-                if (v.isNull(row)) {
-                    w.writeByte(0);
-                } else {
-                    w.writeByte(3).writeLE(v.get(row) + DAYS_0001_TO_1970, 3);
-                }
-            }
-        };
-    }
-
-    private static final long NANOS_PER_DAY = 86_400_000_000_000L;
-    private static final long[] POW10 = {1L, 10L, 100L, 1_000L, 10_000L, 100_000L, 1_000_000L, 10_000_000L,
-            100_000_000L, 1_000_000_000L};
-
-    private static Encoder datetime2Encoder(TimeStampVector v, TimeUnit unit, int scale) {
-        long nanosPerUnit = switch (unit) {
-            case SECOND -> 1_000_000_000L;
-            case MILLISECOND -> 1_000_000L;
-            case MICROSECOND -> 1_000L;
-            case NANOSECOND -> 1L;
-        };
-        long unitsPerDay = NANOS_PER_DAY / nanosPerUnit;
-        int timeLength = scale <= 2 ? 3 : scale <= 4 ? 4 : 5;
-        long tickNanos = POW10[9 - scale];
-        return new Encoder() {
-            @Override
-            public void typeInfo(TdsMessageWriter w) throws IOException {
-                w.writeByte(0x2A).writeByte(scale);
-            }
-
-            @Override
-            public void value(TdsMessageWriter w, int row) throws IOException {
-                if (v.isNull(row)) {
-                    w.writeByte(0);
-                    return;
-                }
-                long value = v.get(row);
-                long day = Math.floorDiv(value, unitsPerDay);
-                long nanosOfDay = Math.floorMod(value, unitsPerDay) * nanosPerUnit;
-                w.writeByte(timeLength + 3).writeLE(nanosOfDay / tickNanos, timeLength)
-                        .writeLE(day + DAYS_0001_TO_1970, 3);
-            }
-        };
     }
 }

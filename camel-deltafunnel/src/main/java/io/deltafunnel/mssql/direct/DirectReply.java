@@ -14,7 +14,7 @@ import io.deltafunnel.tds.ValueCodec;
 /**
  * One server reply (a whole TABULAR_RESULT message) read into its outcome: the rows of the first result set, the
  * affected-row count (DONE counts summed), and the first ERROR as a {@link DirectTdsException}. ENVCHANGE tokens are
- * handed to an {@link EnvChangeListener} as they are read; LOGINACK, FEATUREEXTACK, ORDER, COLINFO, TABNAME,
+ * handed to an {@link EnvChangeListener} as they are read, the feature ids of FEATUREEXTACK to a consumer; LOGINACK, ORDER, COLINFO, TABNAME,
  * RETURNSTATUS, RETURNVALUE and INFO are read past.
  *
  * @param rowCount the DONE/DONEPROC/DONEINPROC counts (those with DONE_COUNT set), summed
@@ -30,7 +30,8 @@ public record DirectReply(long rowCount, List<String> columns, List<Object[]> ro
     }
 
     /** Reads {@code message}; throws the first ERROR token (after reading the whole reply) as an exception. */
-    static DirectReply read(byte[] message, EnvChangeListener env) throws DirectTdsException {
+    static DirectReply read(byte[] message, EnvChangeListener env, java.util.function.IntConsumer featureAck)
+            throws DirectTdsException {
         TdsReader r = new TdsReader(message);
         DirectTdsException error = null;
         long rows = 0;
@@ -66,6 +67,7 @@ public record DirectReply(long rowCount, List<String> columns, List<Object[]> ro
                             TokenType.RETURNVALUE -> r.skip(r.readUnsignedShort());
                     case TokenType.FEATUREEXTACK -> {
                         for (int id = r.readUnsignedByte(); id != 0xFF; id = r.readUnsignedByte()) {
+                            featureAck.accept(id);
                             r.skip(r.readUnsignedInt());
                         }
                     }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
-import java.util.ArrayList;
 import java.util.List;
 
 import io.deltafunnel.mssql.ArrowBulkData;
@@ -12,11 +11,9 @@ import io.deltafunnel.mssql.BoundColumn;
 import io.deltafunnel.mssql.BulkLoadSettings;
 import io.deltafunnel.mssql.SqlChannel;
 import io.deltafunnel.mssql.TableName;
-import io.deltafunnel.mssql.TargetColumn;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -105,8 +102,9 @@ public final class DirectSqlChannel implements SqlChannel {
         try (BufferAllocator none = new RootAllocator(0)) {
             for (BoundColumn c : columns) {
                 Field f = schema.getFields().get(c.sourceIndex());
+                // An empty vector of the column's type: the encoder factory decides by type alone.
                 try (FieldVector empty = f.createVector(none)) {
-                    DirectBulkWriter.encoder(f, empty, c.target());
+                    DirectEncoders.forColumn(c, empty);
                 } catch (DirectUnsupportedColumnException e) {
                     return e.getMessage();
                 }
@@ -117,25 +115,14 @@ public final class DirectSqlChannel implements SqlChannel {
 
     @Override
     public void bulkWrite(TableName destination, ArrowBulkData data, BulkLoadSettings settings) throws SQLException {
-        List<BoundColumn> columns = data.columns();
-        VectorSchemaRoot source = data.root();
-        List<FieldVector> vectors = new ArrayList<>(columns.size());
-        List<TargetColumn> targets = new ArrayList<>(columns.size());
-        for (BoundColumn c : columns) {
-            vectors.add(source.getVector(c.sourceIndex()));
-            targets.add(c.target());
-        }
-        // A view of the caller's vectors in bound order; not closed here (the vectors stay the caller's).
-        VectorSchemaRoot view = new VectorSchemaRoot(vectors.stream().map(FieldVector::getField).toList(), vectors,
-                source.getRowCount());
         DirectBulkWriter writer = new DirectBulkWriter(connection).tableLock(settings.tableLock())
                 .keepNulls(settings.keepNulls()).checkConstraints(settings.checkConstraints())
                 .fireTriggers(settings.fireTriggers());
-        int rows = source.getRowCount();
+        int rows = data.root().getRowCount();
         int chunk = settings.bulkBatchSize() > 0 ? settings.bulkBatchSize() : Math.max(rows, 1);
         run(() -> {
             for (int from = 0; from < rows; from += chunk) {
-                writer.writeValidated(destination, view, targets, from, Math.min(rows, from + chunk));
+                writer.writeValidated(destination, data, from, Math.min(rows, from + chunk));
             }
             return null;
         });

@@ -1,7 +1,9 @@
 package io.deltafunnel.mssql.direct;
 
 import io.deltafunnel.tds.EnvChangeType;
+import io.deltafunnel.tds.Login7;
 import io.deltafunnel.tds.PacketType;
+import io.deltafunnel.tds.PreloginOptions;
 import io.deltafunnel.tds.TdsMessageWriter;
 import io.deltafunnel.tds.TdsReader;
 import io.deltafunnel.tds.TdsWriter;
@@ -18,53 +20,99 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.security.cert.X509Certificate;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLEngineResult;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509ExtendedTrustManager;
 import javax.net.ssl.X509TrustManager;
 
 /**
- * A minimal TDS 7.4 client connection of its own (no mssql-jdbc): PRELOGIN with TLS 1.2 (on by default; the
- * handshake travels in PRELOGIN packets, then raw TLS for the whole session), LOGIN7 with SQL authentication, the
- * packet size ENVCHANGE honoured, SQL_BATCH and BULK_LOAD messages. Server ERROR tokens become
- * {@link DirectTdsException}s. Result sets are not supported (only DONE/ERROR/INFO/ENVCHANGE replies).
+ * A minimal TDS client connection of its own (no mssql-jdbc): connection setup, SQL_BATCH and BULK_LOAD messages.
+ * Server ERROR tokens become {@link DirectTdsException}s. Result sets are not supported (only
+ * DONE/ERROR/INFO/ENVCHANGE replies).
+ *
+ * <ul>
+ * <li><b>Authentication</b>: SQL authentication (user + password, LOGIN7 with the obfuscated password) or an Entra
+ * ID access token ({@link Options#accessToken(Supplier)}: PRELOGIN FEDAUTHREQUIRED, LOGIN7 FEDAUTH feature with the
+ * SECURITYTOKEN library, MS-TDS 2.2.6.4). Integrated security / Kerberos / NTLM are not supported.</li>
+ * <li><b>Encryption</b> ({@link Encryption}): {@code MANDATORY} (default, TDS 7.4: PRELOGIN, then a TLS 1.2
+ * handshake wrapped in PRELOGIN packets, then raw TLS for the whole session), {@code STRICT} (TDS 8.0: TLS 1.2/1.3
+ * handshake first with ALPN "tds/8.0", PRELOGIN and LOGIN7 inside TLS, the certificate always validated) or
+ * {@code OFF} (no TLS at all; the server must agree). Login-only encryption is not supported.</li>
+ * <li><b>Certificates</b>: validated against the JDK's default trust store or {@link Options#trustStore}, with the
+ * host name (or {@link Options#hostNameInCertificate}) checked by the HTTPS rules, unless
+ * {@link Options#trustServerCertificate(boolean)} (not allowed with {@code STRICT}).</li>
+ * <li><b>Routing</b>: a routing ENVCHANGE (type 20) in the login answer makes the client reconnect once to the named
+ * host and port with the same options and log in again (the certificate then has to name the new host); a second
+ * redirect, or any redirect with {@link Options#followRouting(boolean) followRouting(false)}, is a
+ * {@link DirectRoutingException}.</li>
+ * </ul>
+ *
+ * <p>Secrets (password, access token, trust store password) are never logged nor put into exception messages or
+ * {@code toString()}. The connection owns its socket (and TLS streams); {@link #close()} releases them.
  *
  * <p>EXPERIMENTAL: not used by the {@code deltafunnel-mssql} producer yet. Not thread-safe.
  */
 public final class DirectTdsConnection implements AutoCloseable {
 
-    static final int PT_SQL_BATCH = 0x01;
-    static final int PT_REPLY = 0x04;
-    static final int PT_LOGIN7 = 0x10;
-    static final int PT_BULK_LOAD = 0x07;
-    static final int PT_PRELOGIN = 0x12;
+    private static final String LIBRARY_NAME = "deltafunnel";
+    /** ClientProgVer sent in LOGIN7 (0.1.0.0 little-endian: build, patch, minor, major bytes). */
+    private static final int CLIENT_PROG_VERSION = 0x00010000;
 
-    private static final int ENCRYPT_OFF = 0x00;
-    private static final int ENCRYPT_ON = 0x01;
-    private static final int ENCRYPT_NOT_SUP = 0x02;
-    private static final int ENCRYPT_REQ = 0x03;
+    /** How the session is encrypted. */
+    public enum Encryption {
+        /** No TLS at all (PRELOGIN ENCRYPT_NOT_SUP); fails if the server requires encryption. */
+        OFF,
+        /** TDS 7.4: TLS negotiated in PRELOGIN, on for the whole session; fails if the server cannot do TLS. */
+        MANDATORY,
+        /** TDS 8.0: TLS first (ALPN "tds/8.0"), certificate always validated. */
+        STRICT
+    }
 
-    /** Connection settings. Encryption is on and the certificate is validated unless told otherwise. */
+    /**
+     * Connection settings. Encryption is {@link Encryption#MANDATORY} and the certificate is validated unless told
+     * otherwise. The options object is only read by {@link #open(Options)}; it keeps references to the password, the
+     * token supplier and the trust store password, so callers should not keep it longer than needed.
+     */
     public static final class Options {
         private String host = "localhost";
         private int port = 1433;
         private String database = "";
         private String user;
         private String password;
-        private boolean encrypt = true;
+        private Supplier<String> accessToken;
+        private Encryption encryption = Encryption.MANDATORY;
         private boolean trustServerCertificate;
+        private String hostNameInCertificate;
+        private Path trustStore;
+        private char[] trustStorePassword;
+        private String trustStoreType = KeyStore.getDefaultType();
         private int packetSize = 8000;
         private int connectTimeoutMillis = 15_000;
+        private int loginTimeoutMillis = 30_000;
         private String applicationName = "deltafunnel-direct";
+        private String workstationId;
+        private boolean readOnlyIntent;
+        private boolean followRouting = true;
 
         public Options host(String host) {
             this.host = Objects.requireNonNull(host);
@@ -81,25 +129,68 @@ public final class DirectTdsConnection implements AutoCloseable {
             return this;
         }
 
+        /** SQL authentication user (not with {@link #accessToken(Supplier)}). */
         public Options user(String user) {
             this.user = user;
             return this;
         }
 
+        /** SQL authentication password (not with {@link #accessToken(Supplier)}). Never logged. */
         public Options password(String password) {
             this.password = password;
             return this;
         }
 
-        /** TLS for the whole session (default true). False asks for no encryption at all. */
-        public Options encrypt(boolean encrypt) {
-            this.encrypt = encrypt;
+        /**
+         * Entra ID (Azure AD) access token authentication: {@code token} is called once per physical connection (so
+         * once more after a routing redirect) and its result is sent in the LOGIN7 FEDAUTH feature; user and
+         * password must not be set. Requires encryption. The token is never logged.
+         */
+        public Options accessToken(Supplier<String> token) {
+            this.accessToken = token;
             return this;
         }
 
-        /** Accept any server certificate (default false: default trust store plus host name check). */
+        /** TLS for the whole session (default true = {@link Encryption#MANDATORY}); false = {@link Encryption#OFF}. */
+        public Options encrypt(boolean encrypt) {
+            this.encryption = encrypt ? Encryption.MANDATORY : Encryption.OFF;
+            return this;
+        }
+
+        public Options encryption(Encryption encryption) {
+            this.encryption = Objects.requireNonNull(encryption);
+            return this;
+        }
+
+        /**
+         * Accept any server certificate (default false: trust store plus host name check). Not allowed with
+         * {@link Encryption#STRICT}: strict mode always validates (mssql-jdbc silently ignores this setting there;
+         * we refuse the combination instead).
+         */
         public Options trustServerCertificate(boolean trust) {
             this.trustServerCertificate = trust;
+            return this;
+        }
+
+        /**
+         * The name the server certificate must carry, instead of {@link #host(String)} (like mssql-jdbc's
+         * {@code hostNameInCertificate}). Also sent as TLS SNI. Not applied to a routed connection, which is
+         * checked against the routed host name.
+         */
+        public Options hostNameInCertificate(String name) {
+            this.hostNameInCertificate = name;
+            return this;
+        }
+
+        /**
+         * Trust material instead of the JDK default trust store (like mssql-jdbc's {@code trustStore},
+         * {@code trustStorePassword}, {@code trustStoreType}); {@code type} null means {@link KeyStore#getDefaultType()}.
+         * The password array is copied; it is never logged.
+         */
+        public Options trustStore(Path path, char[] password, String type) {
+            this.trustStore = path;
+            this.trustStorePassword = password == null ? null : password.clone();
+            this.trustStoreType = type == null ? KeyStore.getDefaultType() : type;
             return this;
         }
 
@@ -108,14 +199,20 @@ public final class DirectTdsConnection implements AutoCloseable {
             return this;
         }
 
+        /** TCP connect timeout per attempt (default 15 s). */
         public Options connectTimeoutMillis(int millis) {
             this.connectTimeoutMillis = millis;
             return this;
         }
 
-        /** Entra ID access token supplier (FEDAUTH). */
-        public Options accessToken(java.util.function.Supplier<String> tokens) {
-            throw new UnsupportedOperationException("FEDAUTH is not implemented yet");
+        /**
+         * Read timeout for every step of the connection setup (TLS handshake, PRELOGIN, LOGIN7 answers; default
+         * 30 s), so a server that does not answer (e.g. a TDS 7.x server to a strict ClientHello) fails instead of
+         * hanging. Requests after the login have no read timeout.
+         */
+        public Options loginTimeoutMillis(int millis) {
+            this.loginTimeoutMillis = millis;
+            return this;
         }
 
         public Options applicationName(String name) {
@@ -141,8 +238,21 @@ public final class DirectTdsConnection implements AutoCloseable {
             return user;
         }
 
+        /** True unless the encryption is OFF. */
         public boolean encrypt() {
-            return encrypt;
+            return encryption != Encryption.OFF;
+        }
+
+        public Encryption encryption() {
+            return encryption;
+        }
+
+        public String hostNameInCertificate() {
+            return hostNameInCertificate;
+        }
+
+        public boolean hasAccessToken() {
+            return accessToken != null;
         }
 
         public boolean trustServerCertificate() {
@@ -151,6 +261,53 @@ public final class DirectTdsConnection implements AutoCloseable {
 
         public int packetSize() {
             return packetSize;
+        }
+
+        /** LOGIN7 HostName (default: this machine's host name), like mssql-jdbc's {@code workstationID}. */
+        public Options workstationId(String name) {
+            this.workstationId = name;
+            return this;
+        }
+
+        /** LOGIN7 TypeFlags read-only application intent (default false = read/write). */
+        public Options readOnlyIntent(boolean readOnly) {
+            this.readOnlyIntent = readOnly;
+            return this;
+        }
+
+        /** Follow one routing ENVCHANGE (default true); false makes a redirect a {@link DirectRoutingException}. */
+        public Options followRouting(boolean follow) {
+            this.followRouting = follow;
+            return this;
+        }
+
+        private void validate() {
+            if (accessToken != null) {
+                if (user != null || password != null) {
+                    throw new IllegalArgumentException("set either user/password or accessToken, not both");
+                }
+                if (encryption == Encryption.OFF) {
+                    throw new IllegalArgumentException("an access token is never sent unencrypted: "
+                            + "use encryption MANDATORY or STRICT");
+                }
+            } else {
+                Objects.requireNonNull(user, "user");
+                Objects.requireNonNull(password, "password");
+            }
+            if (encryption == Encryption.STRICT && trustServerCertificate) {
+                throw new IllegalArgumentException("encryption STRICT always validates the server certificate; "
+                        + "trustServerCertificate(true) is not allowed with it (use trustStore instead)");
+            }
+        }
+
+        /** The settings without secrets. */
+        @Override
+        public String toString() {
+            return "Options[host=" + host + ", port=" + port + ", database=" + database + ", auth="
+                    + (accessToken != null ? "accessToken" : "sql user " + user) + ", encryption=" + encryption
+                    + ", trustServerCertificate=" + trustServerCertificate + ", hostNameInCertificate="
+                    + hostNameInCertificate + ", trustStore=" + trustStore + ", packetSize=" + packetSize
+                    + ", followRouting=" + followRouting + "]";
         }
     }
 
@@ -164,29 +321,84 @@ public final class DirectTdsConnection implements AutoCloseable {
     private final Socket socket;
     /** The open transaction's descriptor from the server's ENVCHANGE; zeros outside a transaction. */
     private final byte[] transaction = new byte[8];
+    private final String host;
+    private final int port;
     private InputStream in;
     private OutputStream out;
     private int packetSize = 4096;
     private boolean encrypted;
+    private String tlsProtocol;
+    private String phase = "TCP connect";
+    private boolean fedAuthEcho;
+    private boolean fedAuthAcked;
+    /** Set by {@link #readReply()} when the login answer carries a routing ENVCHANGE. */
+    private Route routing;
 
-    private DirectTdsConnection(Socket socket) {
-        this.socket = socket;
+    private record Route(String host, int port) {
     }
 
-    /** Connects, negotiates encryption and logs in. */
+    private DirectTdsConnection(Socket socket, String host, int port) {
+        this.socket = socket;
+        this.host = host;
+        this.port = port;
+    }
+
+    /**
+     * Connects, negotiates encryption and logs in, following at most one routing redirect. The returned connection
+     * belongs to the caller, who must {@link #close()} it.
+     *
+     * @throws DirectTlsException TLS could not be set up (handshake, untrusted certificate, host name mismatch)
+     * @throws DirectRoutingException a redirect was not followed
+     * @throws DirectTdsException the server refused the login (e.g. number 18456) or broke the protocol, or did not
+     *         answer within {@link Options#loginTimeoutMillis(int)}
+     * @throws IllegalArgumentException contradictory options
+     */
     public static DirectTdsConnection open(Options o) throws IOException {
-        Objects.requireNonNull(o.user, "user");
-        Objects.requireNonNull(o.password, "password");
+        o.validate();
+        SSLContext ssl = o.encryption == Encryption.OFF ? null : sslContext(o);
+        String certHost = o.hostNameInCertificate != null ? o.hostNameInCertificate : o.host;
+        DirectTdsConnection c = connect(o, ssl, o.host, o.port, certHost);
+        Route r = c.routing;
+        if (r == null) {
+            return c;
+        }
+        c.close();
+        if (!o.followRouting) {
+            throw new DirectRoutingException("the server " + o.host + ":" + o.port + " routed the login to "
+                    + r.host() + ":" + r.port() + " and followRouting is false", r.host(), r.port());
+        }
+        DirectTdsConnection routed = connect(o, ssl, r.host(), r.port(), r.host());
+        Route again = routed.routing;
+        if (again != null) {
+            routed.close();
+            throw new DirectRoutingException("the routed server " + r.host() + ":" + r.port() + " routed the login "
+                    + "again, to " + again.host() + ":" + again.port() + "; only one redirect is followed",
+                    again.host(), again.port());
+        }
+        return routed;
+    }
+
+    private static DirectTdsConnection connect(Options o, SSLContext ssl, String host, int port, String certHost)
+            throws IOException {
         Socket socket = new Socket();
-        DirectTdsConnection c = new DirectTdsConnection(socket);
+        DirectTdsConnection c = new DirectTdsConnection(socket, host, port);
         try {
-            socket.connect(new InetSocketAddress(o.host, o.port), o.connectTimeoutMillis);
+            socket.connect(new InetSocketAddress(host, port), o.connectTimeoutMillis);
             socket.setTcpNoDelay(true);
+            socket.setSoTimeout(o.loginTimeoutMillis);
             c.in = new BufferedInputStream(socket.getInputStream(), 65536);
             c.out = new BufferedOutputStream(socket.getOutputStream(), 65536);
-            c.prelogin(o);
-            c.login(o);
+            if (o.encryption == Encryption.STRICT) {
+                c.startStrictTls(ssl, certHost);
+            }
+            c.prelogin(o, ssl, certHost);
+            c.login(o, host);
+            socket.setSoTimeout(0);
             return c;
+        } catch (SocketTimeoutException e) {
+            c.close();
+            throw new DirectTdsException("no answer from " + host + ":" + port + " within " + o.loginTimeoutMillis
+                    + " ms during " + c.phase, e);
         } catch (IOException | RuntimeException e) {
             c.close();
             throw e;
@@ -203,58 +415,159 @@ public final class DirectTdsConnection implements AutoCloseable {
         return encrypted;
     }
 
-    // ---------------------------------------------------------------- PRELOGIN / TLS
+    /** The negotiated TLS protocol ("TLSv1.2", "TLSv1.3"), null for a plain session. */
+    public String tlsProtocol() {
+        return tlsProtocol;
+    }
 
-    private void prelogin(Options o) throws IOException {
-        // options: VERSION (0) 6 bytes, ENCRYPTION (1) 1 byte, terminator; header is 2*5+1 = 11 bytes
-        TdsMessageWriter w = new TdsMessageWriter(out, PT_PRELOGIN, 4096);
-        w.writeByte(0).writeByte(0).writeByte(11).writeByte(0).writeByte(6);
-        w.writeByte(1).writeByte(0).writeByte(17).writeByte(0).writeByte(1);
-        w.writeByte(0xFF);
-        w.writeByte(1).writeByte(0).writeShort(0).writeShort(0); // client version 1.0.0.0
-        w.writeByte(o.encrypt ? ENCRYPT_ON : ENCRYPT_NOT_SUP);
-        w.end();
-        byte[] reply = readMessage(PT_REPLY);
-        int serverEncryption = -1;
-        int i = 0;
-        while (i < reply.length && (reply[i] & 0xFF) != 0xFF) {
-            int token = reply[i] & 0xFF;
-            int off = (reply[i + 1] & 0xFF) << 8 | (reply[i + 2] & 0xFF);
-            int len = (reply[i + 3] & 0xFF) << 8 | (reply[i + 4] & 0xFF);
-            if (token == 1 && len >= 1 && off < reply.length) {
-                serverEncryption = reply[off] & 0xFF;
+    /** The host this connection is logged in to (the routed host after a redirect). */
+    public String host() {
+        return host;
+    }
+
+    /** The port this connection is logged in to (the routed port after a redirect). */
+    public int port() {
+        return port;
+    }
+
+    // ---------------------------------------------------------------- TLS set-up
+
+    private static SSLContext sslContext(Options o) throws IOException {
+        try {
+            TrustManager tm;
+            if (o.trustServerCertificate) {
+                tm = new TrustAll();
+            } else {
+                KeyStore ks = null;
+                if (o.trustStore != null) {
+                    ks = KeyStore.getInstance(o.trustStoreType);
+                    try (InputStream f = Files.newInputStream(o.trustStore)) {
+                        ks.load(f, o.trustStorePassword);
+                    }
+                }
+                TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+                tmf.init(ks);
+                X509ExtendedTrustManager x509 = null;
+                for (TrustManager t : tmf.getTrustManagers()) {
+                    if (t instanceof X509ExtendedTrustManager e) {
+                        x509 = e;
+                    }
+                }
+                if (x509 == null) {
+                    throw new IllegalStateException("the JDK trust manager factory offers no X509ExtendedTrustManager");
+                }
+                tm = new ValidatingTrustManager(x509);
             }
-            i += 5;
+            SSLContext ctx = SSLContext.getInstance("TLS");
+            ctx.init(null, new TrustManager[] {tm}, null);
+            return ctx;
+        } catch (GeneralSecurityException e) {
+            String what = o.trustStore == null ? "the default trust store"
+                    : "trust store " + o.trustStore + " (type " + o.trustStoreType + ")";
+            throw new DirectTlsException(DirectTlsException.Reason.HANDSHAKE, o.host, o.port,
+                    "cannot set up TLS with " + what + ": " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new IOException("cannot read trust store " + o.trustStore + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Turns a JDK TLS failure into a {@link DirectTlsException} with its reason. */
+    private DirectTlsException tlsFailure(SSLException e, boolean strict) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ValidatingTrustManager.Failure f) {
+                return new DirectTlsException(f.reason, host, port, f.getMessage(), e);
+            }
+        }
+        String hint = strict ? " (encryption STRICT needs a TDS 8.0 server that expects TLS first)" : "";
+        return new DirectTlsException(DirectTlsException.Reason.HANDSHAKE, host, port, e.getMessage() + hint, e);
+    }
+
+    /** TDS 8.0: TLS handshake directly on the socket, ALPN "tds/8.0", TLS 1.3 or 1.2. */
+    private void startStrictTls(SSLContext ctx, String certHost) throws IOException {
+        phase = "TLS handshake (strict)";
+        SSLSocket ssl = (SSLSocket) ctx.getSocketFactory().createSocket(socket, certHost, port, true);
+        ssl.setUseClientMode(true);
+        SSLParameters p = ssl.getSSLParameters();
+        p.setProtocols(new String[] {"TLSv1.3", "TLSv1.2"});
+        p.setApplicationProtocols(new String[] {PreloginOptions.ALPN_TDS_8_0});
+        p.setEndpointIdentificationAlgorithm("HTTPS");
+        ssl.setSSLParameters(p);
+        try {
+            ssl.startHandshake();
+        } catch (SSLException e) {
+            throw tlsFailure(e, true);
+        } catch (SocketTimeoutException e) {
+            throw new DirectTlsException(DirectTlsException.Reason.HANDSHAKE, host, port, "no TLS answer within the "
+                    + "login timeout (encryption STRICT needs a TDS 8.0 server that expects TLS first)", e);
+        }
+        String alpn = ssl.getApplicationProtocol();
+        // like mssql-jdbc: no ALPN answer is tolerated, a different protocol is not
+        if (alpn != null && !alpn.isEmpty() && !PreloginOptions.ALPN_TDS_8_0.equals(alpn)) {
+            throw new DirectTlsException(DirectTlsException.Reason.ALPN, host, port,
+                    "the server negotiated application protocol '" + alpn + "' instead of "
+                            + PreloginOptions.ALPN_TDS_8_0, null);
+        }
+        in = new BufferedInputStream(ssl.getInputStream(), 65536);
+        out = new BufferedOutputStream(ssl.getOutputStream(), 65536);
+        tlsProtocol = ssl.getSession().getProtocol();
+        encrypted = true;
+    }
+
+    // ---------------------------------------------------------------- PRELOGIN
+
+    private void prelogin(Options o, SSLContext ssl, String certHost) throws IOException {
+        phase = "PRELOGIN";
+        // mssql-jdbc sends ENCRYPT_NOT_SUP in strict mode too: TLS is already up, nothing more to negotiate
+        int encryption = o.encryption == Encryption.MANDATORY ? PreloginOptions.ENCRYPT_ON
+                : PreloginOptions.ENCRYPT_NOT_SUP;
+        // the option set mssql-jdbc sends (minus its TRACEID): no INSTOPT (default instance), THREADID or MARS (off)
+        Map<Integer, byte[]> options = new LinkedHashMap<>();
+        options.put(PreloginOptions.VERSION, new byte[] {0, 1, 0, 0, 0, 0}); // 0.1.0, sub-build 0
+        options.put(PreloginOptions.ENCRYPTION, new byte[] {(byte) encryption});
+        if (o.accessToken != null) {
+            options.put(PreloginOptions.FEDAUTHREQUIRED, new byte[] {1});
+        }
+        byte[] request = PreloginOptions.build(options);
+        TdsMessageWriter w = new TdsMessageWriter(out, PacketType.PRELOGIN, 4096);
+        w.writeBytes(request);
+        w.end();
+        Map<Integer, byte[]> reply;
+        try {
+            reply = PreloginOptions.parse(readMessage(PacketType.TABULAR_RESULT));
+        } catch (io.deltafunnel.tds.TdsProtocolException e) {
+            throw new DirectTdsException("malformed PRELOGIN reply from " + host + ":" + port + ": "
+                    + e.getMessage(), e);
+        }
+        int serverEncryption = PreloginOptions.byteOption(reply, PreloginOptions.ENCRYPTION);
         if (serverEncryption < 0) {
             throw new DirectTdsException("PRELOGIN reply without ENCRYPTION option");
         }
-        boolean serverWantsTls = serverEncryption == ENCRYPT_ON || serverEncryption == ENCRYPT_REQ;
-        if (o.encrypt && !serverWantsTls) {
-            throw new DirectTdsException("encryption requested but the server does not support it (PRELOGIN "
-                    + "ENCRYPTION=" + serverEncryption + ")");
+        fedAuthEcho = PreloginOptions.byteOption(reply, PreloginOptions.FEDAUTHREQUIRED) == 1;
+        if (o.encryption == Encryption.STRICT) {
+            return; // the value is meaningless once TLS is up (mssql-jdbc ignores it too)
         }
-        if (!o.encrypt && serverEncryption == ENCRYPT_REQ) {
+        boolean serverWantsTls = serverEncryption == PreloginOptions.ENCRYPT_ON
+                || serverEncryption == PreloginOptions.ENCRYPT_REQ;
+        if (o.encryption == Encryption.MANDATORY && !serverWantsTls) {
+            throw new DirectTdsException("encryption requested but the server " + host + ":" + port
+                    + " does not support it (PRELOGIN ENCRYPTION=" + serverEncryption + ")");
+        }
+        if (o.encryption == Encryption.OFF && serverEncryption == PreloginOptions.ENCRYPT_REQ) {
             throw new DirectTdsException("the server requires encryption; connect with encrypt=true");
         }
-        if (!o.encrypt && serverEncryption == ENCRYPT_OFF) {
+        if (o.encryption == Encryption.OFF && serverEncryption == PreloginOptions.ENCRYPT_OFF) {
             throw new DirectTdsException("the server wants login-only encryption, which is not supported; "
                     + "connect with encrypt=true");
         }
         if (serverWantsTls) {
-            startTls(o);
+            startTls(o, ssl, certHost);
         }
     }
 
-    private void startTls(Options o) throws IOException {
-        SSLEngine engine;
-        try {
-            SSLContext ctx = SSLContext.getInstance("TLSv1.2");
-            ctx.init(null, o.trustServerCertificate ? new TrustManager[] {new TrustAll()} : null, null);
-            engine = ctx.createSSLEngine(o.host, o.port);
-        } catch (GeneralSecurityException e) {
-            throw new SSLException("cannot set up TLS: " + e.getMessage(), e);
-        }
+    /** TDS 7.x: TLS 1.2 handshake records wrapped in PRELOGIN packets, then raw TLS. */
+    private void startTls(Options o, SSLContext ctx, String certHost) throws IOException {
+        phase = "TLS handshake (in PRELOGIN)";
+        SSLEngine engine = ctx.createSSLEngine(certHost, port);
         engine.setUseClientMode(true);
         engine.setEnabledProtocols(new String[] {"TLSv1.2"});
         if (!o.trustServerCertificate) {
@@ -262,6 +575,15 @@ public final class DirectTdsConnection implements AutoCloseable {
             p.setEndpointIdentificationAlgorithm("HTTPS");
             engine.setSSLParameters(p);
         }
+        try {
+            handshakeInPrelogin(engine);
+        } catch (SSLException e) {
+            throw tlsFailure(e, false);
+        }
+        tlsProtocol = engine.getSession().getProtocol();
+    }
+
+    private void handshakeInPrelogin(SSLEngine engine) throws IOException {
         engine.beginHandshake();
         int packetBuf = engine.getSession().getPacketBufferSize();
         ByteBuffer netIn = ByteBuffer.allocate(packetBuf * 2);
@@ -294,7 +616,7 @@ public final class DirectTdsConnection implements AutoCloseable {
                     SSLEngineResult r = engine.unwrap(netIn, app);
                     app.clear();
                     if (r.getStatus() == SSLEngineResult.Status.BUFFER_UNDERFLOW) {
-                        netIn = append(netIn, readPacket(PT_REPLY, PT_PRELOGIN));
+                        netIn = append(netIn, readPacket(PacketType.TABULAR_RESULT, PacketType.PRELOGIN));
                         hs = engine.getHandshakeStatus();
                         continue;
                     }
@@ -327,7 +649,7 @@ public final class DirectTdsConnection implements AutoCloseable {
         if (pending.size() == 0) {
             return;
         }
-        TdsMessageWriter w = new TdsMessageWriter(out, PT_PRELOGIN, 4096);
+        TdsMessageWriter w = new TdsMessageWriter(out, PacketType.PRELOGIN, 4096);
         w.writeBytes(pending.toByteArray());
         w.end();
         pending.reset();
@@ -363,52 +685,120 @@ public final class DirectTdsConnection implements AutoCloseable {
 
     // ---------------------------------------------------------------- LOGIN7
 
-    private void login(Options o) throws IOException {
-        String[] fields = {hostName(), o.user, o.password, o.applicationName, o.host, "", "deltafunnel", "",
-                o.database};
-        int fixed = 94;
-        int total = fixed;
-        for (String f : fields) {
-            total += 2 * f.length();
-        }
-        TdsMessageWriter w = new TdsMessageWriter(out, PT_LOGIN7, 4096);
-        w.writeInt(total);
-        w.writeByte(0x74).writeByte(0x00).writeByte(0x00).writeByte(0x04); // TDS 7.4, big-endian on the wire
-        w.writeInt(o.packetSize).writeInt(1).writeInt((int) ProcessHandle.current().pid()).writeInt(0);
-        w.writeByte(0xE0).writeByte(0x03).writeByte(0).writeByte(0).writeInt(0).writeInt(0x0409);
-        int offset = fixed;
-        for (int i = 0; i < fields.length; i++) {
-            if (i == 5) { // extension slot, unused
-                w.writeShort(offset).writeShort(0);
-                continue;
+    /**
+     * Sends LOGIN7 with the flags mssql-jdbc uses (checked field by field by LoginEquivalenceTest) and reads the
+     * answer; {@code serverName} is the host being logged in to (the routed one after a redirect).
+     */
+    private void login(Options o, String serverName) throws IOException {
+        phase = "LOGIN7";
+        byte[] token = null;
+        if (o.accessToken != null) {
+            String t = o.accessToken.get();
+            if (t == null || t.isEmpty()) {
+                throw new DirectTdsException("the access token supplier returned no token");
             }
-            w.writeShort(offset).writeShort(fields[i].length());
-            offset += 2 * fields[i].length();
+            token = t.getBytes(StandardCharsets.UTF_16LE);
         }
-        w.writeBytes(new byte[6]); // client id
-        w.writeShort(offset).writeShort(0); // SSPI
-        w.writeShort(offset).writeShort(0); // attach db file
-        w.writeShort(offset).writeShort(0); // change password
-        w.writeInt(0); // SSPI long
-        for (int i = 0; i < fields.length; i++) {
-            if (i == 2) {
-                for (byte x : fields[i].getBytes(StandardCharsets.UTF_16LE)) {
-                    int v = x & 0xFF;
-                    w.writeByte(((v << 4 & 0xF0) | (v >>> 4)) ^ 0xA5);
-                }
-            } else if (i != 5) {
-                w.writeChars(fields[i]);
+        byte[] message = login7(o, serverName, token);
+        try {
+            TdsMessageWriter w = new TdsMessageWriter(out, PacketType.LOGIN7, 4096);
+            w.writeBytes(message);
+            w.end();
+        } finally {
+            Arrays.fill(message, (byte) 0);
+            if (token != null) {
+                Arrays.fill(token, (byte) 0);
             }
         }
-        w.end();
         readReply();
+        if (token != null && routing == null && !fedAuthAcked) {
+            throw new DirectTdsException("the server accepted the login without acknowledging the FEDAUTH feature");
+        }
     }
 
-    private static String hostName() {
+    private byte[] login7(Options o, String serverName, byte[] token) {
+        boolean sqlAuth = token == null;
+        byte[] hostName = chars(o.workstationId != null ? o.workstationId : localHostName());
+        byte[] user = sqlAuth ? chars(o.user) : new byte[0];
+        byte[] password = sqlAuth ? Login7.obfuscatePassword(o.password) : new byte[0];
+        byte[] app = chars(o.applicationName == null ? "" : o.applicationName);
+        byte[] server = chars(serverName);
+        byte[] library = chars(LIBRARY_NAME);
+        byte[] database = chars(o.database);
+        // FeatureExt: FEDAUTH (token logins) and the terminator; always present, like mssql-jdbc's
+        TdsWriter ext = new TdsWriter(64);
+        if (token != null) {
+            ext.writeByte(Login7.FEATURE_FEDAUTH).writeInt(1 + 4 + token.length);
+            ext.writeByte(Login7.fedAuthOptions(Login7.FEDAUTH_LIBRARY_SECURITYTOKEN, fedAuthEcho));
+            ext.writeInt(token.length).writeBytes(token);
+        }
+        ext.writeByte(Login7.FEATURE_TERMINATOR);
+
+        int offset = Login7.FIXED_LENGTH;
+        int hostAt = offset;
+        offset += hostName.length;
+        int userAt = offset;
+        offset += user.length;
+        int passwordAt = offset;
+        offset += password.length;
+        int appAt = offset;
+        offset += app.length;
+        int serverAt = offset;
+        offset += server.length;
+        int extensionAt = offset;
+        offset += 4;
+        int libraryAt = offset;
+        offset += library.length;
+        int databaseAt = offset;
+        offset += database.length;
+        int featureExtAt = offset;
+        int total = offset + ext.size();
+
+        TdsWriter w = new TdsWriter(total);
+        w.writeInt(total);
+        w.writeInt(o.encryption == Encryption.STRICT ? Login7.TDS_8_0 : Login7.TDS_7_4);
+        w.writeInt(o.packetSize).writeInt(CLIENT_PROG_VERSION).writeInt((int) ProcessHandle.current().pid());
+        w.writeInt(0); // ConnectionID
+        w.writeByte(Login7.F1_USE_DB_OFF | Login7.F1_INIT_DB_FATAL | Login7.F1_SET_LANG_ON);
+        // ODBC on: the server applies the ODBC session defaults (ANSI_NULLS, ANSI_PADDING, ... ON) like mssql-jdbc
+        w.writeByte(Login7.F2_INIT_LANG_FATAL | Login7.F2_ODBC_ON);
+        w.writeByte(o.readOnlyIntent ? Login7.TYPE_READ_ONLY_INTENT : 0);
+        w.writeByte(Login7.F3_UNKNOWN_COLLATION_HANDLING | Login7.F3_EXTENSION);
+        w.writeInt(0).writeInt(0); // ClientTimeZone, ClientLCID
+        w.writeShort(hostAt).writeShort(hostName.length / 2);
+        w.writeShort(userAt).writeShort(user.length / 2);
+        w.writeShort(passwordAt).writeShort(password.length / 2);
+        w.writeShort(appAt).writeShort(app.length / 2);
+        w.writeShort(serverAt).writeShort(server.length / 2);
+        w.writeShort(extensionAt).writeShort(4); // cbExtension counts bytes
+        w.writeShort(libraryAt).writeShort(library.length / 2);
+        w.writeShort(0).writeShort(0); // Language: server default
+        w.writeShort(databaseAt).writeShort(database.length / 2);
+        w.writeBytes(new byte[6]); // ClientID
+        w.writeShort(0).writeShort(0); // SSPI
+        w.writeShort(0).writeShort(0); // AtchDBFile
+        w.writeShort(0).writeShort(0); // ChangePassword
+        w.writeInt(0); // cbSSPILong
+        w.writeBytes(hostName).writeBytes(user).writeBytes(password).writeBytes(app).writeBytes(server);
+        w.writeInt(featureExtAt);
+        w.writeBytes(library).writeBytes(database);
+        w.writeBytes(ext.array(), 0, ext.size());
+        Arrays.fill(password, (byte) 0);
+        Arrays.fill(ext.array(), (byte) 0);
+        byte[] message = w.toByteArray();
+        Arrays.fill(w.array(), (byte) 0);
+        return message;
+    }
+
+    private static byte[] chars(String s) {
+        return s.getBytes(StandardCharsets.UTF_16LE);
+    }
+
+    private static String localHostName() {
         try {
             return java.net.InetAddress.getLocalHost().getHostName();
         } catch (IOException e) {
-            return "localhost";
+            return "localhost"; // no resolvable host name: LOGIN7 HostName is informational only
         }
     }
 
@@ -421,7 +811,7 @@ public final class DirectTdsConnection implements AutoCloseable {
 
     /** Runs a SQL batch; returns the whole reply (first result set and row count). */
     public DirectReply executeBatchReply(String sql) throws IOException {
-        TdsMessageWriter w = new TdsMessageWriter(out, PT_SQL_BATCH, packetSize);
+        TdsMessageWriter w = new TdsMessageWriter(out, PacketType.SQL_BATCH, packetSize);
         allHeaders(w);
         w.writeChars(sql);
         w.end();
@@ -538,7 +928,7 @@ public final class DirectTdsConnection implements AutoCloseable {
 
     /** Starts a BULK_LOAD message; the caller writes COLMETADATA, ROW tokens and DONE, then calls {@code end()}. */
     TdsMessageWriter beginBulkLoad() {
-        return new TdsMessageWriter(out, PT_BULK_LOAD, packetSize);
+        return new TdsMessageWriter(out, PacketType.BULK_LOAD, packetSize);
     }
 
     /** Reads a reply message; throws the first ERROR token's {@link DirectTdsException}; returns the row count. */
@@ -547,7 +937,21 @@ public final class DirectTdsConnection implements AutoCloseable {
     }
 
     private DirectReply reply() throws IOException {
-        return DirectReply.read(readMessage(PT_REPLY), this::envChange);
+        return DirectReply.read(readMessage(PacketType.TABULAR_RESULT), this::envChange,
+                id -> fedAuthAcked |= id == Login7.FEATURE_FEDAUTH);
+    }
+
+    /** ENVCHANGE 20 value: USHORT length, BYTE protocol (0 = TCP), USHORT port, US_VARCHAR server. */
+    private static Route parseRouting(TdsReader r) throws DirectTdsException {
+        int valueLength = r.readUnsignedShort();
+        int protocol = r.readUnsignedByte();
+        int routedPort = r.readUnsignedShort();
+        String server = r.readUsVarchar();
+        if (valueLength < 5 || protocol != 0 || routedPort == 0 || server.isEmpty()) {
+            throw new DirectTdsException("invalid routing ENVCHANGE (protocol " + protocol + ", port " + routedPort
+                    + ", server '" + server + "')");
+        }
+        return new Route(server, routedPort);
     }
 
     private void envChange(int type, TdsReader body) throws DirectTdsException {
@@ -562,6 +966,7 @@ public final class DirectTdsConnection implements AutoCloseable {
             }
             case EnvChangeType.COMMIT_TRANSACTION, EnvChangeType.ROLLBACK_TRANSACTION ->
                     java.util.Arrays.fill(transaction, (byte) 0);
+            case EnvChangeType.ROUTING -> routing = parseRouting(body);
             default -> {
                 // database, language, collation, ... : nothing the bulk path depends on
             }

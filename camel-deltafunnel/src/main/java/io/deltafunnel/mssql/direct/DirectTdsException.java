@@ -35,6 +35,16 @@ public class DirectTdsException extends IOException {
         this.serverMessage = message;
     }
 
+    /** A client-side failure (no server error number) caused by {@code cause}. */
+    public DirectTdsException(String message, Throwable cause) {
+        super(message, cause);
+        this.number = 0;
+        this.state = 0;
+        this.severity = 0;
+        this.line = 0;
+        this.serverMessage = message;
+    }
+
     /** SQL Server error number (e.g. 18456 login failed), 0 for a client-side protocol failure. */
     public int number() {
         return number;

@@ -58,12 +58,14 @@ public final class DirectUrl {
         for (String unsupported : new String[] {"failoverpartner", "columnencryptionsetting", "keystoreauthentication",
             "integratedsecurity", "authenticationscheme", "realm", "serverspn", "applicationintent",
             "multisubnetfailover", "clientcertificate", "clientkey", "socketfactoryclass", "sslprotocol",
-            "trustmanagerclass", "servercertificate", "accesstoken", "usedefaultgsscredential"}) {
+            "trustmanagerclass", "servercertificate", "accesstoken", "usedefaultgsscredential",
+            "accesstokencallbackclass"}) {
             String v = p.get(unsupported);
             if (v != null && !isDefault(unsupported, v)) {
                 throw new DirectUnsupportedSettingException("the connection property " + unsupported
                         + " is not supported by bulkEncoder=direct (supported: SQL authentication and an access"
-                        + " token supplier; encrypt, trustServerCertificate, hostNameInCertificate, trustStore)");
+                        + " token supplier; encrypt (true/false/strict), trustServerCertificate, hostNameInCertificate,"
+                        + " trustStore)");
             }
         }
         String auth = p.get("authentication");
@@ -82,14 +84,29 @@ public final class DirectUrl {
         String encrypt = p.get("encrypt");
         if (encrypt != null) {
             switch (encrypt.toLowerCase(Locale.ROOT)) {
-                case "true", "yes", "mandatory" -> o.encrypt(true);
-                case "false", "no", "optional" -> o.encrypt(false);
+                case "true", "yes", "mandatory" -> o.encryption(DirectTdsConnection.Encryption.MANDATORY);
+                case "false", "no", "optional" -> o.encryption(DirectTdsConnection.Encryption.OFF);
+                case "strict" -> o.encryption(DirectTdsConnection.Encryption.STRICT);
                 default -> throw new DirectUnsupportedSettingException("encrypt=" + encrypt
                         + " is not supported by bulkEncoder=direct");
             }
         }
         if (p.containsKey("trustservercertificate")) {
-            o.trustServerCertificate(Boolean.parseBoolean(p.get("trustservercertificate")));
+            boolean trust = Boolean.parseBoolean(p.get("trustservercertificate"));
+            if (trust && o.encryption() == DirectTdsConnection.Encryption.STRICT) {
+                throw new DirectUnsupportedSettingException("encrypt=strict always validates the server certificate;"
+                        + " trustServerCertificate=true is refused with it (mssql-jdbc silently ignores it): give a"
+                        + " trustStore instead");
+            }
+            o.trustServerCertificate(trust);
+        }
+        if (p.containsKey("hostnameincertificate")) {
+            o.hostNameInCertificate(p.get("hostnameincertificate"));
+        }
+        if (p.containsKey("truststore")) {
+            String pass = p.get("truststorepassword");
+            o.trustStore(java.nio.file.Path.of(p.get("truststore")), pass == null ? null : pass.toCharArray(),
+                    p.get("truststoretype"));
         }
         if (p.containsKey("packetsize")) {
             int size = Integer.parseInt(p.get("packetsize"));

@@ -322,7 +322,7 @@ class DirectBulkWriterTest {
             root.setRowCount(1);
             DirectUnsupportedColumnException e = assertThrows(DirectUnsupportedColumnException.class,
                     () -> new DirectBulkWriter(direct).write(new TableName("dbo", "nothing"), root,
-                            List.of(new TargetColumn("r32", "real", null, 24, null, null, true, 1))));
+                            List.of(new TargetColumn("r32", "date", null, null, null, null, true, 1))));
             assertEquals("r32", e.column());
         }
     }

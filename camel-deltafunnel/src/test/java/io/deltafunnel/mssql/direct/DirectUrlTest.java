@@ -64,4 +64,16 @@ class DirectUrlTest {
         DirectUrl.parse("jdbc:sqlserver://h:1;integratedSecurity=false;columnEncryptionSetting=Disabled;"
                 + "applicationIntent=ReadWrite;multiSubnetFailover=false;authentication=SqlPassword", "u", "p");
     }
+
+    @Test
+    void strictEncryptionTrustStoreAndHostNameInCertificate() throws Exception {
+        DirectTdsConnection.Options o = DirectUrl.parse("jdbc:sqlserver://h:1433;encrypt=strict;"
+                + "hostNameInCertificate=db.example.com;trustStore=/tmp/ts.p12;trustStorePassword=pw;trustStoreType=PKCS12",
+                "u", "p");
+        assertEquals(DirectTdsConnection.Encryption.STRICT, o.encryption());
+        assertEquals("db.example.com", o.hostNameInCertificate());
+        assertFalse(o.toString().contains("pw"), o.toString());
+        assertThrows(DirectUnsupportedSettingException.class,
+                () -> DirectUrl.parse("jdbc:sqlserver://h;encrypt=strict;trustServerCertificate=true", "u", "p"));
+    }
 }
