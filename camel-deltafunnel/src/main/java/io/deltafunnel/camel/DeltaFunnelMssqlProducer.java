@@ -7,7 +7,7 @@ import io.deltafunnel.handoff.IncrementalLoad;
 import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.BulkLoadSession;
 import io.deltafunnel.mssql.BulkLoadSettings;
-import io.deltafunnel.mssql.ConnectionProvider;
+import io.deltafunnel.mssql.SqlChannelProvider;
 import org.apache.camel.health.HealthCheckHelper;
 import org.apache.camel.health.WritableHealthCheckRepository;
 import io.deltafunnel.mssql.RetryPolicy;
@@ -53,7 +53,7 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
     private final RetryPause pause = new RetryPause(
             () -> !isRunAllowed() || getEndpoint().getCamelContext().isStopping());
     private BulkLoadSettings settings;
-    private ConnectionProvider connections;
+    private SqlChannelProvider connections;
     private WritableHealthCheckRepository healthCheckRepository;
     private DeltaFunnelMssqlProducerHealthCheck healthCheck;
     private RetryPolicy retryPolicy;
@@ -74,7 +74,7 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
     protected void doStart() throws Exception {
         super.doStart();
         settings = getEndpoint().settings();
-        connections = getEndpoint().connectionProvider();
+        connections = getEndpoint().channelProvider();
         retryPolicy = getEndpoint().retryPolicy();
         pause.reset();
         // A readiness check that reports whether SQL Server is reachable (camel-health "producers" repository).

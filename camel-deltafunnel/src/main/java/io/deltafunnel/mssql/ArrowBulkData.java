@@ -26,11 +26,13 @@ public final class ArrowBulkData implements ISQLServerBulkData {
     private final transient ColumnReader[] readers;
     private final transient TargetBinding[] bindings;
     private final transient org.apache.arrow.vector.FieldVector[] vectors;
+    private final transient VectorSchemaRoot root;
     private final transient Object[] row;
     private final int rowCount;
     private int current = -1;
 
     public ArrowBulkData(VectorSchemaRoot root, List<BoundColumn> columns) {
+        this.root = root;
         this.columns = List.copyOf(columns);
         this.readers = new ColumnReader[columns.size()];
         this.bindings = new TargetBinding[columns.size()];
@@ -43,6 +45,16 @@ public final class ArrowBulkData implements ISQLServerBulkData {
         }
         this.row = new Object[columns.size()];
         this.rowCount = root.getRowCount();
+    }
+
+    /** The batch (owned by the caller). */
+    public VectorSchemaRoot root() {
+        return root;
+    }
+
+    /** The bound columns, in the order they are written. */
+    public List<BoundColumn> columns() {
+        return columns;
     }
 
     /** Rows in the batch. */

@@ -1,17 +1,10 @@
 package io.deltafunnel.mssql;
 
-import java.lang.reflect.Method;
-import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-import com.microsoft.sqlserver.jdbc.ISQLServerConnection;
-import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
-import com.microsoft.sqlserver.jdbc.SQLServerBulkCopyOptions;
-import com.microsoft.sqlserver.jdbc.SQLServerConnection;
 import io.deltafunnel.handoff.HandoffStats;
 import io.deltafunnel.handoff.IncrementalLoad;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -21,12 +14,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One run's bulk load into SQL Server: one connection, target metadata read once, batches written with
- * {@link SQLServerBulkCopy} from {@link ArrowBulkData}, and the run's finalisation (commit, replace, merge) or
- * clean-up (rollback, staging table dropped).
+ * One run's bulk load into SQL Server: one {@link SqlChannel} (mssql-jdbc's bulk copy or the direct TDS writer),
+ * target metadata read once, batches written from {@link ArrowBulkData}, and the run's finalisation (commit, replace,
+ * merge) or clean-up (rollback, staging table dropped), all on that channel.
  *
  * <p>Lifecycle: {@link #start} (nothing opened yet), {@link #write} per batch in order (the first one opens the
- * connection, resolves or creates the target, binds the columns, creates the staging table, truncates), the batch
+ * channel, resolves or creates the target, binds the columns, creates the staging table, truncates), the batch
  * written with {@code last=true} finalises the run. Any failure rolls back what is not committed, drops the staging
  * table, closes the connection and throws a {@link BulkLoadException} saying what the accepted work became.
  * {@link #abort} discards an open run. DDL (create table, staging create/drop) always runs outside the run's
@@ -47,9 +40,9 @@ public final class BulkLoadSession implements AutoCloseable {
 
     private final String runId;
     private final BulkLoadSettings settings;
-    private final ConnectionProvider provider;
+    private SqlChannelProvider provider;
 
-    private Connection connection;
+    private SqlChannel connection;
     private boolean temporalAsText = true;
     private TableName target;
     private TableName staging;
@@ -76,15 +69,25 @@ public final class BulkLoadSession implements AutoCloseable {
     /** Column names that mark change rows; excluded from the target's columns. */
     public static final List<String> CHANGE_COLUMNS = List.of("_change_type", "_commit_version", "_commit_timestamp");
 
-    private BulkLoadSession(String runId, BulkLoadSettings settings, ConnectionProvider provider) {
+    private BulkLoadSession(String runId, BulkLoadSettings settings, SqlChannelProvider provider) {
         this.runId = runId;
         this.settings = settings;
         this.provider = provider;
     }
 
     /** A new session for run {@code runId}; nothing is opened until the first batch. */
-    public static BulkLoadSession start(String runId, BulkLoadSettings settings, ConnectionProvider provider) {
+    public static BulkLoadSession start(String runId, BulkLoadSettings settings, SqlChannelProvider provider) {
         return new BulkLoadSession(runId, settings, provider);
+    }
+
+    /** A new session writing through mssql-jdbc connections from {@code connections} ({@code bulkEncoder=driver}). */
+    public static BulkLoadSession start(String runId, BulkLoadSettings settings, ConnectionProvider connections) {
+        return new BulkLoadSession(runId, settings, SqlChannelProvider.driver(connections));
+    }
+
+    /** The encoder of the open channel ({@code driver} or {@code direct}), or null before the first batch. */
+    public String encoder() {
+        return connection == null ? null : connection.encoder();
     }
 
     public String runId() {
@@ -225,7 +228,8 @@ public final class BulkLoadSession implements AutoCloseable {
             throw new SQLException("cannot connect to SQL Server: " + e.getMessage(), e.getSQLState(),
                     e.getErrorCode(), e);
         }
-        configure(connection);
+        connection.setQueryTimeout(settings.timeoutSeconds());
+        temporalAsText = connection.temporalAsText();
         BulkLoadException.Context ctx = context();
         changeRows = arrowSchema.getFields().stream().anyMatch(f -> f.getName().equalsIgnoreCase(CHANGE_COLUMNS.get(0)));
         if (changeRows && settings.writeMode() != WriteMode.MERGE) {
@@ -291,6 +295,24 @@ public final class BulkLoadSession implements AutoCloseable {
         if (settings.writeMode() == WriteMode.MERGE) {
             checkKeys();
         }
+        String cannot = connection.cannotWrite(arrowSchema, columns);
+        if (cannot != null) {
+            SqlChannelProvider fallback = provider.fallback();
+            if (fallback == null) {
+                throw new ColumnMappingException("bulkEncoder=" + connection.encoder() + " cannot write this run: "
+                        + cannot + " (set bulkEncoderFallback=true to use the mssql-jdbc path instead)", ctx);
+            }
+            LOG.warn("Run {} on {}: bulkEncoder={} cannot write this run ({}); using the mssql-jdbc path", runId,
+                    settings.table(), connection.encoder(), cannot);
+            if (stagingCreated) {
+                dropStaging(connection);
+            }
+            closeConnection();
+            provider = fallback;
+            columns = null;
+            prepare(arrowSchema);
+            return;
+        }
         connection.setAutoCommit(false);
         if (settings.writeMode() == WriteMode.TRUNCATE && !truncateCommitted) {
             execute("TRUNCATE TABLE " + target.quoted());
@@ -327,47 +349,8 @@ public final class BulkLoadSession implements AutoCloseable {
         return target.sibling(base + suffix);
     }
 
-    private void configure(Connection c) {
-        try {
-            ISQLServerConnection sql = c.unwrap(ISQLServerConnection.class);
-            // Destination metadata read once per table instead of on every writeToServer.
-            sql.setcacheBulkCopyMetadata(true);
-        } catch (SQLException | RuntimeException e) {
-            LOG.debug("Run {}: cannot enable cacheBulkCopyMetadata: {}", runId, e.toString());
-        }
-        temporalAsText = sendsTemporalAsText(c);
-    }
-
-    /** The connection's sendTemporalDataTypesAsStringForBulkCopy (true, the driver default, when unknown). */
-    static boolean sendsTemporalAsText(Connection c) {
-        try {
-            SQLServerConnection sql = c.unwrap(SQLServerConnection.class);
-            Method m = SQLServerConnection.class.getDeclaredMethod("getSendTemporalDataTypesAsStringForBulkCopy");
-            m.setAccessible(true);
-            return (Boolean) m.invoke(sql);
-        } catch (ReflectiveOperationException | SQLException | RuntimeException e) {
-            return true;
-        }
-    }
-
     private void bulkCopy(ArrowBulkData data) throws SQLException {
-        TableName destination = staging != null ? staging : target;
-        try (SQLServerBulkCopy copy = new SQLServerBulkCopy(connection)) {
-            SQLServerBulkCopyOptions options = new SQLServerBulkCopyOptions();
-            options.setTableLock(settings.tableLock());
-            options.setCheckConstraints(settings.checkConstraints());
-            options.setFireTriggers(settings.fireTriggers());
-            options.setKeepNulls(settings.keepNulls());
-            options.setKeepIdentity(settings.keepIdentity());
-            options.setBatchSize(settings.bulkBatchSize());
-            options.setBulkCopyTimeout(settings.timeoutSeconds());
-            copy.setBulkCopyOptions(options);
-            copy.setDestinationTableName(destination.quoted());
-            for (int i = 0; i < columns.size(); i++) {
-                copy.addColumnMapping(i + 1, columns.get(i).target().name());
-            }
-            copy.writeToServer(data);
-        }
+        connection.bulkWrite(staging != null ? staging : target, data, settings);
     }
 
     private void finish() throws SQLException {
@@ -459,12 +442,7 @@ public final class BulkLoadSession implements AutoCloseable {
     }
 
     private void execute(String sql) throws SQLException {
-        try (Statement st = connection.createStatement()) {
-            if (settings.timeoutSeconds() > 0) {
-                st.setQueryTimeout(settings.timeoutSeconds());
-            }
-            st.execute(sql);
-        }
+        connection.execute(sql);
     }
 
     // ---- failure handling ----
@@ -496,7 +474,7 @@ public final class BulkLoadSession implements AutoCloseable {
     }
 
     private void cleanUp(Throwable into) {
-        Connection c = connection;
+        SqlChannel c = connection;
         boolean alive = false;
         if (c != null) {
             try {
@@ -516,7 +494,7 @@ public final class BulkLoadSession implements AutoCloseable {
                     c.setAutoCommit(true);
                     dropStaging(c);
                 } else {
-                    try (Connection fresh = provider.open()) {
+                    try (SqlChannel fresh = provider.open()) {
                         dropStaging(fresh);
                     }
                 }
@@ -530,15 +508,13 @@ public final class BulkLoadSession implements AutoCloseable {
         closeConnection();
     }
 
-    private void dropStaging(Connection c) throws SQLException {
+    private void dropStaging(SqlChannel c) throws SQLException {
         if (!stagingCreated) {
             return;
         }
         // Existence through the catalog (a bound parameter), then a plain DROP TABLE.
         if (TargetCatalog.find(c, staging) != null) {
-            try (Statement st = c.createStatement()) {
-                st.execute("DROP TABLE " + staging.quoted());
-            }
+            c.execute("DROP TABLE " + staging.quoted());
         }
         stagingCreated = false;
     }

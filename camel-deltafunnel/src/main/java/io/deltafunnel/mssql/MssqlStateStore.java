@@ -1,6 +1,5 @@
 package io.deltafunnel.mssql;
 
-import java.sql.Connection;
 import java.util.Map;
 
 import io.deltafunnel.handoff.DeltaFunnelStateStore;
@@ -23,7 +22,7 @@ public final class MssqlStateStore implements DeltaFunnelStateStore {
 
     @Override
     public Map<String, Long> loadedVersions(String key) throws Exception {
-        try (Connection c = connections.open()) {
+        try (SqlChannel c = new JdbcSqlChannel(connections.open())) {
             table.ensure(c);
             return table.read(c, key);
         }
@@ -31,7 +30,7 @@ public final class MssqlStateStore implements DeltaFunnelStateStore {
 
     @Override
     public void reset(String key) throws Exception {
-        try (Connection c = connections.open()) {
+        try (SqlChannel c = new JdbcSqlChannel(connections.open())) {
             table.ensure(c);
             table.reset(c, key);
         }

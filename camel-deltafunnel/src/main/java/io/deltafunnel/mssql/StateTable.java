@@ -1,11 +1,8 @@
 package io.deltafunnel.mssql;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -50,12 +47,12 @@ public final class StateTable {
     }
 
     /** Creates the table when missing; DDL, so call it with auto-commit on, outside a run's transaction. */
-    public void ensure(Connection c) throws SQLException {
+    public void ensure(SqlChannel c) throws SQLException {
         if (TargetCatalog.find(c, name) != null) {
             return;
         }
-        try (Statement st = c.createStatement()) {
-            st.execute("CREATE TABLE " + name.quoted() + " ([route] nvarchar(128) NOT NULL, [source] nvarchar(320)"
+        try {
+            c.execute("CREATE TABLE " + name.quoted() + " ([route] nvarchar(128) NOT NULL, [source] nvarchar(320)"
                     + " NOT NULL, [version] bigint NOT NULL, [run_id] nvarchar(64) NULL, [updated_at] datetime2(3)"
                     + " NOT NULL, PRIMARY KEY ([route], [source]))");
             LOG.info("Created the DeltaFunnel state table {}", name);
@@ -67,26 +64,17 @@ public final class StateTable {
     }
 
     /** Source to version for {@code key}. */
-    public Map<String, Long> read(Connection c, String key) throws SQLException {
+    public Map<String, Long> read(SqlChannel c, String key) throws SQLException {
         Map<String, Long> out = new LinkedHashMap<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT [source], [version] FROM " + name.quoted()
-                + " WHERE [route] = ?")) {
-            ps.setString(1, key);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.put(rs.getString(1), rs.getLong(2));
-                }
-            }
+        for (Object[] row : c.query("SELECT [source], [version] FROM " + name.quoted() + " WHERE [route] = ?", key)) {
+            out.put((String) row[0], ((Number) row[1]).longValue());
         }
         return out;
     }
 
     /** Deletes the rows of {@code key}. */
-    public int reset(Connection c, String key) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + name.quoted() + " WHERE [route] = ?")) {
-            ps.setString(1, key);
-            return ps.executeUpdate();
-        }
+    public int reset(SqlChannel c, String key) throws SQLException {
+        return (int) c.update("DELETE FROM " + name.quoted() + " WHERE [route] = ?", key);
     }
 
     /**
@@ -94,19 +82,11 @@ public final class StateTable {
      * planned from ({@link IncrementalLoad.Source#storedVersion()}, null = no row); otherwise the run was already
      * applied or the state moved, and a {@link StateConflictException} is thrown (the caller rolls back).
      */
-    void record(Connection c, IncrementalLoad load, String runId, BulkLoadException.Context ctx) throws SQLException {
+    void record(SqlChannel c, IncrementalLoad load, String runId, BulkLoadException.Context ctx) throws SQLException {
         for (IncrementalLoad.Source s : load.sources()) {
-            Long current = null;
-            try (PreparedStatement ps = c.prepareStatement("SELECT [version] FROM " + name.quoted()
-                    + " WITH (UPDLOCK, HOLDLOCK) WHERE [route] = ? AND [source] = ?")) {
-                ps.setString(1, load.stateKey());
-                ps.setString(2, s.source());
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (rs.next()) {
-                        current = rs.getLong(1);
-                    }
-                }
-            }
+            List<Object[]> rows = c.query("SELECT [version] FROM " + name.quoted()
+                    + " WITH (UPDLOCK, HOLDLOCK) WHERE [route] = ? AND [source] = ?", load.stateKey(), s.source());
+            Long current = rows.isEmpty() ? null : ((Number) rows.get(0)[0]).longValue();
             if (!Objects.equals(current, s.storedVersion())) {
                 throw new StateConflictException("state " + name + " of key '" + load.stateKey() + "', source "
                         + s.source() + " holds version " + current + ", but run " + runId + " was planned from "
@@ -118,13 +98,7 @@ public final class StateTable {
                             + " VALUES (?, ?, SYSUTCDATETIME(), ?, ?)"
                     : "UPDATE " + name.quoted() + " SET [version] = ?, [run_id] = ?, [updated_at] = SYSUTCDATETIME()"
                             + " WHERE [route] = ? AND [source] = ?";
-            try (PreparedStatement ps = c.prepareStatement(sql)) {
-                ps.setLong(1, s.toVersion());
-                ps.setString(2, runId);
-                ps.setString(3, load.stateKey());
-                ps.setString(4, s.source());
-                ps.executeUpdate();
-            }
+            c.update(sql, s.toVersion(), runId, load.stateKey(), s.source());
         }
     }
 }

@@ -1,8 +1,5 @@
 package io.deltafunnel.mssql;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,34 +18,26 @@ final class TargetCatalog {
     }
 
     /** The table's exact name as the catalog spells it, or null when it does not exist. */
-    static TableName find(Connection connection, TableName name) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(TABLE_QUERY)) {
-            ps.setString(1, name.schema());
-            ps.setString(2, name.table());
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? new TableName(rs.getString(1), rs.getString(2)) : null;
-            }
-        }
+    static TableName find(SqlChannel channel, TableName name) throws SQLException {
+        List<Object[]> rows = channel.query(TABLE_QUERY, name.schema(), name.table());
+        return rows.isEmpty() ? null : new TableName((String) rows.get(0)[0], (String) rows.get(0)[1]);
     }
 
-    static TargetTable describe(Connection connection, TableName name) throws SQLException {
+    static TargetTable describe(SqlChannel channel, TableName name) throws SQLException {
         List<TargetColumn> columns = new ArrayList<>();
-        try (PreparedStatement ps = connection.prepareStatement(COLUMNS_QUERY)) {
-            ps.setString(1, name.schema());
-            ps.setString(2, name.table());
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    columns.add(new TargetColumn(rs.getString(1), rs.getString(2), intOrNull(rs, 3), intOrNull(rs, 4),
-                            intOrNull(rs, 5), intOrNull(rs, 6), "YES".equalsIgnoreCase(rs.getString(7).trim()),
-                            rs.getInt(8), rs.getString(9)));
-                }
-            }
+        for (Object[] r : channel.query(COLUMNS_QUERY, name.schema(), name.table())) {
+            columns.add(new TargetColumn((String) r[0], (String) r[1], intOrNull(r[2]), intOrNull(r[3]),
+                    intOrNull(r[4]), intOrNull(r[5]), "YES".equalsIgnoreCase(r[6].toString().trim()),
+                    intOrNull(r[7]), (String) r[8]));
         }
         return new TargetTable(name, columns);
     }
 
-    private static Integer intOrNull(ResultSet rs, int index) throws SQLException {
-        long v = rs.getLong(index);
-        return rs.wasNull() ? null : (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v));
+    private static Integer intOrNull(Object v) {
+        if (v == null) {
+            return null;
+        }
+        long l = ((Number) v).longValue();
+        return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, l));
     }
 }

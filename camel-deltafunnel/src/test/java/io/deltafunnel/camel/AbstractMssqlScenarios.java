@@ -100,7 +100,7 @@ abstract class AbstractMssqlScenarios extends MssqlRouteTestSupport {
         exec("CREATE TABLE [dbo].[" + table + "] " + ALL_TYPES_DDL);
         String uri = "deltafunnel-mssql:dbo." + table + "?url=RAW(" + jdbcUrl()
                 + ";sendTemporalDataTypesAsStringForBulkCopy=false)&username=" + user() + "&password=RAW(" + password()
-                + ")";
+                + ")" + encoderOptions();
         runRoute(source(ALL_TYPES, 2), uri, 2, null);
         assertTrue(failures.isEmpty(), () -> failures.toString());
         assertAllTypes();

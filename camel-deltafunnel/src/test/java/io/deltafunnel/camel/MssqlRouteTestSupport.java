@@ -83,7 +83,13 @@ abstract class MssqlRouteTestSupport extends CamelTestSupport {
     /** The mssql endpoint URI for the test's table with extra options ({@code a=b&c=d}). */
     protected String mssql(String options) {
         return "deltafunnel-mssql:dbo." + table + "?url=RAW(" + jdbcUrl() + ")&username=" + user()
-                + "&password=RAW(" + password() + ")" + (options == null || options.isEmpty() ? "" : "&" + options);
+                + "&password=RAW(" + password() + ")" + (options == null || options.isEmpty() ? "" : "&" + options)
+                + encoderOptions();
+    }
+
+    /** Options every producer URI of the test class gets, e.g. {@code &bulkEncoder=direct}; none by default. */
+    protected String encoderOptions() {
+        return "";
     }
 
     /** A deltafunnel: consumer URI running {@code sql} once, in batches of {@code batchSize}. */

@@ -8,6 +8,6 @@ public final class BulkLoadSessionAccess {
     }
 
     public static boolean temporalAsText(Connection c) {
-        return BulkLoadSession.sendsTemporalAsText(c);
+        return JdbcSqlChannel.sendsTemporalAsText(c);
     }
 }

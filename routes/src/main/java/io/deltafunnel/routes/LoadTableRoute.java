@@ -19,7 +19,8 @@ public class LoadTableRoute extends RouteBuilder {
                 .onException(Exception.class).handled(true).bean("runReporter", "failed").end()
                 .to("deltafunnel-mssql:{{deltafunnel.target.table}}?url={{deltafunnel.mssql.url}}"
                     + "&username={{deltafunnel.mssql.username}}&password=RAW({{deltafunnel.mssql.password}})"
-                    + "&writeMode={{deltafunnel.write-mode}}&createTable=true")
+                    + "&writeMode={{deltafunnel.write-mode}}&createTable=true"
+                    + "&bulkEncoder={{deltafunnel.bulk-encoder:driver}}")
                 .process("runReporter");
     }
 }

@@ -19,7 +19,8 @@ import org.apache.camel.builder.RouteBuilder;
  * </table>
  *
  * The SQL Server connection comes from {@code deltafunnel.mssql.url}, {@code deltafunnel.mssql.username}
- * and {@code deltafunnel.mssql.password}; each instance reports through the {@code runReporter} bean.
+ * and {@code deltafunnel.mssql.password}, the encoder from {@code deltafunnel.bulk-encoder} (default driver); each
+ * instance reports through the {@code runReporter} bean.
  */
 public class LoadTableTemplate extends RouteBuilder {
 
@@ -40,7 +41,8 @@ public class LoadTableTemplate extends RouteBuilder {
                 .onException(Exception.class).handled(true).bean("runReporter", "failed").end()
                 .to("deltafunnel-mssql:{{targetTable}}?url={{deltafunnel.mssql.url}}"
                     + "&username={{deltafunnel.mssql.username}}&password=RAW({{deltafunnel.mssql.password}})"
-                    + "&writeMode={{writeMode}}&keyColumns={{keyColumns}}&createTable=true")
+                    + "&writeMode={{writeMode}}&keyColumns={{keyColumns}}&createTable=true"
+                    + "&bulkEncoder={{deltafunnel.bulk-encoder:driver}}")
                 .process("runReporter");
     }
 }

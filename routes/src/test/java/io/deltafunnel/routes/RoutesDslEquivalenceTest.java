@@ -35,6 +35,10 @@ class RoutesDslEquivalenceTest {
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
     private List<RunReporter.Summary> runOnce(String dsl, String table) throws Exception {
+        return runOnce(dsl, table, "driver");
+    }
+
+    private List<RunReporter.Summary> runOnce(String dsl, String table, String encoder) throws Exception {
         List<RunReporter.Summary> summaries = new CopyOnWriteArrayList<>();
         try (CamelContext context = new DefaultCamelContext()) {
             Properties p = new Properties();
@@ -47,6 +51,7 @@ class RoutesDslEquivalenceTest {
             p.setProperty("deltafunnel.repeat-count", "1");
             p.setProperty("deltafunnel.target.table", table);
             p.setProperty("deltafunnel.write-mode", "replace");
+            p.setProperty("deltafunnel.bulk-encoder", encoder);
             context.getPropertiesComponent().setInitialProperties(p);
             context.getRegistry().bind("runReporter", new RunReporter(
                     new RunReporter.AppTarget(emu.jdbcUrl(), emu.user(), emu.password(), table),
@@ -94,5 +99,18 @@ class RoutesDslEquivalenceTest {
         assertEquals(List.of(5.0, 5.0), counts("camel.deltafunnel.batches.out"));
         assertEquals(2, meters.find("camel.deltafunnel.run.duration").tag("routeId", "load-table").timers().stream()
                 .mapToLong(t -> t.count()).sum());
+    }
+
+    @Test
+    void directEncoderGivesTheSameTargetAsTheDriver() throws Exception {
+        List<RunReporter.Summary> driver = runOnce("java", "dbo.orders_driver", "driver");
+        List<RunReporter.Summary> direct = runOnce("yaml", "dbo.orders_direct", "direct");
+        assertFalse(direct.get(0).failed(), String.valueOf(direct.get(0).failure()));
+        assertEquals(5000, direct.get(0).targetRowCount());
+        List<List<Object>> a = TestTargets.rows(emu, "SELECT * FROM [dbo].[orders_driver] ORDER BY order_id");
+        List<List<Object>> b = TestTargets.rows(emu, "SELECT * FROM [dbo].[orders_direct] ORDER BY order_id");
+        assertEquals(5000, b.size());
+        assertEquals(a, b);
+        assertEquals(List.of(5000.0, 5000.0), counts("camel.deltafunnel.rows.out"));
     }
 }

@@ -57,6 +57,8 @@ public final class DirectBulkWriter {
     private final DirectTdsConnection connection;
     private boolean tableLock;
     private boolean keepNulls = true;
+    private boolean checkConstraints;
+    private boolean fireTriggers;
 
     public DirectBulkWriter(DirectTdsConnection connection) {
         this.connection = connection;
@@ -65,6 +67,18 @@ public final class DirectBulkWriter {
     /** Adds the TABLOCK hint (default off). */
     public DirectBulkWriter tableLock(boolean tableLock) {
         this.tableLock = tableLock;
+        return this;
+    }
+
+    /** Adds the CHECK_CONSTRAINTS hint (default off, like SQL Server's bulk load). */
+    public DirectBulkWriter checkConstraints(boolean checkConstraints) {
+        this.checkConstraints = checkConstraints;
+        return this;
+    }
+
+    /** Adds the FIRE_TRIGGERS hint (default off). */
+    public DirectBulkWriter fireTriggers(boolean fireTriggers) {
+        this.fireTriggers = fireTriggers;
         return this;
     }
 
@@ -81,6 +95,27 @@ public final class DirectBulkWriter {
      * @return the row count the server reported
      */
     public long write(TableName table, VectorSchemaRoot root, List<TargetColumn> targets) throws IOException {
+        return write(table, root, targets, 0, root.getRowCount(), true);
+    }
+
+    /**
+     * Writes rows {@code from} (inclusive) to {@code to} (exclusive) of {@code data}'s batch into {@code table} as one
+     * INSERT BULK round, with {@code data}'s bound columns, without checking the values again: the caller has
+     * validated the whole batch with {@link ArrowBulkData#validate(long)} (as {@code BulkLoadSession} does).
+     *
+     * @return the row count the server reported
+     */
+    public long writeValidated(TableName table, ArrowBulkData data, int from, int to) throws IOException {
+        List<BoundColumn> bound = data.columns();
+        DirectEncoders.Encoder[] encoders = new DirectEncoders.Encoder[bound.size()];
+        for (int i = 0; i < encoders.length; i++) {
+            encoders[i] = DirectEncoders.forColumn(bound.get(i), data.root().getVector(bound.get(i).sourceIndex()));
+        }
+        return write(table, bound, encoders, from, to);
+    }
+
+    private long write(TableName table, VectorSchemaRoot root, List<TargetColumn> targets, int from, int to,
+            boolean validate) throws IOException {
         List<Field> fields = root.getSchema().getFields();
         if (fields.size() != targets.size()) {
             throw new IllegalArgumentException(fields.size() + " Arrow fields but " + targets.size()
@@ -102,8 +137,15 @@ public final class DirectBulkWriter {
             bound.add(column);
             encoders[i] = DirectEncoders.forColumn(column, root.getVector(i));
         }
-        new ArrowBulkData(root, bound).validate(0);
+        if (validate) {
+            new ArrowBulkData(root, bound).validate(0);
+        }
+        return write(table, bound, encoders, from, to);
+    }
 
+    private long write(TableName table, List<BoundColumn> bound, DirectEncoders.Encoder[] encoders, int from, int to)
+            throws IOException {
+        List<TargetColumn> targets = bound.stream().map(BoundColumn::target).toList();
         StringBuilder sql = new StringBuilder("INSERT BULK ").append(table.quoted()).append(" (");
         for (int i = 0; i < targets.size(); i++) {
             TargetColumn t = targets.get(i);
@@ -114,7 +156,14 @@ public final class DirectBulkWriter {
             }
         }
         sql.append(')');
+        // The driver's hint order: CHECK_CONSTRAINTS, FIRE_TRIGGERS, KEEP_NULLS, TABLOCK.
         List<String> hints = new ArrayList<>();
+        if (checkConstraints) {
+            hints.add("CHECK_CONSTRAINTS");
+        }
+        if (fireTriggers) {
+            hints.add("FIRE_TRIGGERS");
+        }
         if (keepNulls) {
             hints.add("KEEP_NULLS");
         }
@@ -135,8 +184,7 @@ public final class DirectBulkWriter {
             String name = targets.get(i).name();
             w.writeByte(name.length()).writeChars(name);
         }
-        int rows = root.getRowCount();
-        for (int r = 0; r < rows; r++) {
+        for (int r = from; r < to; r++) {
             w.writeByte(0xD1); // ROW
             for (DirectEncoders.Encoder e : encoders) {
                 e.value(w, r);

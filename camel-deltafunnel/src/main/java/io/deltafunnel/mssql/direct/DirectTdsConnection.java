@@ -5,7 +5,11 @@ import io.deltafunnel.tds.Login7;
 import io.deltafunnel.tds.PacketType;
 import io.deltafunnel.tds.PreloginOptions;
 import io.deltafunnel.tds.TdsMessageWriter;
+import io.deltafunnel.tds.TdsReader;
 import io.deltafunnel.tds.TdsWriter;
+import io.deltafunnel.tds.TypeId;
+import io.deltafunnel.tds.TypeInfo;
+import io.deltafunnel.tds.ValueCodec;
 import io.deltafunnel.tds.TlsStreams;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -216,6 +220,49 @@ public final class DirectTdsConnection implements AutoCloseable {
             return this;
         }
 
+        // Read access (for the URL parser's tests and diagnostics); the password and token have no getter.
+
+        public String host() {
+            return host;
+        }
+
+        public int port() {
+            return port;
+        }
+
+        public String database() {
+            return database;
+        }
+
+        public String user() {
+            return user;
+        }
+
+        /** True unless the encryption is OFF. */
+        public boolean encrypt() {
+            return encryption != Encryption.OFF;
+        }
+
+        public Encryption encryption() {
+            return encryption;
+        }
+
+        public String hostNameInCertificate() {
+            return hostNameInCertificate;
+        }
+
+        public boolean hasAccessToken() {
+            return accessToken != null;
+        }
+
+        public boolean trustServerCertificate() {
+            return trustServerCertificate;
+        }
+
+        public int packetSize() {
+            return packetSize;
+        }
+
         /** LOGIN7 HostName (default: this machine's host name), like mssql-jdbc's {@code workstationID}. */
         public Options workstationId(String name) {
             this.workstationId = name;
@@ -268,7 +315,12 @@ public final class DirectTdsConnection implements AutoCloseable {
         return new Options();
     }
 
+    /** sp_executesql's well-known procedure id (MS-TDS 2.2.6.6). */
+    private static final int SP_EXECUTESQL = 10;
+
     private final Socket socket;
+    /** The open transaction's descriptor from the server's ENVCHANGE; zeros outside a transaction. */
+    private final byte[] transaction = new byte[8];
     private final String host;
     private final int port;
     private InputStream in;
@@ -752,14 +804,126 @@ public final class DirectTdsConnection implements AutoCloseable {
 
     // ---------------------------------------------------------------- requests
 
-    /** Runs a SQL batch that returns no result set; returns the affected row count (DONE counts summed). */
+    /** Runs a SQL batch; returns the affected row count (DONE counts summed). */
     public long executeBatch(String sql) throws IOException {
+        return executeBatchReply(sql).rowCount();
+    }
+
+    /** Runs a SQL batch; returns the whole reply (first result set and row count). */
+    public DirectReply executeBatchReply(String sql) throws IOException {
         TdsMessageWriter w = new TdsMessageWriter(out, PacketType.SQL_BATCH, packetSize);
-        // ALL_HEADERS with the transaction descriptor header (auto-commit, one outstanding request)
-        w.writeInt(22).writeInt(18).writeShort(2).writeLong(0).writeInt(1);
+        allHeaders(w);
         w.writeChars(sql);
         w.end();
-        return readReply();
+        return reply();
+    }
+
+    /**
+     * Runs {@code sql} with bound parameters through {@code sp_executesql} (an RPC request): {@code ?} placeholders
+     * (outside quoted strings, bracketed identifiers and comments) become {@code @P0, @P1, ...}; values may be
+     * String (nvarchar), Long (bigint), Integer (int) or null. Values are never put into the SQL text.
+     */
+    public DirectReply execute(String sql, Object... params) throws IOException {
+        if (params.length == 0) {
+            return executeBatchReply(sql);
+        }
+        TdsWriter body = new TdsWriter(256 + 2 * sql.length());
+        body.writeShort(0xFFFF).writeShort(SP_EXECUTESQL).writeShort(0); // ProcIDSwitch, ProcID, option flags
+        StringBuilder declarations = new StringBuilder();
+        TypeInfo[] types = new TypeInfo[params.length];
+        for (int i = 0; i < params.length; i++) {
+            Object p = params[i];
+            String declared;
+            if (p == null || p instanceof String) {
+                boolean max = p != null && ((String) p).length() > 4000;
+                types[i] = TypeInfo.of(TypeId.NVARCHAR, max ? TypeId.USHORT_MAX : 8000);
+                declared = max ? "nvarchar(max)" : "nvarchar(4000)";
+            } else if (p instanceof Long) {
+                types[i] = TypeInfo.of(TypeId.INTN, 8);
+                declared = "bigint";
+            } else if (p instanceof Integer) {
+                types[i] = TypeInfo.of(TypeId.INTN, 4);
+                declared = "int";
+            } else {
+                throw new IllegalArgumentException("unsupported parameter type " + p.getClass().getName());
+            }
+            declarations.append(i == 0 ? "" : ",").append("@P").append(i).append(' ').append(declared);
+        }
+        rpcParam(body, "", TypeInfo.of(TypeId.NVARCHAR, TypeId.USHORT_MAX), numberPlaceholders(sql));
+        rpcParam(body, "", TypeInfo.of(TypeId.NVARCHAR, TypeId.USHORT_MAX), declarations.toString());
+        for (int i = 0; i < params.length; i++) {
+            rpcParam(body, "@P" + i, types[i], params[i]);
+        }
+        TdsMessageWriter w = new TdsMessageWriter(out, PacketType.RPC, packetSize);
+        allHeaders(w);
+        w.writeBytes(body.array(), 0, body.size());
+        w.end();
+        return reply();
+    }
+
+    private static void rpcParam(TdsWriter w, String name, TypeInfo type, Object value) {
+        w.writeByte(name.length());
+        for (int i = 0; i < name.length(); i++) {
+            w.writeShort(name.charAt(i));
+        }
+        w.writeByte(0); // status flags: input parameter
+        type.write(w);
+        ValueCodec.write(w, type, value);
+    }
+
+    /** {@code ?} to {@code @P0, @P1, ...}, skipping '...' strings, [...] identifiers and comments. */
+    static String numberPlaceholders(String sql) {
+        StringBuilder out = new StringBuilder(sql.length() + 16);
+        int n = 0;
+        for (int i = 0; i < sql.length(); i++) {
+            char c = sql.charAt(i);
+            int end = -1;
+            if (c == '\'' || c == '[' || c == '"') {
+                char close = c == '[' ? ']' : c;
+                end = i + 1;
+                while (end < sql.length()) {
+                    if (sql.charAt(end) == close) {
+                        if (end + 1 < sql.length() && sql.charAt(end + 1) == close) {
+                            end += 2;
+                            continue;
+                        }
+                        break;
+                    }
+                    end++;
+                }
+            } else if (c == '-' && i + 1 < sql.length() && sql.charAt(i + 1) == '-') {
+                end = sql.indexOf('\n', i);
+                end = end < 0 ? sql.length() - 1 : end;
+            } else if (c == '/' && i + 1 < sql.length() && sql.charAt(i + 1) == '*') {
+                end = sql.indexOf("*/", i + 2);
+                end = end < 0 ? sql.length() - 1 : end + 1;
+            }
+            if (end >= 0) {
+                end = Math.min(end, sql.length() - 1);
+                out.append(sql, i, end + 1);
+                i = end;
+            } else if (c == '?') {
+                out.append("@P").append(n++);
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+
+    /** ALL_HEADERS with the transaction descriptor header: the open transaction's descriptor, one request. */
+    private void allHeaders(TdsMessageWriter w) throws IOException {
+        w.writeInt(22).writeInt(18).writeShort(2).writeBytes(transaction).writeInt(1);
+    }
+
+    /** True inside a transaction (the server's BEGIN TRANSACTION ENVCHANGE seen, no COMMIT/ROLLBACK since). */
+    public boolean inTransaction() {
+        for (byte b : transaction) {
+            if (b != 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Starts a BULK_LOAD message; the caller writes COLMETADATA, ROW tokens and DONE, then calls {@code end()}. */
@@ -769,83 +933,20 @@ public final class DirectTdsConnection implements AutoCloseable {
 
     /** Reads a reply message; throws the first ERROR token's {@link DirectTdsException}; returns the row count. */
     long readReply() throws IOException {
-        Reply r = new Reply(readMessage(PacketType.TABULAR_RESULT));
-        DirectTdsException error = null;
-        long rows = 0;
-        boolean doneError = false;
-        while (r.more()) {
-            int token = r.u8();
-            switch (token) {
-                case 0xAA, 0xAB -> { // ERROR, INFO
-                    int len = r.u16();
-                    int end = r.pos + len;
-                    int number = r.i32();
-                    int state = r.u8();
-                    int severity = r.u8();
-                    String text = r.chars(r.u16());
-                    r.chars(r.u8()); // server name
-                    r.chars(r.u8()); // procedure name
-                    int line = r.i32();
-                    r.pos = end;
-                    if (token == 0xAA && error == null) {
-                        error = new DirectTdsException(number, state, severity, line, text);
-                    }
-                }
-                case 0xE3 -> { // ENVCHANGE
-                    int len = r.u16();
-                    int end = r.pos + len;
-                    int type = r.u8();
-                    if (type == 4) { // packet size
-                        String size = r.chars(r.u8());
-                        packetSize = Integer.parseInt(size.trim());
-                    } else if (type == EnvChangeType.ROUTING) {
-                        routing = parseRouting(r);
-                    }
-                    r.pos = end;
-                }
-                case 0xAE -> { // FEATUREEXTACK: (id, DWORD length, data)* 0xFF
-                    int id;
-                    while ((id = r.u8()) != Login7.FEATURE_TERMINATOR) {
-                        int len = r.i32();
-                        fedAuthAcked |= id == Login7.FEATURE_FEDAUTH;
-                        r.pos += len;
-                    }
-                }
-                case 0xAD, 0xA9, 0xA4, 0xA5 -> { // LOGINACK, ORDER, TABNAME, COLINFO
-                    int len = r.u16();
-                    r.pos += len;
-                }
-                case 0x79 -> r.pos += 4; // RETURNSTATUS
-                case 0xFD, 0xFE, 0xFF -> { // DONE, DONEPROC, DONEINPROC
-                    int status = r.u16();
-                    r.u16();
-                    long count = r.i64();
-                    if ((status & 0x10) != 0) {
-                        rows += count;
-                    }
-                    if ((status & 0x02) != 0) {
-                        doneError = true;
-                    }
-                }
-                default -> throw error != null ? error
-                        : new DirectTdsException(String.format("unsupported reply token 0x%02X", token));
-            }
-        }
-        if (error != null) {
-            throw error;
-        }
-        if (doneError) {
-            throw new DirectTdsException("the server reported an error without an ERROR token");
-        }
-        return rows;
+        return reply().rowCount();
+    }
+
+    private DirectReply reply() throws IOException {
+        return DirectReply.read(readMessage(PacketType.TABULAR_RESULT), this::envChange,
+                id -> fedAuthAcked |= id == Login7.FEATURE_FEDAUTH);
     }
 
     /** ENVCHANGE 20 value: USHORT length, BYTE protocol (0 = TCP), USHORT port, US_VARCHAR server. */
-    private static Route parseRouting(Reply r) throws DirectTdsException {
-        int valueLength = r.u16();
-        int protocol = r.u8();
-        int routedPort = r.u16();
-        String server = r.chars(r.u16());
+    private static Route parseRouting(TdsReader r) throws DirectTdsException {
+        int valueLength = r.readUnsignedShort();
+        int protocol = r.readUnsignedByte();
+        int routedPort = r.readUnsignedShort();
+        String server = r.readUsVarchar();
         if (valueLength < 5 || protocol != 0 || routedPort == 0 || server.isEmpty()) {
             throw new DirectTdsException("invalid routing ENVCHANGE (protocol " + protocol + ", port " + routedPort
                     + ", server '" + server + "')");
@@ -853,40 +954,22 @@ public final class DirectTdsConnection implements AutoCloseable {
         return new Route(server, routedPort);
     }
 
-    private static final class Reply {
-        final byte[] b;
-        int pos;
-
-        Reply(byte[] b) {
-            this.b = b;
-        }
-
-        boolean more() {
-            return pos < b.length;
-        }
-
-        int u8() {
-            return b[pos++] & 0xFF;
-        }
-
-        int u16() {
-            int v = (b[pos] & 0xFF) | (b[pos + 1] & 0xFF) << 8;
-            pos += 2;
-            return v;
-        }
-
-        int i32() {
-            return u16() | u16() << 16;
-        }
-
-        long i64() {
-            return (i32() & 0xFFFFFFFFL) | ((long) i32()) << 32;
-        }
-
-        String chars(int n) {
-            String s = new String(b, pos, 2 * n, StandardCharsets.UTF_16LE);
-            pos += 2 * n;
-            return s;
+    private void envChange(int type, TdsReader body) throws DirectTdsException {
+        switch (type) {
+            case EnvChangeType.PACKET_SIZE -> packetSize = Integer.parseInt(body.readBVarchar().trim());
+            case EnvChangeType.BEGIN_TRANSACTION -> {
+                byte[] descriptor = body.readBytes(body.readUnsignedByte());
+                if (descriptor.length != transaction.length) {
+                    throw new DirectTdsException("transaction descriptor of " + descriptor.length + " bytes");
+                }
+                System.arraycopy(descriptor, 0, transaction, 0, transaction.length);
+            }
+            case EnvChangeType.COMMIT_TRANSACTION, EnvChangeType.ROLLBACK_TRANSACTION ->
+                    java.util.Arrays.fill(transaction, (byte) 0);
+            case EnvChangeType.ROUTING -> routing = parseRouting(body);
+            default -> {
+                // database, language, collation, ... : nothing the bulk path depends on
+            }
         }
     }
 
@@ -925,6 +1008,20 @@ public final class DirectTdsConnection implements AutoCloseable {
             msg.write(readPacket(type));
         } while ((lastStatus & 0x01) == 0);
         return msg.toByteArray();
+    }
+
+    /** The socket read timeout for replies from now on (0 = wait forever); a timeout breaks the connection. */
+    public void readTimeoutMillis(int millis) {
+        try {
+            socket.setSoTimeout(millis);
+        } catch (java.net.SocketException e) {
+            // a closed socket: the next request reports it
+        }
+    }
+
+    /** True once closed (by {@link #close()} or because the socket is gone). */
+    public boolean isClosed() {
+        return socket.isClosed();
     }
 
     @Override

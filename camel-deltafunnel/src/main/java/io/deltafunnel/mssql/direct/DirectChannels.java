@@ -1,0 +1,53 @@
+package io.deltafunnel.mssql.direct;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+
+import io.deltafunnel.mssql.SqlChannel;
+import io.deltafunnel.mssql.SqlChannelProvider;
+
+/** Opens {@link DirectSqlChannel}s ({@code bulkEncoder=direct}) with fixed options and an optional fallback. */
+public final class DirectChannels implements SqlChannelProvider {
+
+    private final DirectTdsConnection.Options options;
+    private final SqlChannelProvider fallback;
+
+    /**
+     * @param fallback the provider a run switches to when the direct writer cannot encode one of its columns, or
+     *                 null to fail such runs
+     */
+    public DirectChannels(DirectTdsConnection.Options options, SqlChannelProvider fallback) {
+        this.options = options;
+        this.fallback = fallback;
+    }
+
+    @Override
+    public SqlChannel open() throws SQLException {
+        try {
+            return new DirectSqlChannel(DirectTdsConnection.open(options));
+        } catch (DirectTdsException e) {
+            if (e.number() != 0) {
+                // A server error during login (18456 login failed, 4060 database unavailable, ...): its number decides.
+                throw new SQLException(e.serverMessage(), e.number() == 18456 ? "S0001" : "08004", e.number(), e);
+            }
+            throw new SQLNonTransientConnectionException("direct TDS connection failed: " + e.getMessage(), "08001",
+                    e);
+        } catch (UnknownHostException e) {
+            throw new SQLNonTransientConnectionException("unknown host " + e.getMessage(), "08001", e);
+        } catch (ConnectException | SocketTimeoutException | EOFException e) {
+            throw new SQLException("cannot connect to SQL Server: " + e.getMessage(), "08S01", 0, e);
+        } catch (IOException e) {
+            throw new SQLException("cannot connect to SQL Server: " + e, "08S01", 0, e);
+        }
+    }
+
+    @Override
+    public SqlChannelProvider fallback() {
+        return fallback;
+    }
+}

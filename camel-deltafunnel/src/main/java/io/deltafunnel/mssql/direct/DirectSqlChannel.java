@@ -1,0 +1,174 @@
+package io.deltafunnel.mssql.direct;
+
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.util.List;
+
+import io.deltafunnel.mssql.ArrowBulkData;
+import io.deltafunnel.mssql.BoundColumn;
+import io.deltafunnel.mssql.BulkLoadSettings;
+import io.deltafunnel.mssql.SqlChannel;
+import io.deltafunnel.mssql.TableName;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * {@link SqlChannel} over the project's own TDS connection ({@code bulkEncoder=direct}): statements as SQL batches,
+ * parameterised statements through {@code sp_executesql}, the transaction with the same SQL mssql-jdbc sends
+ * ({@code set implicit_transactions on}, {@code IF @@TRANCOUNT > 0 COMMIT TRAN}, ...), and batches written by
+ * {@link DirectBulkWriter} with native temporal types. Owns its {@link DirectTdsConnection}.
+ *
+ * <p>Failures become {@link SQLException}s: a server error keeps its number, state and message; a broken or timed-out
+ * connection gets SQLState 08S01 (the driver's "communication link failure") and closes the connection, so that
+ * {@link io.deltafunnel.mssql.SqlServerErrors} classifies them exactly like the driver path's.
+ */
+public final class DirectSqlChannel implements SqlChannel {
+
+    private final DirectTdsConnection connection;
+    private boolean autoCommit = true;
+    private boolean broken;
+
+    public DirectSqlChannel(DirectTdsConnection connection) {
+        this.connection = connection;
+    }
+
+    @Override
+    public void setQueryTimeout(int seconds) {
+        connection.readTimeoutMillis(Math.max(0, seconds) * 1000);
+    }
+
+    @Override
+    public void execute(String sql) throws SQLException {
+        run(() -> connection.executeBatch(sql));
+    }
+
+    @Override
+    public long update(String sql, Object... params) throws SQLException {
+        return run(() -> connection.execute(sql, params).rowCount());
+    }
+
+    @Override
+    public List<Object[]> query(String sql, Object... params) throws SQLException {
+        return run(() -> connection.execute(sql, params).rows());
+    }
+
+    @Override
+    public void setAutoCommit(boolean on) throws SQLException {
+        if (on == autoCommit) {
+            return;
+        }
+        // What mssql-jdbc sends for Connection.setAutoCommit.
+        execute(on ? "IF @@TRANCOUNT > 0 COMMIT TRAN set implicit_transactions off " : "set implicit_transactions on ");
+        autoCommit = on;
+    }
+
+    @Override
+    public boolean getAutoCommit() {
+        return autoCommit;
+    }
+
+    @Override
+    public void commit() throws SQLException {
+        if (!autoCommit) {
+            execute("IF @@TRANCOUNT > 0 COMMIT TRAN");
+        }
+    }
+
+    @Override
+    public void rollback() throws SQLException {
+        if (!autoCommit) {
+            execute("IF @@TRANCOUNT > 0 ROLLBACK TRAN");
+        }
+    }
+
+    @Override
+    public boolean isClosed() {
+        return broken || connection.isClosed();
+    }
+
+    /** Always false: the direct writer sends date, time, datetime2, datetimeoffset... as native TDS types. */
+    @Override
+    public boolean temporalAsText() {
+        return false;
+    }
+
+    @Override
+    public String cannotWrite(Schema schema, List<BoundColumn> columns) {
+        try (BufferAllocator none = new RootAllocator(0)) {
+            for (BoundColumn c : columns) {
+                Field f = schema.getFields().get(c.sourceIndex());
+                // An empty vector of the column's type: the encoder factory decides by type alone.
+                try (FieldVector empty = f.createVector(none)) {
+                    DirectEncoders.forColumn(c, empty);
+                } catch (DirectUnsupportedColumnException e) {
+                    return e.getMessage();
+                }
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public void bulkWrite(TableName destination, ArrowBulkData data, BulkLoadSettings settings) throws SQLException {
+        DirectBulkWriter writer = new DirectBulkWriter(connection).tableLock(settings.tableLock())
+                .keepNulls(settings.keepNulls()).checkConstraints(settings.checkConstraints())
+                .fireTriggers(settings.fireTriggers());
+        int rows = data.root().getRowCount();
+        int chunk = settings.bulkBatchSize() > 0 ? settings.bulkBatchSize() : Math.max(rows, 1);
+        run(() -> {
+            for (int from = 0; from < rows; from += chunk) {
+                writer.writeValidated(destination, data, from, Math.min(rows, from + chunk));
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public String encoder() {
+        return "direct";
+    }
+
+    @Override
+    public void close() {
+        connection.close();
+    }
+
+    private interface Call<T> {
+        T call() throws IOException;
+    }
+
+    private <T> T run(Call<T> call) throws SQLException {
+        if (isClosed()) {
+            throw new SQLNonTransientConnectionException("the direct TDS connection is closed", "08003");
+        }
+        try {
+            return call.call();
+        } catch (DirectTdsException e) {
+            if (e.number() == 0) {
+                // Not a server error: the protocol or the connection failed; the session is unusable.
+                broken = true;
+                connection.close();
+                throw new SQLException(e.getMessage(), "08S01", 0, e);
+            }
+            if (e.severity() >= 20) {
+                broken = true; // fatal to the session: the server closes the connection
+                connection.close();
+            }
+            throw new SQLException(e.serverMessage(), e.severity() >= 20 ? "08S01" : "S0001", e.number(), e);
+        } catch (SocketTimeoutException e) {
+            broken = true;
+            connection.close();
+            throw new SQLException("the server did not answer within the timeout; the direct connection was closed"
+                    + " (the server rolls back what was not committed)", "HYT00", 0, e);
+        } catch (IOException e) {
+            broken = true;
+            connection.close();
+            throw new SQLException("the connection to SQL Server failed: " + e, "08S01", 0, e);
+        }
+    }
+}

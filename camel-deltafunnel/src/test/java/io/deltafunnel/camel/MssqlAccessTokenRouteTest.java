@@ -1,0 +1,89 @@
+package io.deltafunnel.camel;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+import io.deltafunnel.emulator.MssqlEmulator;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The producer's {@code accessTokenSupplier} (Microsoft Entra ID token login, FEDAUTH) with both encoders, against an
+ * emulator that only accepts one token.
+ */
+class MssqlAccessTokenRouteTest extends MssqlRouteTestSupport {
+
+    static final String TOKEN = "eyJ0eXAiOiJKV1QiLCJhbGciOi.test-token";
+    static MssqlEmulator emulator;
+    static final AtomicInteger calls = new AtomicInteger();
+
+    @BeforeAll
+    static void startEmulator() {
+        emulator = MssqlEmulator.builder().port(0).sinkMode(false).accessTokenValidator(TOKEN::equals).start();
+    }
+
+    @AfterAll
+    static void stopEmulator() {
+        if (emulator != null) {
+            emulator.close();
+        }
+    }
+
+    @BeforeEach
+    void name(TestInfo info) {
+        nameTable(info);
+    }
+
+    @Override
+    protected String jdbcUrl() {
+        return emulator.jdbcUrl() + ";encrypt=true;trustServerCertificate=true";
+    }
+
+    @Override
+    protected String user() {
+        return emulator.user();
+    }
+
+    @Override
+    protected String password() {
+        return emulator.password();
+    }
+
+    private String tokenUri(String encoder) {
+        context.getRegistry().bind("tokens", (Supplier<String>) () -> {
+            calls.incrementAndGet();
+            return TOKEN;
+        });
+        return "deltafunnel-mssql:dbo." + table + "?url=RAW(" + jdbcUrl() + ")&accessTokenSupplier=#tokens"
+                + "&bulkEncoder=" + encoder + "&bulkEncoderFallback=false";
+    }
+
+    private void loadWith(String encoder) throws Exception {
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL, [name] nvarchar(20))");
+        int before = calls.get();
+        runRoute(source("SELECT i::INTEGER AS id, 'n' || i AS name FROM range(0, 30) t(i)", 10), tokenUri(encoder), 3,
+                null);
+        assertTrue(failures.isEmpty(), () -> failures.toString());
+        assertEquals(30, count(table));
+        assertTrue(calls.get() > before, "the supplier was asked for a token");
+        long tokenLogins = emulator.loginRecords().stream().filter(r -> r.accessTokenLength() > 0).count();
+        assertTrue(tokenLogins > 0);
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void directEncoderLogsInWithTheSuppliedToken() throws Exception {
+        loadWith("direct");
+    }
+
+    @Test
+    void driverEncoderLogsInWithTheSuppliedToken() throws Exception {
+        loadWith("driver");
+    }
+}

@@ -1,0 +1,79 @@
+package io.deltafunnel.mssql.direct;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DirectUrlTest {
+
+    @Test
+    void propertiesAreCaseInsensitiveAndBracesQuote() {
+        Map<String, String> p = DirectUrl.properties("databaseName=db;PassWord={a;b=c};encrypt=true;");
+        assertEquals("db", p.get("databasename"));
+        assertEquals("a;b=c", p.get("password"));
+        assertEquals("true", p.get("encrypt"));
+    }
+
+    @Test
+    void hostPortDatabaseAndCredentials() throws Exception {
+        DirectTdsConnection.Options o = DirectUrl.parse(
+                "jdbc:sqlserver://db.example.com:14330;databaseName=sales;trustServerCertificate=true;packetSize=32767",
+                "loader", "s3cret");
+        assertEquals("db.example.com", o.host());
+        assertEquals(14330, o.port());
+        assertEquals("sales", o.database());
+        assertEquals("loader", o.user());
+        assertTrue(o.trustServerCertificate());
+        assertEquals(32767, o.packetSize());
+        assertTrue(o.encrypt(), "encryption stays on by default");
+    }
+
+    @Test
+    void defaultsAndUrlCredentials() throws Exception {
+        DirectTdsConnection.Options o = DirectUrl.parse("jdbc:sqlserver://localhost;user=u;password=p;encrypt=false",
+                null, null);
+        assertEquals(1433, o.port());
+        assertEquals("u", o.user());
+        assertFalse(o.encrypt());
+        assertFalse(o.trustServerCertificate());
+    }
+
+    @Test
+    void unsupportedAuthenticationIsRefusedWithoutShowingValues() {
+        for (String url : new String[] {
+            "jdbc:sqlserver://h:1433;integratedSecurity=true",
+            "jdbc:sqlserver://h:1433;authentication=ActiveDirectoryIntegrated",
+            "jdbc:sqlserver://h:1433;authentication=ActiveDirectoryPassword;password=TopSecret1",
+            "jdbc:sqlserver://h\\SQLEXPRESS",
+            "jdbc:sqlserver://h:1433;columnEncryptionSetting=Enabled;password=TopSecret1",
+            "jdbc:sqlserver://h:1433;accessToken=TopSecret1",
+            "jdbc:mysql://h:3306"}) {
+            DirectUnsupportedSettingException e = assertThrows(DirectUnsupportedSettingException.class,
+                    () -> DirectUrl.parse(url, "u", "TopSecret1"), url);
+            assertFalse(e.getMessage().contains("TopSecret1"), e.getMessage());
+        }
+    }
+
+    @Test
+    void driverDefaultsOfUnsupportedFeaturesAreAccepted() throws Exception {
+        DirectUrl.parse("jdbc:sqlserver://h:1;integratedSecurity=false;columnEncryptionSetting=Disabled;"
+                + "applicationIntent=ReadWrite;multiSubnetFailover=false;authentication=SqlPassword", "u", "p");
+    }
+
+    @Test
+    void strictEncryptionTrustStoreAndHostNameInCertificate() throws Exception {
+        DirectTdsConnection.Options o = DirectUrl.parse("jdbc:sqlserver://h:1433;encrypt=strict;"
+                + "hostNameInCertificate=db.example.com;trustStore=/tmp/ts.p12;trustStorePassword=pw;trustStoreType=PKCS12",
+                "u", "p");
+        assertEquals(DirectTdsConnection.Encryption.STRICT, o.encryption());
+        assertEquals("db.example.com", o.hostNameInCertificate());
+        assertFalse(o.toString().contains("pw"), o.toString());
+        assertThrows(DirectUnsupportedSettingException.class,
+                () -> DirectUrl.parse("jdbc:sqlserver://h;encrypt=strict;trustServerCertificate=true", "u", "p"));
+    }
+}
