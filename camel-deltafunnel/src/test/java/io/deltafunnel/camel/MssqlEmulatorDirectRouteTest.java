@@ -1,16 +1,7 @@
 package io.deltafunnel.camel;
 
-import java.sql.SQLException;
-import java.util.List;
 
-import io.deltafunnel.emulator.MssqlEmulator;
-import io.deltafunnel.mssql.BulkLoadException;
-import io.deltafunnel.mssql.SqlServerErrors;
-import io.deltafunnel.mssql.WorkOutcome;
 import io.deltafunnel.mssql.direct.DirectChannels;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -20,46 +11,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Every end-to-end producer scenario again with {@code bulkEncoder=direct} and no fallback: the direct TDS writer must
- * behave exactly like the mssql-jdbc path (write modes, transactions, statistics, errors naming column and row), plus
- * the direct path's own failure handling against the emulator's fault injection.
+ * Every end-to-end producer scenario and every emulator test of {@link MssqlEmulatorRouteTest} (fault injection,
+ * runs across exchanges, producer stop) again with {@code bulkEncoder=direct} and no fallback: the direct TDS writer
+ * must behave exactly like the mssql-jdbc path (write modes, transactions, statistics, errors naming column and row).
+ * Plus the direct path's own choices: TLS, and the fallback to the driver path where its settings are unsupported.
  */
-class MssqlEmulatorDirectRouteTest extends AbstractMssqlScenarios {
-
-    static MssqlEmulator emulator;
-
-    @BeforeAll
-    static void startEmulator() {
-        emulator = MssqlEmulator.builder().port(0).password("Str0ng!Passw0rd").sinkMode(false).start();
-    }
-
-    @AfterAll
-    static void stopEmulator() {
-        if (emulator != null) {
-            emulator.close();
-        }
-    }
-
-    @AfterEach
-    void clearFaults() {
-        emulator.faults().clear();
-    }
-
-    @Override
-    protected String jdbcUrl() {
-        // The emulator's certificate is self-signed.
-        return emulator.jdbcUrl() + ";encrypt=true;trustServerCertificate=true";
-    }
-
-    @Override
-    protected String user() {
-        return emulator.user();
-    }
-
-    @Override
-    protected String password() {
-        return emulator.password();
-    }
+class MssqlEmulatorDirectRouteTest extends MssqlEmulatorRouteTest {
 
     @Override
     protected String encoderOptions() {
@@ -74,22 +31,6 @@ class MssqlEmulatorDirectRouteTest extends AbstractMssqlScenarios {
         assertTrue(failures.isEmpty(), () -> failures.toString());
         assertEquals(50, count(table));
         assertTrue(emulator.encryptedSessions() > before, "the direct connection negotiated TLS");
-        stopAndAssertNoArrowLeak();
-    }
-
-    @Test
-    void runTransactionServerErrorAtThirdBulkLoadLeavesTargetExactlyAsBefore() throws Exception {
-        createIdName("nvarchar(20)");
-        seedOld(3);
-        List<List<Object>> before = contents();
-        emulator.faults().failBulkLoad(3, 0, 1205);
-        runRoute(source(FIFTY, 10), mssql("maxRetries=0"), 3, null);
-        assertEquals(before, contents());
-        BulkLoadException e = singleFailure();
-        assertEquals(1205, e.errorNumber());
-        assertEquals(WorkOutcome.ROLLED_BACK, e.outcome());
-        assertEquals(20, e.stats().outputRows());
-        assertTrue(e.getCause() instanceof SQLException sql && SqlServerErrors.isTransient(sql));
         stopAndAssertNoArrowLeak();
     }
 
