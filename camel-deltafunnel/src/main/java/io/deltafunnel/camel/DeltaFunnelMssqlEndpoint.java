@@ -159,8 +159,8 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
     private Supplier<String> accessTokenSupplier;
 
     @UriParam(label = "producer", defaultValue = "0", description = "Seconds to wait for a connection and login to"
-            + " SQL Server when connecting through url (mssql-jdbc's loginTimeout); 0 keeps the driver's default"
-            + " (15 s). With a dataSource, set the timeout on the dataSource.")
+            + " SQL Server when connecting through url (mssql-jdbc's loginTimeout; also the direct encoder's connect"
+            + " and login timeout); 0 keeps the defaults (15 s). With a dataSource, set the timeout on the dataSource.")
     private int loginTimeout;
 
     public DeltaFunnelMssqlEndpoint(String uri, DeltaFunnelMssqlComponent component) {
@@ -222,7 +222,8 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
     /**
      * Opens the runs' channels: mssql-jdbc connections ({@link #connectionProvider()}) with bulkEncoder=DRIVER, the
      * direct TDS client with bulkEncoder=DIRECT where its settings allow (else the driver path, or a failure when
-     * bulkEncoderFallback is false).
+     * bulkEncoderFallback is false). The direct client always connects from url (a dataSource, also an autowired one,
+     * serves only the driver path and the fallback).
      */
     SqlChannelProvider channelProvider() {
         SqlChannelProvider driver = SqlChannelProvider.driver(connectionProvider());
@@ -232,9 +233,9 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
         String why;
         if (keepIdentity) {
             why = "keepIdentity=true is not implemented by the direct writer";
-        } else if (dataSource != null) {
-            why = "a dataSource is configured (the direct client connects from url with username/password or"
-                    + " accessTokenSupplier)";
+        } else if (url == null) {
+            why = "no url is set (the direct client connects from url with username/password or accessTokenSupplier;"
+                    + " it cannot use a dataSource)";
         } else {
             try {
                 DirectTdsConnection.Options options;
@@ -244,6 +245,9 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
                             .accessToken(accessTokenSupplier);
                 } else {
                     options = DirectUrl.parse(url, username, password);
+                }
+                if (loginTimeout > 0) {
+                    options.connectTimeoutMillis(loginTimeout * 1000).loginTimeoutMillis(loginTimeout * 1000);
                 }
                 return new DirectChannels(options, bulkEncoderFallback ? driver : null);
             } catch (DirectUnsupportedSettingException e) {

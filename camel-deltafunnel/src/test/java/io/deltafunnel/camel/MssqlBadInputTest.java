@@ -194,7 +194,7 @@ class MssqlBadInputTest extends EmulatorRouteTestSupport {
         target("nvarchar(20)");
         String wrong = "Wr0ng-" + System.nanoTime();
         String uri = "deltafunnel-mssql:dbo." + table + "?url=RAW(" + jdbcUrl() + ")&username=" + user()
-                + "&password=RAW(" + wrong + ")&retryDelay=1";
+                + "&password=RAW(" + wrong + ")&retryDelay=1" + encoderOptions();
         runRoute(source("SELECT 1 AS id, 'x' AS name", 10), uri, 1, null);
         BulkLoadException e = single();
         assertEquals(18456, e.errorNumber());
@@ -217,7 +217,7 @@ class MssqlBadInputTest extends EmulatorRouteTestSupport {
         String url = "jdbc:sqlserver://localhost:" + closedPort + ";databaseName=master;encrypt=true;"
                 + "trustServerCertificate=true";
         String uri = "deltafunnel-mssql:dbo." + table + "?url=RAW(" + url + ")&username=sa&password=RAW(x)"
-                + "&loginTimeout=2&maxRetries=0";
+                + "&loginTimeout=2&maxRetries=0" + encoderOptions();
         // runRoute waits at most 60 s: a hanging connect would fail the test instead of blocking the build.
         runRoute(source("SELECT 1 AS id", 10), uri, 1, null);
         BulkLoadException e = single();

@@ -35,15 +35,18 @@ public final class DirectChannels implements SqlChannelProvider {
                 // A server error during login (18456 login failed, 4060 database unavailable, ...): its number decides.
                 throw new SQLException(e.serverMessage(), e.number() == 18456 ? "S0001" : "08004", e.number(), e);
             }
-            throw new SQLNonTransientConnectionException("direct TDS connection failed: " + e.getMessage(), "08001",
-                    e);
+            throw new SQLNonTransientConnectionException(where() + ": " + e.getMessage(), "08001", e);
         } catch (UnknownHostException e) {
             throw new SQLNonTransientConnectionException("unknown host " + e.getMessage(), "08001", e);
         } catch (ConnectException | SocketTimeoutException | EOFException e) {
-            throw new SQLException("cannot connect to SQL Server: " + e.getMessage(), "08S01", 0, e);
+            throw new SQLException(where() + ": " + e.getMessage(), "08S01", 0, e);
         } catch (IOException e) {
-            throw new SQLException("cannot connect to SQL Server: " + e, "08S01", 0, e);
+            throw new SQLException(where() + ": " + e, "08S01", 0, e);
         }
+    }
+
+    private String where() {
+        return "direct TDS connection to " + options.host() + ":" + options.port() + " failed";
     }
 
     @Override
