@@ -76,6 +76,8 @@ public final class Benchmark {
     static final String DIRECT = "direct TDS writer: DirectBulkWriter over DirectTdsConnection";
     static final String PREBUILT = "driver ceiling: prebuilt Object[] rows";
     static final String RESULT_SET = "writeToServer(ResultSet) + metadata fix";
+    static final String WIRE = "wire ceiling: emulator decoding recorded bytes";
+    static final String WIRE_DIRECT = "wire ceiling, direct path's bytes: emulator decoding them";
 
     // ---- options ----
     long rows = 2_000_000;
@@ -104,6 +106,8 @@ public final class Benchmark {
     private final Map<String, String> skipped = new LinkedHashMap<>();
     private int routeSeq;
     private Path recording;
+    /** The direct path's client-to-server bytes, recorded during its first warm-up (for its own wire ceiling). */
+    private Path directRecording;
 
     /** One path's measurements. */
     record Result(String path, String note, long rowsPerRun, double[] rowsPerSecond, double wireBytesPerRow,
@@ -252,7 +256,12 @@ public final class Benchmark {
                 results.add(measurePrebuilt());
             }
             if (paths.contains("wire") && recording != null) {
-                results.add(measureWire());
+                results.add(measureWire(recording, WIRE, "raw socket replay of the DeltaFunnel load, fresh sink-mode"
+                        + " emulator, no driver"));
+            }
+            if (paths.contains("wire") && directRecording != null) {
+                results.add(measureWire(directRecording, WIRE_DIRECT, "raw socket replay of the direct path's load"
+                        + " (its TDS connection, then its catalog query), fresh sink-mode emulator, no client encoding"));
             }
             report();
         } finally {
@@ -335,14 +344,16 @@ public final class Benchmark {
         System.out.printf("%n== %s (load average %s)%n", name, loadAverage());
         double wireBytesPerRow = Double.NaN;
         // The wire ceiling replays the first DeltaFunnel load (default settings), recorded during its warm-up.
-        boolean record = name.equals(DF) && recording == null;
+        String recordAs = name.equals(DF) && recording == null ? "recording"
+                : name.equals(DIRECT) && directRecording == null ? "recording-direct" : null;
+        boolean record = recordAs != null;
         for (int w = 0; w < warmups; w++) {
             if (beforeEachRun != null) {
                 beforeEachRun.run();
             }
             if (w == 0 && bulk) {
                 try (RecordingProxy proxy = new RecordingProxy(emulator.port(),
-                        record ? recordDir() : null)) {
+                        record ? recordDir(recordAs) : null)) {
                     Run r = timed("warm-up (through proxy)", bulk, () -> path.run(viaPort(url, proxy.port())));
                     proxy.awaitIdle();
                     wireBytesPerRow = (double) proxy.clientToServerBytes() / r.rows();
@@ -350,7 +361,11 @@ public final class Benchmark {
                             + " connection(s)%n", proxy.clientToServerBytes(), proxy.serverToClientBytes(),
                             proxy.connections());
                     if (record) {
-                        recording = recordDir();
+                        if (name.equals(DF)) {
+                            recording = recordDir(recordAs);
+                        } else {
+                            directRecording = recordDir(recordAs);
+                        }
                     }
                 }
             } else {
@@ -388,8 +403,8 @@ public final class Benchmark {
         return new Result(name, note, rowsPerRun, rates, wireBytesPerRow, peaks, arrowPeak);
     }
 
-    private Path recordDir() throws IOException {
-        return Files.createDirectories(workDir.resolve("recording"));
+    private Path recordDir(String dir) throws IOException {
+        return Files.createDirectories(workDir.resolve(dir));
     }
 
     @FunctionalInterface
@@ -736,7 +751,7 @@ public final class Benchmark {
 
     // ---- path 5: wire ceiling ----
 
-    private Result measureWire() throws Exception {
+    private Result measureWire(Path recording, String name, String note) throws Exception {
         List<byte[]> streams = new ArrayList<>();
         long total = 0;
         try (Stream<Path> s = Files.list(recording)) {
@@ -751,7 +766,7 @@ public final class Benchmark {
                 total += b.length;
             }
         }
-        System.out.printf("%n== wire ceiling: replaying %d recorded connection(s), %,d client bytes%n", streams.size(),
+        System.out.printf("%n== %s: replaying %d recorded connection(s), %,d client bytes%n", name, streams.size(),
                 total);
         try (MssqlEmulator fresh = MssqlEmulator.builder().port(0).password(PASSWORD).sinkMode(true).start()) {
             createTargets(fresh);
@@ -778,8 +793,7 @@ public final class Benchmark {
                     throw new IllegalStateException("replay decoded " + r.rows() + " rows, expected " + rows);
                 }
             }
-            return new Result("wire ceiling: emulator decoding recorded bytes", "raw socket replay of the DeltaFunnel"
-                    + " load, fresh sink-mode emulator, no driver", rowsPerRun, rates, (double) total / rows, peaks, -1);
+            return new Result(name, note, rowsPerRun, rates, (double) total / rows, peaks, -1);
         }
     }
 
@@ -844,7 +858,7 @@ public final class Benchmark {
         System.out.println("| path | rows/s (median) | vs df | vs prebuilt (driver ceiling) | memory at " + scale
                 + "× |");
         System.out.println("|---|---:|---:|---:|---|");
-        for (String path : List.of(DF, DF_DIRECT, DIRECT, PREBUILT)) {
+        for (String path : List.of(DF, DF_DIRECT, DIRECT, PREBUILT, WIRE, WIRE_DIRECT)) {
             Double v = m.get(path);
             if (v == null) {
                 if (skipped.containsKey(path)) {
@@ -866,6 +880,19 @@ public final class Benchmark {
         }
         if (direct != null && prebuilt != null) {
             System.out.printf("direct / prebuilt (driver ceiling): %.2f×%n", direct / prebuilt);
+        }
+        Double wire = m.get(WIRE);
+        if (wire != null && !Double.isNaN(df)) {
+            System.out.printf("wire ceiling (emulator decoding the route's recorded bytes, no client) / df: %.2f×%n",
+                    wire / df);
+        }
+        Double wireDirect = m.get(WIRE_DIRECT);
+        if (direct != null && wireDirect != null) {
+            // The emulator shares the JVM and the cores: decoding the direct path's recorded bytes with no client at
+            // all bounds what the direct client can reach against it.
+            System.out.printf("direct / its wire ceiling (emulator decoding the direct path's bytes, no client): %.0f%%;"
+                    + " that ceiling / df: %s%n", 100 * direct / wireDirect,
+                    Double.isNaN(df) ? "-" : String.format("%.2f×", wireDirect / df));
         }
         if (dfDirect != null && !Double.isNaN(df)) {
             double ratio = dfDirect / df;
@@ -901,13 +928,13 @@ public final class Benchmark {
         long t0 = System.nanoTime();
         Run one = timed("1×", true, () -> path.run(url, query));
         one = new Run(one.rows(), one.arrowPeak(), one.nanos() > 0 ? one.nanos() : System.nanoTime() - t0);
-        MemoryProbe.Peaks onePeaks = probe.peaks();
+        MemoryProbe.Peaks onePeaks = peaksAfterFinalGc();
         System.gc();
         probe.reset();
         t0 = System.nanoTime();
         Run big = timed(scale + "×", true, () -> path.run(url, scaled));
         big = new Run(big.rows(), big.arrowPeak(), big.nanos() > 0 ? big.nanos() : System.nanoTime() - t0);
-        MemoryProbe.Peaks bigPeaks = probe.peaks();
+        MemoryProbe.Peaks bigPeaks = peaksAfterFinalGc();
         boolean arrowFlat = big.arrowPeak() <= one.arrowPeak() * 1.1;
         // Heap after GC: within 10%, or within 8 MB when it is tiny (a handful of MB is noise from the JVM itself).
         boolean heapFlat = bigPeaks.heapAfterGc() <= Math.max(onePeaks.heapAfterGc() * 1.1,
@@ -916,6 +943,17 @@ public final class Benchmark {
         ScaleResult r = new ScaleResult(name, scale, one, onePeaks, big, bigPeaks, arrowFlat && heapFlat && directFlat);
         scaleResults.add(r);
         printScale(r);
+    }
+
+    /**
+     * The probe's peaks after one more (untimed) GC at the end of the run, so that "heap after GC" has a value even
+     * when the run itself never collected (a fast 1× run may not fill the young generation): it is then the retained
+     * set right after the run. GC notifications arrive asynchronously, hence the short wait.
+     */
+    private MemoryProbe.Peaks peaksAfterFinalGc() throws InterruptedException {
+        System.gc();
+        Thread.sleep(200);
+        return probe.peaks();
     }
 
     private static void printScale(ScaleResult r) {
