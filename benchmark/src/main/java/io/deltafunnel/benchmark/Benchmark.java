@@ -35,6 +35,10 @@ import io.deltafunnel.delta.write.DeltaTableWriter;
 import io.deltafunnel.emulator.MssqlEmulator;
 import io.deltafunnel.mssql.ArrowBulkData;
 import io.deltafunnel.mssql.BoundColumn;
+import io.deltafunnel.mssql.TableName;
+import io.deltafunnel.mssql.TargetColumn;
+import io.deltafunnel.mssql.direct.DirectBulkWriter;
+import io.deltafunnel.mssql.direct.DirectTdsConnection;
 import io.deltafunnel.query.ArrowBatch;
 import io.deltafunnel.query.ArrowBatchStream;
 import io.deltafunnel.query.DuckDbConnections;
@@ -52,7 +56,12 @@ import org.apache.camel.impl.DefaultCamelContext;
  *
  * <pre>
  * benchmark/run.sh [--rows N] [--shape LINEITEM|NARROW] [--runs 5] [--warmups 1] [--sql-rows 100000]
- *                  [--sql-runs 3] [--scale 5] [--paths df,rs,sql,src,wire,prebuilt,adapt]
+ *                  [--sql-runs 3] [--scale 5] [--paths df,direct,rs,sql,src,wire,prebuilt,adapt]
+ * </pre>
+ *
+ * <p>Paths not run by default: {@code dfdirect} (the route with the producer option {@code bulkEncoder=direct}; it
+ * is skipped with a note while the producer does not know that option yet).
+ * <pre>
  * </pre>
  */
 public final class Benchmark {
@@ -60,6 +69,15 @@ public final class Benchmark {
     static final String TABLE = "bench";
     static final String SQL_TABLE = "bench_sql";
     static final String PASSWORD = "Bench!Passw0rd";
+
+    // Result names the summary looks up.
+    static final String DF = "DeltaFunnel route (driver encoder)";
+    static final String DF_DIRECT = "DeltaFunnel route, bulkEncoder=direct";
+    static final String DIRECT = "direct TDS writer: DirectBulkWriter over DirectTdsConnection";
+    static final String PREBUILT = "driver ceiling: prebuilt Object[] rows";
+    static final String RESULT_SET = "writeToServer(ResultSet) + metadata fix";
+    static final String WIRE = "wire ceiling: emulator decoding recorded bytes";
+    static final String WIRE_DIRECT = "wire ceiling, direct path's bytes: emulator decoding them";
 
     // ---- options ----
     long rows = 2_000_000;
@@ -71,7 +89,7 @@ public final class Benchmark {
     int scale = 5;
     int batchSize = 65_536;
     int files = 4;
-    List<String> paths = List.of("df", "dfnative", "rs", "sql", "src", "wire", "prebuilt", "adapt");
+    List<String> paths = List.of("df", "direct", "dfnative", "rs", "sql", "src", "wire", "prebuilt", "adapt");
     Path workDir;
     /** When set, a JFR recording ("profile" settings) covers the measured runs of the bulk paths. */
     Path jfrFile;
@@ -83,8 +101,13 @@ public final class Benchmark {
     private CamelContext camel;
     private MemoryProbe probe;
     private final List<Result> results = new ArrayList<>();
+    private final List<ScaleResult> scaleResults = new ArrayList<>();
+    /** Paths that were selected but could not run, with the reason (printed in the summary). */
+    private final Map<String, String> skipped = new LinkedHashMap<>();
     private int routeSeq;
     private Path recording;
+    /** The direct path's client-to-server bytes, recorded during its first warm-up (for its own wire ceiling). */
+    private Path directRecording;
 
     /** One path's measurements. */
     record Result(String path, String note, long rowsPerRun, double[] rowsPerSecond, double wireBytesPerRow,
@@ -107,6 +130,11 @@ public final class Benchmark {
         double rate(long outerNanos) {
             return rows / ((nanos > 0 ? nanos : outerNanos) / 1e9);
         }
+    }
+
+    /** The memory check of one path at 1× and {@code scale}× the rows. */
+    record ScaleResult(String path, int scale, Run one, MemoryProbe.Peaks onePeaks, Run big,
+            MemoryProbe.Peaks bigPeaks, boolean flat) {
     }
 
     @FunctionalInterface
@@ -172,12 +200,34 @@ public final class Benchmark {
             createTargets(emulator);
 
             if (paths.contains("df")) {
-                results.add(measure("DeltaFunnel route (driver encoder)",
+                results.add(measure(DF,
                         "deltafunnel: -> deltafunnel-mssql: transaction=run tableLock=true batch " + batchSize, runs,
                         true, this::runDeltaFunnel));
                 if (scale > 1) {
                     // Right after the DeltaFunnel runs, before other paths leave buffers behind.
-                    scaleCheck();
+                    scaleCheck(DF, (u, sql) -> runDeltaFunnel(u, sql, ""));
+                }
+            }
+            if (paths.contains("dfdirect")) {
+                // Not in the default list: it needs the producer option bulkEncoder=direct.
+                try {
+                    results.add(measure(DF_DIRECT, "as the driver-encoder route, producer URI + &bulkEncoder=direct",
+                            runs, true, u -> runDeltaFunnel(u, query, "&bulkEncoder=direct")));
+                } catch (Exception e) {
+                    String why = rootMessage(e);
+                    int unknown = why.indexOf("Unknown parameters=");
+                    why = unknown >= 0 ? "the producer does not know this option yet (" + why.substring(unknown) + ")"
+                            : why.length() > 200 ? why.substring(0, 200) + "…" : why;
+                    skipped.put(DF_DIRECT, why);
+                    System.out.println("  skipped: " + why);
+                }
+            }
+            if (paths.contains("direct")) {
+                results.add(measure(DIRECT, "ArrowBatchStream (same query, batch " + batchSize + ") -> one"
+                        + " DirectBulkWriter.write per batch, one DirectTdsConnection, TABLOCK, BEGIN TRAN..COMMIT,"
+                        + " targets from INFORMATION_SCHEMA (timed)", runs, true, u -> runDirect(u, query)));
+                if (scale > 1) {
+                    scaleCheck(DIRECT, this::runDirect);
                 }
             }
             if (paths.contains("dfnative")) {
@@ -187,7 +237,7 @@ public final class Benchmark {
                                 query)));
             }
             if (paths.contains("rs")) {
-                results.add(measure("writeToServer(ResultSet) + metadata fix",
+                results.add(measure(RESULT_SET,
                         "DuckDB JDBC ResultSet, DuckDbResultSets.forBulkCopy, tableLock=true", runs, true,
                         this::runResultSet));
             }
@@ -206,7 +256,12 @@ public final class Benchmark {
                 results.add(measurePrebuilt());
             }
             if (paths.contains("wire") && recording != null) {
-                results.add(measureWire());
+                results.add(measureWire(recording, WIRE, "raw socket replay of the DeltaFunnel load, fresh sink-mode"
+                        + " emulator, no driver"));
+            }
+            if (paths.contains("wire") && directRecording != null) {
+                results.add(measureWire(directRecording, WIRE_DIRECT, "raw socket replay of the direct path's load"
+                        + " (its TDS connection, then its catalog query), fresh sink-mode emulator, no client encoding"));
             }
             report();
         } finally {
@@ -289,14 +344,16 @@ public final class Benchmark {
         System.out.printf("%n== %s (load average %s)%n", name, loadAverage());
         double wireBytesPerRow = Double.NaN;
         // The wire ceiling replays the first DeltaFunnel load (default settings), recorded during its warm-up.
-        boolean record = name.startsWith("DeltaFunnel") && recording == null;
+        String recordAs = name.equals(DF) && recording == null ? "recording"
+                : name.equals(DIRECT) && directRecording == null ? "recording-direct" : null;
+        boolean record = recordAs != null;
         for (int w = 0; w < warmups; w++) {
             if (beforeEachRun != null) {
                 beforeEachRun.run();
             }
             if (w == 0 && bulk) {
                 try (RecordingProxy proxy = new RecordingProxy(emulator.port(),
-                        record ? recordDir() : null)) {
+                        record ? recordDir(recordAs) : null)) {
                     Run r = timed("warm-up (through proxy)", bulk, () -> path.run(viaPort(url, proxy.port())));
                     proxy.awaitIdle();
                     wireBytesPerRow = (double) proxy.clientToServerBytes() / r.rows();
@@ -304,7 +361,11 @@ public final class Benchmark {
                             + " connection(s)%n", proxy.clientToServerBytes(), proxy.serverToClientBytes(),
                             proxy.connections());
                     if (record) {
-                        recording = recordDir();
+                        if (name.equals(DF)) {
+                            recording = recordDir(recordAs);
+                        } else {
+                            directRecording = recordDir(recordAs);
+                        }
                     }
                 }
             } else {
@@ -342,8 +403,8 @@ public final class Benchmark {
         return new Result(name, note, rowsPerRun, rates, wireBytesPerRow, peaks, arrowPeak);
     }
 
-    private Path recordDir() throws IOException {
-        return Files.createDirectories(workDir.resolve("recording"));
+    private Path recordDir(String dir) throws IOException {
+        return Files.createDirectories(workDir.resolve(dir));
     }
 
     @FunctionalInterface
@@ -368,10 +429,15 @@ public final class Benchmark {
     // ---- path 1: the DeltaFunnel route ----
 
     private Run runDeltaFunnel(String jdbcUrl) throws Exception {
-        return runDeltaFunnel(jdbcUrl, query);
+        return runDeltaFunnel(jdbcUrl, query, "");
     }
 
     private Run runDeltaFunnel(String jdbcUrl, String sql) throws Exception {
+        return runDeltaFunnel(jdbcUrl, sql, "");
+    }
+
+    /** @param producerOptions appended to the producer URI, e.g. {@code &bulkEncoder=direct} */
+    private Run runDeltaFunnel(String jdbcUrl, String sql, String producerOptions) throws Exception {
         String id = "df" + (routeSeq++);
         CountDownLatch done = new CountDownLatch(1);
         AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -380,7 +446,7 @@ public final class Benchmark {
         String source = "deltafunnel:" + id + "?query=RAW(" + sql + ")&batchSize=" + batchSize
                 + "&repeatCount=1&initialDelay=0&delay=3600000";
         String target = "deltafunnel-mssql:dbo." + TABLE + "?url=RAW(" + jdbcUrl + ")&username=sa&password=RAW("
-                + PASSWORD + ")&tableLock=true&transaction=run";
+                + PASSWORD + ")&tableLock=true&transaction=run" + producerOptions;
         camel.addRoutes(new RouteBuilder() {
             @Override
             public void configure() {
@@ -416,6 +482,63 @@ public final class Benchmark {
             camel.getRouteController().stopRoute(id);
             camel.removeRoute(id);
         }
+    }
+
+    // ---- path 1c: the direct TDS writer, no driver ----
+
+    /**
+     * The same query and Arrow batches as the route (ArrowBatchStream, same batch size), each batch written with
+     * {@link DirectBulkWriter#write} over one {@link DirectTdsConnection} (encrypt=false), inside one transaction
+     * committed at the end (as the route's transaction=run). The target columns are read from INFORMATION_SCHEMA
+     * with {@link BulkColumns} over a JDBC connection, inside the timed run (the route does the same).
+     */
+    private Run runDirect(String jdbcUrl, String sql) throws Exception {
+        TableName table = new TableName("dbo", TABLE);
+        try (BufferAllocator allocator = new RootAllocator();
+                Connection duck = DuckDbConnections.open(DuckDbSettings.inMemory());
+                ArrowBatchStream stream = ArrowBatchStream.open("bench", duck, sql, batchSize, allocator);
+                DirectTdsConnection tds = DirectTdsConnection.open(DirectTdsConnection.options().host("localhost")
+                        .port(portOf(jdbcUrl)).database("master").user("sa").password(PASSWORD).encrypt(false))) {
+            DirectBulkWriter writer = new DirectBulkWriter(tds).tableLock(true);
+            List<TargetColumn> targets = null;
+            long n = 0;
+            tds.executeBatch("BEGIN TRANSACTION");
+            ArrowBatch batch;
+            while ((batch = stream.next()) != null) {
+                try (var root = batch.root()) {
+                    if (targets == null) {
+                        try (Connection meta = sqlServer(jdbcUrl)) {
+                            targets = BulkColumns.bind(meta, TABLE, root.getSchema()).stream()
+                                    .map(BoundColumn::target).toList();
+                        }
+                    }
+                    long written = writer.write(table, root, targets);
+                    if (written != root.getRowCount()) {
+                        throw new IllegalStateException("direct: the server reported " + written + " rows for a batch"
+                                + " of " + root.getRowCount());
+                    }
+                    n += written;
+                }
+            }
+            tds.executeBatch("COMMIT TRANSACTION");
+            return new Run(n, allocator.getPeakMemoryAllocation());
+        }
+    }
+
+    static int portOf(String jdbcUrl) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("localhost:(\\d+)").matcher(jdbcUrl);
+        if (!m.find()) {
+            throw new IllegalArgumentException("no localhost port in " + jdbcUrl);
+        }
+        return Integer.parseInt(m.group(1));
+    }
+
+    static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getClass().getSimpleName() + ": " + t.getMessage();
     }
 
     // ---- path 2: writeToServer(ResultSet) ----
@@ -622,13 +745,13 @@ public final class Benchmark {
             }
             return new Run(rows, -1);
         };
-        return measure("driver ceiling: prebuilt Object[] rows", "ISQLServerBulkData over prebuilt rows (rebuilt,"
+        return measure(PREBUILT, "ISQLServerBulkData over prebuilt rows (rebuilt,"
                 + " untimed, before each run), same metadata/options/batching as the producer", runs, true, path, build);
     }
 
     // ---- path 5: wire ceiling ----
 
-    private Result measureWire() throws Exception {
+    private Result measureWire(Path recording, String name, String note) throws Exception {
         List<byte[]> streams = new ArrayList<>();
         long total = 0;
         try (Stream<Path> s = Files.list(recording)) {
@@ -643,7 +766,7 @@ public final class Benchmark {
                 total += b.length;
             }
         }
-        System.out.printf("%n== wire ceiling: replaying %d recorded connection(s), %,d client bytes%n", streams.size(),
+        System.out.printf("%n== %s: replaying %d recorded connection(s), %,d client bytes%n", name, streams.size(),
                 total);
         try (MssqlEmulator fresh = MssqlEmulator.builder().port(0).password(PASSWORD).sinkMode(true).start()) {
             createTargets(fresh);
@@ -670,16 +793,16 @@ public final class Benchmark {
                     throw new IllegalStateException("replay decoded " + r.rows() + " rows, expected " + rows);
                 }
             }
-            return new Result("wire ceiling: emulator decoding recorded bytes", "raw socket replay of the DeltaFunnel"
-                    + " load, fresh sink-mode emulator, no driver", rowsPerRun, rates, (double) total / rows, peaks, -1);
+            return new Result(name, note, rowsPerRun, rates, (double) total / rows, peaks, -1);
         }
     }
 
     // ---- report ----
 
     private void report() {
-        double df = results.stream().filter(r -> r.path().startsWith("DeltaFunnel")).mapToDouble(Result::median)
-                .findFirst().orElse(Double.NaN);
+        Map<String, Double> m = new LinkedHashMap<>();
+        results.forEach(r -> m.put(r.path(), r.median()));
+        double df = m.getOrDefault(DF, Double.NaN);
         System.out.printf("%n## Results: %s, %,d rows (median of measured runs), load average at the end %s%n%n",
                 shape, rows, loadAverage());
         System.out.println("| path | rows/run | rows/s (median) | min-max | vs DeltaFunnel | wire B/row "
@@ -688,68 +811,167 @@ public final class Benchmark {
         for (Result r : results) {
             double[] s = r.rowsPerSecond().clone();
             Arrays.sort(s);
-            System.out.printf("| %s | %,d | %,.0f | %,.0f-%,.0f | %.2f× | %s | %,d | %,d | %,.1f | %s |%n", r.path(),
-                    r.rowsPerRun(), r.median(), s[0], s[s.length - 1], r.median() / df,
+            System.out.printf("| %s | %,d | %,.0f | %,.0f-%,.0f | %s | %s | %,d | %,d | %,.1f | %s |%n", r.path(),
+                    r.rowsPerRun(), r.median(), s[0], s[s.length - 1],
+                    Double.isNaN(df) ? "-" : String.format("%.2f×", r.median() / df),
                     Double.isNaN(r.wireBytesPerRow()) ? "-" : String.format("%.1f", r.wireBytesPerRow()),
                     r.peaks().heap() >> 20, r.peaks().heapAfterGc() >> 20, r.peaks().direct() / 1048576.0,
                     r.arrowPeak() < 0 ? "-" : String.format("%.1f", r.arrowPeak() / 1048576.0));
         }
+        skipped.forEach((path, why) -> System.out.printf("| %s | skipped: %s | | | | | | | | |%n", path,
+                why.replace('|', '/')));
         System.out.println();
         for (Result r : results) {
             System.out.printf("- %s: %s; runs %s%n", r.path(), r.note(), Arrays.toString(Arrays.stream(
                     r.rowsPerSecond()).mapToLong(Math::round).toArray()));
         }
-        Map<String, Double> m = new LinkedHashMap<>();
-        results.forEach(r -> m.put(r.path(), r.median()));
-        Double prebuilt = m.get("driver ceiling: prebuilt Object[] rows");
-        Double rs = m.get("writeToServer(ResultSet) + metadata fix");
-        if (prebuilt != null) {
+        Double prebuilt = m.get(PREBUILT);
+        Double rs = m.get(RESULT_SET);
+        if (prebuilt != null && !Double.isNaN(df)) {
             System.out.printf("DeltaFunnel / driver prebuilt ceiling: %.0f%% (target >= 85%%)%n", 100 * df / prebuilt);
         }
-        if (rs != null) {
+        if (rs != null && !Double.isNaN(df)) {
             System.out.printf("DeltaFunnel / ResultSet path: %.2f× (target >= 1.7×)%n", df / rs);
+        }
+        reportDirect(m, df, prebuilt);
+        if (!scaleResults.isEmpty()) {
+            System.out.printf("%nMemory at %d× the rows (peak memory must stay flat):%n", scale);
+            for (ScaleResult r : scaleResults) {
+                printScale(r);
+            }
         }
     }
 
+    /** The issue's target for the direct writer against the driver path: 4× for LINEITEM, 3× for NARROW. */
+    double directTarget() {
+        return shape == Shape.LINEITEM ? 4.0 : 3.0;
+    }
+
+    /** The direct paths beside the driver paths, with the ratios the issue asks for. */
+    private void reportDirect(Map<String, Double> m, double df, Double prebuilt) {
+        Double direct = m.get(DIRECT);
+        Double dfDirect = m.get(DF_DIRECT);
+        if (direct == null && dfDirect == null && !skipped.containsKey(DF_DIRECT)) {
+            return;
+        }
+        System.out.printf("%n### Direct TDS writer vs the driver encoder (%s, %,d rows, medians)%n%n", shape, rows);
+        System.out.println("| path | rows/s (median) | vs df | vs prebuilt (driver ceiling) | memory at " + scale
+                + "× |");
+        System.out.println("|---|---:|---:|---:|---|");
+        for (String path : List.of(DF, DF_DIRECT, DIRECT, PREBUILT, WIRE, WIRE_DIRECT)) {
+            Double v = m.get(path);
+            if (v == null) {
+                if (skipped.containsKey(path)) {
+                    System.out.printf("| %s | skipped | | | |%n", path);
+                }
+                continue;
+            }
+            String mem = scaleResults.stream().filter(r -> r.path().equals(path)).findFirst()
+                    .map(r -> r.flat() ? "flat" : "NOT flat").orElse("-");
+            System.out.printf("| %s | %,.0f | %s | %s | %s |%n", path, v,
+                    Double.isNaN(df) ? "-" : String.format("%.2f×", v / df),
+                    prebuilt == null ? "-" : String.format("%.2f×", v / prebuilt), mem);
+        }
+        System.out.println();
+        if (direct != null && !Double.isNaN(df)) {
+            double ratio = direct / df;
+            System.out.printf("direct / df: %.2f× (issue target >= %.0f× for %s: %s)%n", ratio, directTarget(), shape,
+                    ratio >= directTarget() ? "met" : "NOT met");
+        }
+        if (direct != null && prebuilt != null) {
+            System.out.printf("direct / prebuilt (driver ceiling): %.2f×%n", direct / prebuilt);
+        }
+        Double wire = m.get(WIRE);
+        if (wire != null && !Double.isNaN(df)) {
+            System.out.printf("wire ceiling (emulator decoding the route's recorded bytes, no client) / df: %.2f×%n",
+                    wire / df);
+        }
+        Double wireDirect = m.get(WIRE_DIRECT);
+        if (direct != null && wireDirect != null) {
+            // The emulator shares the JVM and the cores: decoding the direct path's recorded bytes with no client at
+            // all bounds what the direct client can reach against it.
+            System.out.printf("direct / its wire ceiling (emulator decoding the direct path's bytes, no client): %.0f%%;"
+                    + " that ceiling / df: %s%n", 100 * direct / wireDirect,
+                    Double.isNaN(df) ? "-" : String.format("%.2f×", wireDirect / df));
+        }
+        if (dfDirect != null && !Double.isNaN(df)) {
+            double ratio = dfDirect / df;
+            System.out.printf("dfdirect / df: %.2f× (issue target >= %.0f× for %s: %s)%n", ratio, directTarget(),
+                    shape, ratio >= directTarget() ? "met" : "NOT met");
+        } else if (skipped.containsKey(DF_DIRECT)) {
+            System.out.printf("dfdirect / df: not measured (%s)%n", skipped.get(DF_DIRECT));
+        }
+    }
+
+    /** The results of the last {@link #run()}, in run order. */
+    List<Result> results() {
+        return results;
+    }
+
+    /** A path run over a given query (the scale check passes the {@code scale}× UNION ALL query). */
+    @FunctionalInterface
+    interface QueryRun {
+        Run run(String jdbcUrl, String sql) throws Exception;
+    }
+
     /**
-     * DeltaFunnel at 1× and then at {@code scale}× the rows, back to back (so that both start from the same heap and
+     * A path at 1× and then at {@code scale}× the rows, back to back (so that both start from the same heap and
      * direct-buffer state), and whether the peaks stay within 10%. The scaled query reads the same Parquet files
      * {@code scale} times (UNION ALL): same data, no second table to generate.
      */
-    private void scaleCheck() throws Exception {
+    private void scaleCheck(String name, QueryRun path) throws Exception {
         String scaled = String.join(" UNION ALL ", java.util.Collections.nCopies(scale, query));
-        System.out.printf("%n== scale check: DeltaFunnel at 1× and %d× (%,d rows) (load average %s)%n", scale,
+        System.out.printf("%n== scale check: %s at 1× and %d× (%,d rows) (load average %s)%n", name, scale,
                 rows * scale, loadAverage());
         System.gc();
         probe.reset();
         long t0 = System.nanoTime();
-        Run one = timed("1×", true, () -> runDeltaFunnel(url, query));
-        double oneRate = one.rate(System.nanoTime() - t0);
-        MemoryProbe.Peaks onePeaks = probe.peaks();
+        Run one = timed("1×", true, () -> path.run(url, query));
+        one = new Run(one.rows(), one.arrowPeak(), one.nanos() > 0 ? one.nanos() : System.nanoTime() - t0);
+        MemoryProbe.Peaks onePeaks = peaksAfterFinalGc();
         System.gc();
         probe.reset();
         t0 = System.nanoTime();
-        Run big = timed(scale + "×", true, () -> runDeltaFunnel(url, scaled));
-        double bigRate = big.rate(System.nanoTime() - t0);
-        MemoryProbe.Peaks bigPeaks = probe.peaks();
-        System.out.printf("%n| DeltaFunnel | rows | rows/s | heap peak MB | heap after GC MB | direct MB | Arrow peak MB |%n");
-        System.out.println("|---|---:|---:|---:|---:|---:|---:|");
-        for (Object[] r : new Object[][] {{"1×", one, oneRate, onePeaks}, {scale + "×", big, bigRate, bigPeaks}}) {
-            Run run = (Run) r[1];
-            MemoryProbe.Peaks p = (MemoryProbe.Peaks) r[3];
-            System.out.printf("| %s | %,d | %,.0f | %,d | %,d | %.1f | %.1f |%n", r[0], run.rows(), (double) r[2],
-                    p.heap() >> 20, p.heapAfterGc() >> 20, p.direct() / 1048576.0, run.arrowPeak() / 1048576.0);
-        }
+        Run big = timed(scale + "×", true, () -> path.run(url, scaled));
+        big = new Run(big.rows(), big.arrowPeak(), big.nanos() > 0 ? big.nanos() : System.nanoTime() - t0);
+        MemoryProbe.Peaks bigPeaks = peaksAfterFinalGc();
         boolean arrowFlat = big.arrowPeak() <= one.arrowPeak() * 1.1;
         // Heap after GC: within 10%, or within 8 MB when it is tiny (a handful of MB is noise from the JVM itself).
         boolean heapFlat = bigPeaks.heapAfterGc() <= Math.max(onePeaks.heapAfterGc() * 1.1,
                 onePeaks.heapAfterGc() + (8 << 20));
         boolean directFlat = bigPeaks.direct() <= Math.max(onePeaks.direct() * 1.1, onePeaks.direct() + (1 << 20));
-        System.out.printf("%d× / 1×: Arrow peak %.2f, heap after GC %.2f, direct %s -> %s%n", scale,
-                (double) big.arrowPeak() / one.arrowPeak(),
-                (double) bigPeaks.heapAfterGc() / Math.max(1, onePeaks.heapAfterGc()),
-                directFlat ? "flat" : "grew", arrowFlat && heapFlat && directFlat ? "FLAT (within 10%)"
-                        : "NOT flat within 10%");
+        ScaleResult r = new ScaleResult(name, scale, one, onePeaks, big, bigPeaks, arrowFlat && heapFlat && directFlat);
+        scaleResults.add(r);
+        printScale(r);
+    }
+
+    /**
+     * The probe's peaks after one more (untimed) GC at the end of the run, so that "heap after GC" has a value even
+     * when the run itself never collected (a fast 1× run may not fill the young generation): it is then the retained
+     * set right after the run. GC notifications arrive asynchronously, hence the short wait.
+     */
+    private MemoryProbe.Peaks peaksAfterFinalGc() throws InterruptedException {
+        System.gc();
+        Thread.sleep(200);
+        return probe.peaks();
+    }
+
+    private static void printScale(ScaleResult r) {
+        System.out.printf("%n| %s | rows | rows/s | heap peak MB | heap after GC MB | direct MB | Arrow peak MB |%n",
+                r.path());
+        System.out.println("|---|---:|---:|---:|---:|---:|---:|");
+        for (Object[] row : new Object[][] {{"1×", r.one(), r.onePeaks()}, {r.scale() + "×", r.big(), r.bigPeaks()}}) {
+            Run run = (Run) row[1];
+            MemoryProbe.Peaks p = (MemoryProbe.Peaks) row[2];
+            System.out.printf("| %s | %,d | %,.0f | %,d | %,d | %.1f | %.1f |%n", row[0], run.rows(), run.rate(0),
+                    p.heap() >> 20, p.heapAfterGc() >> 20, p.direct() / 1048576.0, run.arrowPeak() / 1048576.0);
+        }
+        System.out.printf("%d× / 1×: Arrow peak %.2f, heap after GC %.2f, direct %s -> %s%n", r.scale(),
+                (double) r.big().arrowPeak() / r.one().arrowPeak(),
+                (double) r.bigPeaks().heapAfterGc() / Math.max(1, r.onePeaks().heapAfterGc()),
+                r.bigPeaks().direct() <= Math.max(r.onePeaks().direct() * 1.1, r.onePeaks().direct() + (1 << 20))
+                        ? "flat" : "grew",
+                r.flat() ? "FLAT (within 10%)" : "NOT flat within 10%");
     }
 
     /** /proc/loadavg's first three fields: other work on the machine shows up here. */

@@ -24,6 +24,9 @@ import jdk.jfr.consumer.RecordingFile;
  *   <li>adaptation: {@code ArrowBulkData}, {@code TargetBinding}, {@code ArrowColumnTypes} (and the Arrow and JDK
  *       code they call), split into validate and getRowData</li>
  *   <li>driver encoding: {@code com.microsoft.sqlserver.jdbc} (and the JDK code it calls, e.g. BigDecimal)</li>
+ *   <li>direct writer (the {@code direct} path): the encoders of {@code io.deltafunnel.mssql.direct} and the TDS
+ *       packet framing of {@code io.deltafunnel.tds} (client threads), with the Arrow and JDK code they call;
+ *       its pre-check {@code ArrowBulkData.validate} counts as adaptation: validate</li>
  *   <li>query + Arrow export: {@code org.duckdb}, {@code org.apache.arrow.c}, {@code io.deltafunnel.query}</li>
  *   <li>Camel routing, emulator (the server side, by thread name), other</li>
  * </ul>
@@ -45,6 +48,8 @@ public final class JfrStages {
         Map<String, Long> clientLeaves = new HashMap<>();
         Map<String, Long> driverFrames = new HashMap<>();
         Map<String, Long> adapterFrames = new HashMap<>();
+        Map<String, Long> directFrames = new HashMap<>();
+        Map<String, Long> directLines = new HashMap<>();
         double jvmCpu = 0;
         double machineCpu = 0;
         int cpuEvents = 0;
@@ -66,6 +71,15 @@ public final class JfrStages {
                         if (stage.startsWith("driver")) {
                             driverFrames.merge(firstMatching(st.getFrames(), "com.microsoft.sqlserver.jdbc.")
                                     + " <- leaf " + frameName(st.getFrames().get(0)), 1L, Long::sum);
+                        }
+                        if (stage.startsWith("direct writer")) {
+                            RecordedFrame inner = firstFrame(st.getFrames(), "io.deltafunnel.mssql.direct.",
+                                    "io.deltafunnel.tds.");
+                            directFrames.merge((inner == null ? "?" : frameName(inner)) + " <- leaf "
+                                    + frameName(st.getFrames().get(0)), 1L, Long::sum);
+                            directLines.merge(frameLine(st.getFrames().get(0)) + (inner == null
+                                    || inner == st.getFrames().get(0) ? "" : " <- " + frameLine(inner)), 1L,
+                                    Long::sum);
                         }
                         if (stage.startsWith("adaptation")) {
                             adapterFrames.merge(firstMatching(st.getFrames(), "io.deltafunnel.mssql.")
@@ -118,6 +132,12 @@ public final class JfrStages {
         top("Top leaf methods (client threads)", clientLeaves, clientTotal, 25);
         top("Driver samples: innermost driver frame <- leaf", driverFrames, clientTotal, 20);
         top("Adapter samples: innermost io.deltafunnel.mssql frame <- leaf", adapterFrames, clientTotal, 20);
+        if (!directFrames.isEmpty()) {
+            top("Direct writer samples: innermost io.deltafunnel.mssql.direct / io.deltafunnel.tds frame <- leaf",
+                    directFrames, clientTotal, 20);
+            top("Direct writer samples by line: leaf method:line <- innermost direct/tds method:line", directLines,
+                    clientTotal, 25);
+        }
     }
 
     private static void top(String title, Map<String, Long> counts, long total, int n) {
@@ -133,6 +153,20 @@ public final class JfrStages {
 
     static String frameName(RecordedFrame f) {
         return f.getMethod().getType().getName() + "." + f.getMethod().getName();
+    }
+
+    static String frameLine(RecordedFrame f) {
+        return frameName(f) + ":" + f.getLineNumber();
+    }
+
+    private static RecordedFrame firstFrame(List<RecordedFrame> frames, String prefix, String otherPrefix) {
+        for (RecordedFrame f : frames) {
+            String cls = f.getMethod().getType().getName();
+            if (cls.startsWith(prefix) || cls.startsWith(otherPrefix)) {
+                return f;
+            }
+        }
+        return null;
     }
 
     private static String firstMatching(List<RecordedFrame> frames, String prefix) {
@@ -161,6 +195,12 @@ public final class JfrStages {
                 return contains(frames, "io.deltafunnel.mssql.ArrowBulkData", "validate")
                         ? "adaptation: validate (ArrowBulkData/TargetBinding/ArrowColumnTypes)"
                         : "adaptation: getRowData (ArrowBulkData/TargetBinding/ArrowColumnTypes)";
+            }
+            if (cls.startsWith("io.deltafunnel.tds.")) {
+                return "direct writer: TDS packet framing (io.deltafunnel.tds.TdsMessageWriter)";
+            }
+            if (cls.startsWith("io.deltafunnel.mssql.direct.")) {
+                return "direct writer: encoders (DirectBulkWriter, DirectTdsConnection, incl. Arrow/JDK code they call)";
             }
             if (cls.startsWith("com.microsoft.sqlserver.jdbc.")) {
                 return "driver encoding (mssql-jdbc, incl. JDK code it calls)";

@@ -1,0 +1,34 @@
+package io.deltafunnel.benchmark;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The benchmark's {@code direct} path end to end at a small size: DuckDB → ArrowBatchStream → DirectBulkWriter →
+ * the sink-mode emulator. Several batches (batch size below the row count), one warm-up (through the counting
+ * proxy) and one measured run; {@code Benchmark.timed} fails the run unless the emulator decoded exactly the rows the
+ * server reported, and this test checks that count is the table's. No timing is asserted.
+ */
+class DirectPathSmokeTest {
+
+    @ParameterizedTest
+    @EnumSource(Shape.class)
+    void directPathLoadsExactlyTheTableRows(Shape shape, @TempDir Path dir) throws Exception {
+        Benchmark b = new Benchmark();
+        b.parse(new String[] {"--rows", "10000", "--shape", shape.name(), "--paths", "direct", "--runs", "1",
+                "--warmups", "1", "--scale", "0", "--batch-size", "4096", "--work-dir", dir.toString()});
+        b.run();
+        List<Benchmark.Result> results = b.results();
+        assertEquals(1, results.size());
+        assertEquals(Benchmark.DIRECT, results.get(0).path());
+        assertEquals(10_000, results.get(0).rowsPerRun());
+        // the warm-up went through the proxy: direct wire bytes were counted
+        assertEquals(false, Double.isNaN(results.get(0).wireBytesPerRow()));
+    }
+}
