@@ -10,6 +10,8 @@ import java.io.OutputStream;
  * owned by the caller.
  */
 public final class TdsMessageWriter {
+    private static final java.lang.invoke.VarHandle LONG_LE = java.lang.invoke.MethodHandles
+            .byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
     public static final int HEADER = 8;
 
     private final OutputStream out;
@@ -48,7 +50,11 @@ public final class TdsMessageWriter {
 
     /** Writes the {@code n} low bytes of {@code v}, little-endian. */
     public TdsMessageWriter writeLE(long v, int n) throws IOException {
-        if (buf.length - pos >= n) {
+        if (buf.length - pos >= 8) {
+            // Room for a whole long: one 8-byte store, of which the next writes overwrite what is beyond n.
+            LONG_LE.set(buf, pos, v);
+            pos += n;
+        } else if (buf.length - pos >= n) {
             for (int i = 0; i < n; i++) {
                 buf[pos++] = (byte) (v >>> (8 * i));
             }

@@ -90,10 +90,13 @@ final class DirectEncoders {
     abstract static class Encoder {
         private final FieldVector nulls;
         private final NullMarker nullMarker;
+        /** False when the batch's vector has no nulls: the per-value validity check is skipped. */
+        private final boolean mayBeNull;
 
         Encoder(FieldVector nulls, NullMarker nullMarker) {
             this.nulls = nulls;
             this.nullMarker = nullMarker;
+            this.mayBeNull = nulls.getNullCount() > 0;
         }
 
         abstract void typeInfo(TdsMessageWriter w) throws IOException;
@@ -102,7 +105,7 @@ final class DirectEncoders {
         abstract void write(TdsMessageWriter w, int row) throws IOException;
 
         final void value(TdsMessageWriter w, int row) throws IOException {
-            if (nulls.isNull(row)) {
+            if (mayBeNull && nulls.isNull(row)) {
                 switch (nullMarker) {
                     case BYTE -> w.writeByte(0);
                     case USHORT -> w.writeShort(0xFFFF);
