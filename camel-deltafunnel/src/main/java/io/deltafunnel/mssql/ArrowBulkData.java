@@ -78,12 +78,21 @@ public final class ArrowBulkData implements ISQLServerBulkData {
                 // Every value fits by type alone and there is no NULL to refuse: nothing to check per value.
                 continue;
             }
-            for (int r = 0; r < rowCount; r++) {
-                try {
-                    binding.check(reader, r);
-                } catch (ValueRejected e) {
-                    throw new Rejection(column, r, firstRowInRun + r, e.getMessage());
+            // Without NULLs in the batch's vector, skip the per-value validity lookup.
+            boolean noNulls = vectors[c].getNullCount() == 0;
+            int r = 0;
+            try {
+                if (noNulls) {
+                    for (; r < rowCount; r++) {
+                        binding.checkValue(reader, r);
+                    }
+                } else {
+                    for (; r < rowCount; r++) {
+                        binding.check(reader, r);
+                    }
                 }
+            } catch (ValueRejected e) {
+                throw new Rejection(column, r, firstRowInRun + r, e.getMessage());
             }
         }
     }

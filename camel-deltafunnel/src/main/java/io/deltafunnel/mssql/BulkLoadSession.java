@@ -42,7 +42,7 @@ public final class BulkLoadSession implements AutoCloseable {
     private final BulkLoadSettings settings;
     private SqlChannelProvider provider;
 
-    private SqlChannel connection;
+    private SqlChannel channel;
     private boolean temporalAsText = true;
     private TableName target;
     private TableName staging;
@@ -87,7 +87,7 @@ public final class BulkLoadSession implements AutoCloseable {
 
     /** The encoder of the open channel ({@code driver} or {@code direct}), or null before the first batch. */
     public String encoder() {
-        return connection == null ? null : connection.encoder();
+        return channel == null ? null : channel.encoder();
     }
 
     public String runId() {
@@ -222,14 +222,14 @@ public final class BulkLoadSession implements AutoCloseable {
 
     private void prepare(Schema arrowSchema) throws SQLException {
         try {
-            connection = provider.open();
+            channel = provider.open();
         } catch (SQLException e) {
             // Same SQLState and error number, so that SqlServerErrors classifies it as before.
             throw new SQLException("cannot connect to SQL Server: " + e.getMessage(), e.getSQLState(),
                     e.getErrorCode(), e);
         }
-        connection.setQueryTimeout(settings.timeoutSeconds());
-        temporalAsText = connection.temporalAsText();
+        channel.setQueryTimeout(settings.timeoutSeconds());
+        temporalAsText = channel.temporalAsText();
         BulkLoadException.Context ctx = context();
         changeRows = arrowSchema.getFields().stream().anyMatch(f -> f.getName().equalsIgnoreCase(CHANGE_COLUMNS.get(0)));
         if (changeRows && settings.writeMode() != WriteMode.MERGE) {
@@ -243,11 +243,11 @@ public final class BulkLoadSession implements AutoCloseable {
                     + settings.writeMode() + ")", ctx);
         }
         if (incremental != null) {
-            stateTable.ensure(connection); // DDL, outside the run's transaction
+            stateTable.ensure(channel); // DDL, outside the run's transaction
         }
         Schema dataSchema = changeRows ? new Schema(arrowSchema.getFields().stream()
                 .filter(f -> !isChangeColumn(f.getName())).toList()) : arrowSchema;
-        TableName found = TargetCatalog.find(connection, settings.table());
+        TableName found = TargetCatalog.find(channel, settings.table());
         if (found == null) {
             if (!settings.createTable()) {
                 throw new ColumnMappingException("target table " + settings.table()
@@ -256,14 +256,14 @@ public final class BulkLoadSession implements AutoCloseable {
             String ddl = ColumnMapper.createTableSql(settings.table(), dataSchema, settings.columnMapping(), ctx);
             LOG.info("Run {}: creating {}", runId, settings.table());
             execute(ddl);
-            found = TargetCatalog.find(connection, settings.table());
+            found = TargetCatalog.find(channel, settings.table());
             if (found == null) {
                 throw new ColumnMappingException("target table " + settings.table() + " was created but the catalog"
                         + " does not show it", ctx);
             }
         }
         target = found;
-        TargetTable table = TargetCatalog.describe(connection, target);
+        TargetTable table = TargetCatalog.describe(channel, target);
         // Binding against the target first: a mapping error is reported before any staging table exists.
         List<BoundColumn> targetBound = ColumnMapper.bind(dataSchema, table, settings.columnMapping(), temporalAsText,
                 ctx);
@@ -285,7 +285,7 @@ public final class BulkLoadSession implements AutoCloseable {
         }
         if (changeRows) {
             // The change columns exist only in the staging table: bind the whole batch against it.
-            columns = ColumnMapper.bind(arrowSchema, TargetCatalog.describe(connection, staging),
+            columns = ColumnMapper.bind(arrowSchema, TargetCatalog.describe(channel, staging),
                     settings.columnMapping(), temporalAsText, ctx);
             dataColumns = columns.stream().filter(c -> !isChangeColumn(c.sourceName())).toList();
         } else {
@@ -295,17 +295,17 @@ public final class BulkLoadSession implements AutoCloseable {
         if (settings.writeMode() == WriteMode.MERGE) {
             checkKeys();
         }
-        String cannot = connection.cannotWrite(arrowSchema, columns);
+        String cannot = channel.cannotWrite(arrowSchema, columns);
         if (cannot != null) {
             SqlChannelProvider fallback = provider.fallback();
             if (fallback == null) {
-                throw new ColumnMappingException("bulkEncoder=" + connection.encoder() + " cannot write this run: "
+                throw new ColumnMappingException("bulkEncoder=" + channel.encoder() + " cannot write this run: "
                         + cannot + " (set bulkEncoderFallback=true to use the mssql-jdbc path instead)", ctx);
             }
             LOG.warn("Run {} on {}: bulkEncoder={} cannot write this run ({}); using the mssql-jdbc path", runId,
-                    settings.table(), connection.encoder(), cannot);
+                    settings.table(), channel.encoder(), cannot);
             if (stagingCreated) {
-                dropStaging(connection);
+                dropStaging(channel);
             }
             closeConnection();
             provider = fallback;
@@ -313,7 +313,7 @@ public final class BulkLoadSession implements AutoCloseable {
             prepare(arrowSchema);
             return;
         }
-        connection.setAutoCommit(false);
+        channel.setAutoCommit(false);
         if (settings.writeMode() == WriteMode.TRUNCATE && !truncateCommitted) {
             execute("TRUNCATE TABLE " + target.quoted());
             if (settings.transactionMode() == TransactionMode.BATCH) {
@@ -350,7 +350,7 @@ public final class BulkLoadSession implements AutoCloseable {
     }
 
     private void bulkCopy(ArrowBulkData data) throws SQLException {
-        connection.bulkWrite(staging != null ? staging : target, data, settings);
+        channel.bulkWrite(staging != null ? staging : target, data, settings);
     }
 
     private void finish() throws SQLException {
@@ -368,15 +368,15 @@ public final class BulkLoadSession implements AutoCloseable {
         }
         if (incremental != null) {
             // In the transaction that commits the data: both or neither.
-            stateTable.record(connection, incremental, runId, context());
+            stateTable.record(channel, incremental, runId, context());
         }
         commit();
         state = State.COMMITTED;
         LOG.debug("Run {} on {} committed: {}", runId, target, stats);
         // Post-commit clean-up: failures here do not undo the committed run.
         try {
-            connection.setAutoCommit(true);
-            dropStaging(connection);
+            channel.setAutoCommit(true);
+            dropStaging(channel);
         } catch (SQLException | RuntimeException e) {
             LOG.warn("Run {}: committed, but dropping staging table {} failed: {}", runId, staging, e.toString());
         } finally {
@@ -432,7 +432,7 @@ public final class BulkLoadSession implements AutoCloseable {
     private void commit() throws SQLException {
         committing = true;
         try {
-            connection.commit();
+            channel.commit();
         } catch (SQLException | RuntimeException e) {
             commitInDoubt = true;
             throw e;
@@ -442,7 +442,7 @@ public final class BulkLoadSession implements AutoCloseable {
     }
 
     private void execute(String sql) throws SQLException {
-        connection.execute(sql);
+        channel.execute(sql);
     }
 
     // ---- failure handling ----
@@ -474,7 +474,7 @@ public final class BulkLoadSession implements AutoCloseable {
     }
 
     private void cleanUp(Throwable into) {
-        SqlChannel c = connection;
+        SqlChannel c = channel;
         boolean alive = false;
         if (c != null) {
             try {
@@ -520,13 +520,13 @@ public final class BulkLoadSession implements AutoCloseable {
     }
 
     private void closeConnection() {
-        if (connection != null) {
+        if (channel != null) {
             try {
-                connection.close();
+                channel.close();
             } catch (SQLException | RuntimeException e) {
                 LOG.debug("Run {}: closing the connection failed: {}", runId, e.toString());
             }
-            connection = null;
+            channel = null;
         }
     }
 }
