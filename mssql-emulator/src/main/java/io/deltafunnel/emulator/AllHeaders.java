@@ -8,21 +8,33 @@ final class AllHeaders {
     private AllHeaders() {
     }
 
-    /** Skips ALL_HEADERS after checking its framing. */
-    static void skip(TdsReader r) {
+    /** Reads ALL_HEADERS after checking its framing; returns the Transaction Descriptor header's descriptor. */
+    static long readTransactionDescriptor(TdsReader r) {
         long total = r.readUnsignedInt();
         if (total < 4 || total > 1 << 20) {
             throw new TdsProtocolException("bad ALL_HEADERS length " + total);
         }
         long left = total - 4;
+        Long descriptor = null;
         while (left > 0) {
             long len = r.readUnsignedInt();
             if (len < 6 || len > left) {
                 throw new TdsProtocolException("bad header length " + len + " in ALL_HEADERS");
             }
-            r.readUnsignedShort(); // header type
-            r.skip(len - 6);
+            int type = r.readUnsignedShort();
+            if (type == TRANSACTION_DESCRIPTOR && len == 18) {
+                descriptor = r.readLong();
+                r.skip(4); // outstanding request count
+            } else {
+                r.skip(len - 6);
+            }
             left -= len;
         }
+        if (descriptor == null) {
+            throw new TdsProtocolException("ALL_HEADERS without the required Transaction Descriptor header");
+        }
+        return descriptor;
     }
+
+    private static final int TRANSACTION_DESCRIPTOR = 2;
 }

@@ -85,7 +85,15 @@ final class Session {
     void handle(int type, byte[] msg, Response r) throws IOException {
         TdsReader reader = new TdsReader(msg);
         try {
-            AllHeaders.skip(reader);
+            long sent = AllHeaders.readTransactionDescriptor(reader);
+            if (sent != descriptor) {
+                // The request names another transaction than the session's (a stale or missing descriptor): refused
+                // rather than run outside or inside the wrong transaction. The error number is the emulator's choice.
+                r.error(new SqlServerError(3910, 1, 16, "Transaction context in use by another session (the request's"
+                        + " transaction descriptor " + sent + " is not the session's " + descriptor + ")."));
+                r.finish(0);
+                return;
+            }
             switch (type) {
                 case PacketType.SQL_BATCH: {
                     String sql = reader.readUnicode(reader.available() / 2);

@@ -118,6 +118,28 @@ class RawProtocolTest {
     }
 
     @Test
+    void aRequestNamingAnotherTransactionIsRefused() throws Exception {
+        try (RawTdsClient c = client()) {
+            c.sqlBatch("CREATE TABLE [dbo].[rawdesc] ([id] INT NOT NULL)");
+            RawTdsClient.Reply begin = c.sqlBatch("BEGIN TRANSACTION");
+            assertTrue(begin.beganTransaction != null && begin.beganTransaction != 0);
+            long open = begin.beganTransaction;
+            assertEquals(List.of(3910), c.sqlBatch("INSERT INTO [dbo].[rawdesc] VALUES (1)", 0).errors,
+                    "a request without the open transaction's descriptor");
+            assertEquals(List.of(3910), c.sqlBatch("INSERT INTO [dbo].[rawdesc] VALUES (1)", open + 1).errors);
+            assertTrue(c.sqlBatch("INSERT INTO [dbo].[rawdesc] VALUES (2)", open).errors.isEmpty());
+            c.sqlBatch("COMMIT TRANSACTION", open);
+            assertEquals(List.of(3910), c.sqlBatch("INSERT INTO [dbo].[rawdesc] VALUES (9)", open).errors,
+                    "a stale descriptor after the commit");
+            assertTrue(c.sqlBatch("INSERT INTO [dbo].[rawdesc] VALUES (3)", 0).errors.isEmpty());
+        }
+        try (Connection c = TestSupport.connect(emu)) {
+            assertEquals(5, ((Number) TestSupport.scalar(c, "SELECT SUM([id]) FROM [dbo].[rawdesc]")).intValue(),
+                    "only the rows sent with the right descriptor (2, then 3 outside the transaction)");
+        }
+    }
+
+    @Test
     void transactionManagerBeginCommitRollback() throws Exception {
         try (RawTdsClient c = client()) {
             c.sqlBatch("CREATE TABLE [dbo].[rawtm] ([id] INT NOT NULL)");

@@ -1,5 +1,6 @@
 package io.deltafunnel.emulator;
 
+import io.deltafunnel.tds.EnvChangeType;
 import io.deltafunnel.tds.Packet;
 import io.deltafunnel.tds.PacketReader;
 import io.deltafunnel.tds.PacketType;
@@ -31,6 +32,8 @@ final class RawTdsClient implements AutoCloseable {
         final List<Integer> doneStatuses = new ArrayList<>();
         final List<Long> doneCounts = new ArrayList<>();
         final List<String> messages = new ArrayList<>();
+        /** The descriptor of a BEGIN_TRANSACTION ENVCHANGE in this reply, or null. */
+        Long beganTransaction;
     }
 
     RawTdsClient(int port, String user, String password) throws IOException {
@@ -94,10 +97,25 @@ final class RawTdsClient implements AutoCloseable {
         return w.toByteArray();
     }
 
-    static byte[] allHeaders() {
+    /** The open transaction's descriptor from the last BEGIN_TRANSACTION ENVCHANGE (0 outside one). */
+    private long transaction;
+
+    /** ALL_HEADERS naming the open transaction, as a correct client sends it. */
+    byte[] allHeaders() {
+        return allHeaders(transaction);
+    }
+
+    static byte[] allHeaders(long descriptor) {
         TdsWriter w = new TdsWriter();
-        w.writeInt(22).writeInt(18).writeShort(2).writeLong(0).writeInt(1);
+        w.writeInt(22).writeInt(18).writeShort(2).writeLong(descriptor).writeInt(1);
         return w.toByteArray();
+    }
+
+    /** A SQL batch naming {@code descriptor} as its transaction, whatever the session's is. */
+    Reply sqlBatch(String sql, long descriptor) throws IOException {
+        TdsWriter w = new TdsWriter();
+        w.writeBytes(allHeaders(descriptor)).writeUnicode(sql);
+        return send(PacketType.SQL_BATCH, w.toByteArray());
     }
 
     Reply sqlBatch(String sql) throws IOException {
@@ -124,7 +142,14 @@ final class RawTdsClient implements AutoCloseable {
 
     Reply send(int type, byte[] payload) throws IOException {
         writer.writeMessage(type, payload, 0, payload.length);
-        return parse(readMessage());
+        Reply r = parse(readMessage());
+        if (r.beganTransaction != null) {
+            transaction = r.beganTransaction;
+        } else if (r.envChanges.contains(EnvChangeType.COMMIT_TRANSACTION)
+                || r.envChanges.contains(EnvChangeType.ROLLBACK_TRANSACTION)) {
+            transaction = 0;
+        }
+        return r;
     }
 
     private byte[] readMessage() throws IOException {
@@ -164,6 +189,9 @@ final class RawTdsClient implements AutoCloseable {
                     int len = rd.readUnsignedShort();
                     byte[] body = rd.readBytes(len);
                     r.envChanges.add(body[0] & 0xFF);
+                    if ((body[0] & 0xFF) == EnvChangeType.BEGIN_TRANSACTION && body.length >= 10) {
+                        r.beganTransaction = new TdsReader(body, 2, 8).readLong();
+                    }
                     break;
                 }
                 case TokenType.LOGINACK:
