@@ -295,7 +295,7 @@ public final class BulkLoadSession implements AutoCloseable {
         if (settings.writeMode() == WriteMode.MERGE) {
             checkKeys();
         }
-        String cannot = channel.cannotWrite(arrowSchema, columns);
+        String cannot = channel.cannotWrite(staging != null ? staging : target, arrowSchema, columns);
         if (cannot != null) {
             SqlChannelProvider fallback = provider.fallback();
             if (fallback == null) {

@@ -47,10 +47,12 @@ public interface SqlChannel extends AutoCloseable {
     boolean temporalAsText();
 
     /**
-     * Null when this channel can bulk-write every column of {@code columns} (bound from {@code schema}), else why not (naming the column). The
+     * Null when this channel can bulk-write every column of {@code columns} (bound from {@code schema}) into
+     * {@code destination}, else why not (naming the column). The
      * session asks before it writes anything, so that it can fall back to another channel.
      */
-    default String cannotWrite(Schema schema, List<BoundColumn> columns) {
+    default String cannotWrite(TableName destination, Schema schema, List<BoundColumn> columns)
+            throws SQLException {
         return null;
     }
 

@@ -58,6 +58,7 @@ public final class DirectBulkWriter {
     private boolean tableLock;
     private boolean keepNulls = true;
     private boolean checkConstraints;
+    private java.util.Map<String, io.deltafunnel.tds.Collation> serverCollations = java.util.Map.of();
     private boolean fireTriggers;
 
     public DirectBulkWriter(DirectTdsConnection connection) {
@@ -67,6 +68,15 @@ public final class DirectBulkWriter {
     /** Adds the TABLOCK hint (default off). */
     public DirectBulkWriter tableLock(boolean tableLock) {
         this.tableLock = tableLock;
+        return this;
+    }
+
+    /**
+     * The destination's character columns' collations as the server reports them (lower-case column name to
+     * collation), used for char/varchar/nchar/nvarchar TYPE_INFO instead of deriving them from the catalog's names.
+     */
+    public DirectBulkWriter serverCollations(java.util.Map<String, io.deltafunnel.tds.Collation> collations) {
+        this.serverCollations = java.util.Map.copyOf(collations);
         return this;
     }
 
@@ -109,7 +119,9 @@ public final class DirectBulkWriter {
         List<BoundColumn> bound = data.columns();
         DirectEncoders.Encoder[] encoders = new DirectEncoders.Encoder[bound.size()];
         for (int i = 0; i < encoders.length; i++) {
-            encoders[i] = DirectEncoders.forColumn(bound.get(i), data.root().getVector(bound.get(i).sourceIndex()));
+            BoundColumn c = bound.get(i);
+            encoders[i] = DirectEncoders.forColumn(c, data.root().getVector(c.sourceIndex()),
+                    serverCollations.get(c.target().name().toLowerCase(java.util.Locale.ROOT)));
         }
         return write(table, bound, encoders, from, to);
     }

@@ -119,6 +119,14 @@ final class DirectEncoders {
 
     /** The encoder for {@code column} over {@code vector} (the batch's vector of that column). */
     static Encoder forColumn(BoundColumn column, FieldVector vector) {
+        return forColumn(column, vector, null);
+    }
+
+    /**
+     * The encoder for {@code column} over {@code vector}; {@code serverCollation} is the target column's collation
+     * as the server reported it (FMTONLY metadata), or null to derive it from the catalog's collation name.
+     */
+    static Encoder forColumn(BoundColumn column, FieldVector vector, Collation serverCollation) {
         FieldVector v = vector instanceof ExtensionTypeVector<?> ext ? ext.getUnderlyingVector() : vector;
         TargetColumn t = column.target();
         ValueKind kind = column.arrowType().kind();
@@ -131,7 +139,8 @@ final class DirectEncoders {
             case "real" -> floating(v, kind, 4);
             case "float" -> floating(v, kind, t.precision() != null && t.precision() <= 24 ? 4 : 8);
             case "decimal", "numeric" -> decimal(v, kind, column, vector, t);
-            case "nvarchar", "nchar", "ntext", "varchar", "char", "text" -> text(v, kind, column, vector, t);
+            case "nvarchar", "nchar", "ntext", "varchar", "char", "text" ->
+                    text(v, kind, column, vector, t, serverCollation);
             case "varbinary", "binary", "image" -> binary(v, kind, t);
             case "uniqueidentifier" -> guid(v, kind);
             case "date" -> kind == ValueKind.DATE ? date(v) : null;
@@ -445,7 +454,7 @@ final class DirectEncoders {
     }
 
     private static Encoder text(FieldVector v, ValueKind kind, BoundColumn column, FieldVector vector,
-            TargetColumn t) {
+            TargetColumn t, Collation serverCollation) {
         String type = t.dataType();
         boolean unicode = type.startsWith("n");
         Integer max = t.maxLength();
@@ -457,7 +466,11 @@ final class DirectEncoders {
             default -> TypeId.BIGVARCHAR;
         };
         int maxBytes = plp ? 0xFFFF : (unicode ? 2 * max : max);
-        Collation collation = Collation.forName(t.collationName());
+        Collation named = Collation.forName(t.collationName());
+        Collation collation = serverCollation != null ? serverCollation : named;
+        // Non-ASCII text into char/varchar is encoded only where the code page is known (1252 family, UTF-8);
+        // the producer's rules refuse it before that anyway (varchar/char take ASCII only, unless UTF-8).
+        boolean charsetKnown = collation != null && (collation.isUtf8() || named != null);
         if (collation == null) {
             if (!unicode) {
                 throw new DirectUnsupportedColumnException(column.sourceName(), "the direct writer needs the"
@@ -505,9 +518,13 @@ final class DirectEncoders {
                 } else if (utf8Collation || isAscii(utf8, n)) {
                     bytes = n; // ASCII is the same in every code page SQL Server uses; UTF-8 collations take UTF-8
                     data = utf8;
-                } else {
+                } else if (charsetKnown) {
                     data = encode(utf8, n, charset, columnName, row);
                     bytes = data.length;
+                } else {
+                    throw new IllegalStateException("column '" + columnName + "', row " + row + ": non-ASCII text"
+                            + " for a " + t.typeText() + " column with collation " + t.collationName()
+                            + ", whose code page the direct writer does not map");
                 }
                 if (plp) {
                     writePlp(w, data, bytes);

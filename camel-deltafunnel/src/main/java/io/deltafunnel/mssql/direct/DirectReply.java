@@ -20,8 +20,9 @@ import io.deltafunnel.tds.ValueCodec;
  * @param rowCount the DONE/DONEPROC/DONEINPROC counts (those with DONE_COUNT set), summed
  * @param columns  the column names of the first result set (empty when there was none)
  * @param rows     the rows of the first result set, values decoded with tds-codec's {@link ValueCodec}
+ * @param types    the TYPE_INFO of each column of the first result set (type, length, precision, scale, collation)
  */
-public record DirectReply(long rowCount, List<String> columns, List<Object[]> rows) {
+public record DirectReply(long rowCount, List<String> columns, List<Object[]> rows, List<TypeInfo> types) {
 
     /** Receives each ENVCHANGE: its type and a reader positioned after the type byte, limited to its body. */
     @FunctionalInterface
@@ -38,6 +39,7 @@ public record DirectReply(long rowCount, List<String> columns, List<Object[]> ro
         boolean doneError = false;
         List<String> columns = null;
         List<TypeInfo> types = null;
+        List<TypeInfo> firstTypes = null;
         List<Object[]> data = new ArrayList<>();
         boolean firstResult = true;
         try {
@@ -93,8 +95,12 @@ public record DirectReply(long rowCount, List<String> columns, List<Object[]> ro
                         }
                         if (columns != null) {
                             firstResult = false;
+                        } else {
+                            firstTypes = ts;
                         }
-                        columns = names;
+                        if (firstResult) {
+                            columns = names;
+                        }
                         types = ts;
                     }
                     case TokenType.ROW, TokenType.NBCROW -> {
@@ -137,6 +143,7 @@ public record DirectReply(long rowCount, List<String> columns, List<Object[]> ro
         if (doneError) {
             throw new DirectTdsException("the server reported an error without an ERROR token");
         }
-        return new DirectReply(rows, columns == null ? List.of() : List.copyOf(columns), data);
+        return new DirectReply(rows, columns == null ? List.of() : List.copyOf(columns), data,
+                firstTypes == null ? List.of() : List.copyOf(firstTypes));
     }
 }

@@ -4,13 +4,17 @@ import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 import io.deltafunnel.mssql.ArrowBulkData;
 import io.deltafunnel.mssql.BoundColumn;
 import io.deltafunnel.mssql.BulkLoadSettings;
 import io.deltafunnel.mssql.SqlChannel;
 import io.deltafunnel.mssql.TableName;
+import io.deltafunnel.tds.Collation;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -32,6 +36,8 @@ public final class DirectSqlChannel implements SqlChannel {
     private final DirectTdsConnection connection;
     private boolean autoCommit = true;
     private boolean broken;
+    /** Per destination table: its character columns' server collations (see {@link #collations}). */
+    private final Map<TableName, Map<String, Collation>> serverCollations = new HashMap<>();
 
     public DirectSqlChannel(DirectTdsConnection connection) {
         this.connection = connection;
@@ -98,13 +104,14 @@ public final class DirectSqlChannel implements SqlChannel {
     }
 
     @Override
-    public String cannotWrite(Schema schema, List<BoundColumn> columns) {
+    public String cannotWrite(TableName destination, Schema schema, List<BoundColumn> columns) throws SQLException {
+        Map<String, Collation> collations = collations(destination);
         try (BufferAllocator none = new RootAllocator(0)) {
             for (BoundColumn c : columns) {
                 Field f = schema.getFields().get(c.sourceIndex());
                 // An empty vector of the column's type: the encoder factory decides by type alone.
                 try (FieldVector empty = f.createVector(none)) {
-                    DirectEncoders.forColumn(c, empty);
+                    DirectEncoders.forColumn(c, empty, collations.get(c.target().name().toLowerCase(Locale.ROOT)));
                 } catch (DirectUnsupportedColumnException e) {
                     return e.getMessage();
                 }
@@ -115,7 +122,9 @@ public final class DirectSqlChannel implements SqlChannel {
 
     @Override
     public void bulkWrite(TableName destination, ArrowBulkData data, BulkLoadSettings settings) throws SQLException {
-        DirectBulkWriter writer = new DirectBulkWriter(connection).tableLock(settings.tableLock())
+        Map<String, Collation> collations = collations(destination);
+        DirectBulkWriter writer = new DirectBulkWriter(connection).serverCollations(collations)
+                .tableLock(settings.tableLock())
                 .keepNulls(settings.keepNulls()).checkConstraints(settings.checkConstraints())
                 .fireTriggers(settings.fireTriggers());
         int rows = data.root().getRowCount();
@@ -126,6 +135,29 @@ public final class DirectSqlChannel implements SqlChannel {
             }
             return null;
         });
+    }
+
+    /**
+     * The character columns' collations of {@code table} as the server reports them, read once per table with the
+     * metadata query mssql-jdbc's bulk copy sends ({@code SET FMTONLY ON SELECT * FROM table}): lower-case column
+     * name to the 5-byte collation.
+     */
+    private Map<String, Collation> collations(TableName table) throws SQLException {
+        Map<String, Collation> known = serverCollations.get(table);
+        if (known != null) {
+            return known;
+        }
+        DirectReply reply = run(() -> connection.executeBatchReply("SET FMTONLY ON SELECT * FROM " + table.quoted()
+                + " SET FMTONLY OFF"));
+        Map<String, Collation> collations = new HashMap<>();
+        for (int i = 0; i < reply.columns().size() && i < reply.types().size(); i++) {
+            Collation c = reply.types().get(i).collation();
+            if (c != null) {
+                collations.put(reply.columns().get(i).toLowerCase(Locale.ROOT), c);
+            }
+        }
+        serverCollations.put(table, collations);
+        return collations;
     }
 
     @Override
