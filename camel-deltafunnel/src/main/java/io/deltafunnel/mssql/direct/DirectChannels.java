@@ -18,10 +18,12 @@ public final class DirectChannels implements SqlChannelProvider {
     private final SqlChannelProvider fallback;
 
     /**
+     * @throws IllegalArgumentException contradictory options (see {@link DirectTdsConnection.Options#validate()})
      * @param fallback the provider a run switches to when the direct writer cannot encode one of its columns, or
      *                 null to fail such runs
      */
     public DirectChannels(DirectTdsConnection.Options options, SqlChannelProvider fallback) {
+        options.validate(); // contradictory settings fail when the producer starts, not at the first batch
         this.options = options;
         this.fallback = fallback;
     }

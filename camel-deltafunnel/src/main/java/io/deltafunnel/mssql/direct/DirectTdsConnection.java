@@ -281,7 +281,8 @@ public final class DirectTdsConnection implements AutoCloseable {
             return this;
         }
 
-        private void validate() {
+        /** Refuses contradictory settings (token with user/password or without encryption, strict with trust-all). */
+        public void validate() {
             if (accessToken != null) {
                 if (user != null || password != null) {
                     throw new IllegalArgumentException("set either user/password or accessToken, not both");
