@@ -50,7 +50,7 @@ import org.apache.arrow.vector.types.pojo.Field;
  * </ul>
  * Any other pair raises {@link DirectUnsupportedColumnException} naming the column and the target type.
  *
- * <p>EXPERIMENTAL: not used by the {@code deltafunnel-mssql} producer yet.
+ * <p>Used by the producer with {@code bulkEncoder=direct} (experimental), through {@link DirectSqlChannel}.
  */
 public final class DirectBulkWriter {
 

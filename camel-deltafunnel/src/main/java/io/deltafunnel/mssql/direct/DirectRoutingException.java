@@ -3,7 +3,7 @@ package io.deltafunnel.mssql.direct;
 /**
  * The server answered the login with a routing ENVCHANGE (type 20) that {@link DirectTdsConnection} did not follow:
  * routing is switched off ({@code followRouting(false)}) or the routed server routed again (only one redirect is
- * followed). EXPERIMENTAL, not used by the producer yet.
+ * followed).
  */
 public class DirectRoutingException extends DirectTdsException {
     private static final long serialVersionUID = 1L;

@@ -47,8 +47,9 @@ import javax.net.ssl.X509TrustManager;
 
 /**
  * A minimal TDS client connection of its own (no mssql-jdbc): connection setup, SQL_BATCH and BULK_LOAD messages.
- * Server ERROR tokens become {@link DirectTdsException}s. Result sets are not supported (only
- * DONE/ERROR/INFO/ENVCHANGE replies).
+ * Server ERROR tokens become {@link DirectTdsException}s; replies (row counts, the first result set, ENVCHANGEs
+ * such as transaction descriptors) are read by {@link DirectReply}. Parameterised statements go through
+ * {@code sp_executesql} ({@link #execute(String, Object...)}).
  *
  * <ul>
  * <li><b>Authentication</b>: SQL authentication (user + password, LOGIN7 with the obfuscated password) or an Entra
@@ -70,7 +71,7 @@ import javax.net.ssl.X509TrustManager;
  * <p>Secrets (password, access token, trust store password) are never logged nor put into exception messages or
  * {@code toString()}. The connection owns its socket (and TLS streams); {@link #close()} releases them.
  *
- * <p>EXPERIMENTAL: not used by the {@code deltafunnel-mssql} producer yet. Not thread-safe.
+ * <p>Used by the producer with {@code bulkEncoder=direct} (experimental). Not thread-safe.
  */
 public final class DirectTdsConnection implements AutoCloseable {
 

@@ -4,7 +4,6 @@ import java.io.IOException;
 
 /**
  * An ERROR token sent by SQL Server (or a protocol failure, with number 0) on a {@link DirectTdsConnection}.
- * EXPERIMENTAL, not used by the producer yet.
  */
 public class DirectTdsException extends IOException {
     private static final long serialVersionUID = 1L;

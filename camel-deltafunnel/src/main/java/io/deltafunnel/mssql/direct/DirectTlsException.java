@@ -5,7 +5,7 @@ import javax.net.ssl.SSLException;
 /**
  * TLS could not be set up on a {@link DirectTdsConnection}: the handshake failed (for example a strict client talking
  * to a server that does not speak TDS 8.0), the server certificate is not trusted, or it does not name the host.
- * EXPERIMENTAL, not used by the producer yet.
+ *
  */
 public class DirectTlsException extends SSLException {
     private static final long serialVersionUID = 1L;

@@ -2,7 +2,7 @@ package io.deltafunnel.mssql.direct;
 
 /**
  * A column whose Arrow type / target type pair the direct writer does not encode (the mssql-jdbc path may still
- * handle it). EXPERIMENTAL, not used by the producer yet.
+ * handle it).
  */
 public class DirectUnsupportedColumnException extends RuntimeException {
     private static final long serialVersionUID = 1L;

@@ -1,14 +1,17 @@
 /**
- * EXPERIMENTAL: a direct Arrow → TDS bulk writer that opens its own TDS 7.4 connection
- * ({@link io.deltafunnel.mssql.direct.DirectTdsConnection}) and writes BULK_LOAD ROW tokens straight from the Arrow
- * vectors ({@link io.deltafunnel.mssql.direct.DirectBulkWriter}), without mssql-jdbc and without boxing values.
+ * The direct Arrow → TDS path behind the producer option {@code bulkEncoder=direct}: an own TDS 7.4/8.0 client
+ * ({@link io.deltafunnel.mssql.direct.DirectTdsConnection}: encryption, certificate validation, SQL or access-token
+ * login, routing, SQL batches, {@code sp_executesql} with bound parameters, result sets, transaction descriptors), a
+ * bulk writer that encodes BULK_LOAD ROW tokens straight from the Arrow vectors
+ * ({@link io.deltafunnel.mssql.direct.DirectBulkWriter}, {@code DirectEncoders}), and the session's channel over them
+ * ({@link io.deltafunnel.mssql.direct.DirectSqlChannel}, opened by {@link io.deltafunnel.mssql.direct.DirectChannels}
+ * from an mssql-jdbc URL read by {@link io.deltafunnel.mssql.direct.DirectUrl}).
  *
- * <p>Not used by the {@code deltafunnel-mssql} producer yet: the mssql-jdbc path ({@code BulkLoadSession},
- * {@code ArrowBulkData}) stays the only one wired into Camel. Values are validated with the same rules as that path
- * ({@code ArrowBulkData.validate}) before anything is sent.
+ * <p>Values are validated with the same rules as the mssql-jdbc path ({@code ArrowBulkData.validate}) before anything
+ * is sent. The wire vocabulary (packets, tokens, TYPE_INFO, value codecs, TLS record streams, PRELOGIN/LOGIN7 layout)
+ * is the {@code tds-codec} module's, shared with the {@code mssql-emulator}.
  *
- * <p>The client-side TDS framing here is deliberately minimal and independent of the emulator's
- * {@code io.deltafunnel.tds} codec (which is test-scope only); the codec should move to a shared {@code tds-codec}
- * module used by both.
+ * <p>Experimental: the producer's default encoder stays {@code driver} until this path has passed its {@code *IT}
+ * tests against a real SQL Server.
  */
 package io.deltafunnel.mssql.direct;
