@@ -14,4 +14,19 @@ public final class PacketStatus {
 
     private PacketStatus() {
     }
+
+    /**
+     * Writes a packet header at {@code b[off..off+8)}: type, status (EOM when {@code last}), total length (header
+     * included, big-endian), SPID 0, packet id, window 0.
+     */
+    public static void writeHeader(byte[] b, int off, int type, boolean last, int totalLength, int packetId) {
+        b[off] = (byte) type;
+        b[off + 1] = (byte) (last ? EOM : NORMAL);
+        b[off + 2] = (byte) (totalLength >>> 8);
+        b[off + 3] = (byte) totalLength;
+        b[off + 4] = 0;
+        b[off + 5] = 0;
+        b[off + 6] = (byte) packetId;
+        b[off + 7] = 0;
+    }
 }

@@ -45,14 +45,7 @@ public final class PacketWriter {
             throw new IllegalArgumentException("payload larger than the packet size");
         }
         int total = len + PacketStatus.HEADER_SIZE;
-        header[0] = (byte) type;
-        header[1] = (byte) (last ? PacketStatus.EOM : PacketStatus.NORMAL);
-        header[2] = (byte) (total >>> 8);
-        header[3] = (byte) total;
-        header[4] = 0;
-        header[5] = 0;
-        header[6] = (byte) packetId;
-        header[7] = 0;
+        PacketStatus.writeHeader(header, 0, type, last, total, packetId);
         packetId = (packetId + 1) & 0xFF;
         out.write(header);
         out.write(data, off, len);

@@ -27,14 +27,7 @@ public final class TdsMessageWriter {
     }
 
     private void flushPacket(boolean last) throws IOException {
-        buf[0] = (byte) type;
-        buf[1] = (byte) (last ? 0x01 : 0x00);
-        buf[2] = (byte) (pos >>> 8);
-        buf[3] = (byte) pos;
-        buf[4] = 0;
-        buf[5] = 0;
-        buf[6] = (byte) packetId;
-        buf[7] = 0;
+        PacketStatus.writeHeader(buf, 0, type, last, pos, packetId);
         packetId = (packetId + 1) & 0xFF;
         out.write(buf, 0, pos);
         pos = HEADER;
