@@ -86,7 +86,7 @@ final class ColumnMapper {
             out.add(new BoundColumn(i, field.getName(), type, target, binding));
         }
         for (TargetColumn c : table.columns()) {
-            if (!c.nullable() && !used.contains(lower(c.name()))) {
+            if (!c.nullable() && !c.serverFilled() && !used.contains(lower(c.name()))) {
                 throw new ColumnMappingException("NOT NULL target column '" + c.name() + "' of " + table.name()
                         + " has no source column (source columns: " + names(schema) + ")", ctx.withColumn(c.name()));
             }

@@ -10,7 +10,9 @@ final class TargetCatalog {
     static final String TABLE_QUERY =
             "SELECT TABLE_SCHEMA, TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?";
     static final String COLUMNS_QUERY = "SELECT COLUMN_NAME, DATA_TYPE, CHARACTER_MAXIMUM_LENGTH, NUMERIC_PRECISION,"
-            + " NUMERIC_SCALE, DATETIME_PRECISION, IS_NULLABLE, ORDINAL_POSITION, COLLATION_NAME"
+            + " NUMERIC_SCALE, DATETIME_PRECISION, IS_NULLABLE, ORDINAL_POSITION, COLLATION_NAME, COLUMN_DEFAULT,"
+            + " COLUMNPROPERTY(OBJECT_ID(?), COLUMN_NAME, 'IsIdentity'),"
+            + " COLUMNPROPERTY(OBJECT_ID(?), COLUMN_NAME, 'IsComputed')"
             + " FROM INFORMATION_SCHEMA.COLUMNS"
             + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION";
 
@@ -25,12 +27,18 @@ final class TargetCatalog {
 
     static TargetTable describe(SqlChannel channel, TableName name) throws SQLException {
         List<TargetColumn> columns = new ArrayList<>();
-        for (Object[] r : channel.query(COLUMNS_QUERY, name.schema(), name.table())) {
+        String quoted = name.quoted();
+        for (Object[] r : channel.query(COLUMNS_QUERY, quoted, quoted, name.schema(), name.table())) {
+            boolean serverFilled = r[9] != null || isOne(r[10]) || isOne(r[11]);
             columns.add(new TargetColumn((String) r[0], (String) r[1], intOrNull(r[2]), intOrNull(r[3]),
                     intOrNull(r[4]), intOrNull(r[5]), "YES".equalsIgnoreCase(r[6].toString().trim()),
-                    intOrNull(r[7]), (String) r[8]));
+                    intOrNull(r[7]), (String) r[8], serverFilled));
         }
         return new TargetTable(name, columns);
+    }
+
+    private static boolean isOne(Object v) {
+        return v instanceof Number n && n.intValue() == 1;
     }
 
     private static Integer intOrNull(Object v) {

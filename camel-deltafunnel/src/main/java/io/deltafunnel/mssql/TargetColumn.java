@@ -15,9 +15,11 @@ import java.util.Locale;
  * @param nullable          IS_NULLABLE = 'YES'
  * @param ordinal           ORDINAL_POSITION
  * @param collationName     COLLATION_NAME (character columns), or null when unknown or not a character column
+ * @param serverFilled      the server fills the column when a load sends no value for it: it has a default
+ *                          (COLUMN_DEFAULT), is an identity or a computed column
  */
 public record TargetColumn(String name, String dataType, Integer maxLength, Integer precision, Integer scale,
-        Integer datetimePrecision, boolean nullable, int ordinal, String collationName) {
+        Integer datetimePrecision, boolean nullable, int ordinal, String collationName, boolean serverFilled) {
 
     public TargetColumn {
         dataType = dataType.toLowerCase(Locale.ROOT);
@@ -26,7 +28,13 @@ public record TargetColumn(String name, String dataType, Integer maxLength, Inte
     /** A column whose collation is unknown (or irrelevant: not a character column). */
     public TargetColumn(String name, String dataType, Integer maxLength, Integer precision, Integer scale,
             Integer datetimePrecision, boolean nullable, int ordinal) {
-        this(name, dataType, maxLength, precision, scale, datetimePrecision, nullable, ordinal, null);
+        this(name, dataType, maxLength, precision, scale, datetimePrecision, nullable, ordinal, null, false);
+    }
+
+    /** A column without default, identity or computation. */
+    public TargetColumn(String name, String dataType, Integer maxLength, Integer precision, Integer scale,
+            Integer datetimePrecision, boolean nullable, int ordinal, String collationName) {
+        this(name, dataType, maxLength, precision, scale, datetimePrecision, nullable, ordinal, collationName, false);
     }
 
     /** The column's type as T-SQL, e.g. {@code nvarchar(10)}, {@code decimal(5,2)}, {@code datetime2(7)}. */

@@ -368,6 +368,20 @@ abstract class AbstractMssqlScenarios extends MssqlRouteTestSupport {
     }
 
     @Test
+    void notNullTargetColumnsWithDefaultOrIdentityAreFilledByTheServer() throws Exception {
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int IDENTITY(1,1) NOT NULL, [name] nvarchar(20) NOT NULL,"
+                + " [flag] int NOT NULL DEFAULT 7, [note] nvarchar(10) NOT NULL DEFAULT 'new')");
+        runRoute(source("SELECT 'n' || i AS name FROM range(0, 25) t(i)", 10), mssql(""), 3, null);
+        assertTrue(failures.isEmpty(), () -> failures.toString());
+        assertEquals(25, count(table));
+        List<List<Object>> rows = query("SELECT [id], [name], [flag], [note] FROM [dbo].[" + table + "] ORDER BY [id]");
+        assertEquals(row(1, "n0", 7, "new"), rows.get(0));
+        assertEquals(25, ((Number) rows.get(24).get(0)).intValue(), "identity values 1..25");
+        assertTrue(rows.stream().allMatch(r -> r.get(2).equals(7) && r.get(3).equals("new")));
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
     void valuesThatDoNotFitNameColumnAndRow() throws Exception {
         exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL, [amount] decimal(5,2) NULL,"
                 + " [small] tinyint NULL, [ts] datetime2(7) NULL)");
