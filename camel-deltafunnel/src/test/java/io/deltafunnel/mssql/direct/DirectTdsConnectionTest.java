@@ -150,15 +150,12 @@ class DirectTdsConnectionTest {
 
     @Test
     void strictRefusesTrustServerCertificate() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DirectTdsConnection
-                .open(sqlAuth(MssqlEmulatorHolder.PLAIN).encryption(DirectTdsConnection.Encryption.STRICT)
-                        .trustServerCertificate(true)));
-        assertTrue(e.getMessage().contains("trustServerCertificate"), e.getMessage());
-    }
-
-    /** An emulator that is never connected to (options validation fails first). */
-    private static final class MssqlEmulatorHolder {
-        static final MssqlEmulator PLAIN = MssqlEmulator.builder().start();
+        try (MssqlEmulator emu = MssqlEmulator.builder().start()) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DirectTdsConnection
+                    .open(sqlAuth(emu).encryption(DirectTdsConnection.Encryption.STRICT).trustServerCertificate(true)));
+            assertTrue(e.getMessage().contains("trustServerCertificate"), e.getMessage());
+            assertTrue(emu.loginRecords().isEmpty(), "refused before connecting");
+        }
     }
 
     // ---------------------------------------------------------------- TDS 7.4 TLS with validation
@@ -237,7 +234,12 @@ class DirectTdsConnectionTest {
 
     @Test
     void accessTokenOptionsAreChecked() {
-        MssqlEmulator emu = MssqlEmulatorHolder.PLAIN;
+        try (MssqlEmulator emu = MssqlEmulator.builder().start()) {
+            accessTokenOptionsAreChecked(emu);
+        }
+    }
+
+    private static void accessTokenOptionsAreChecked(MssqlEmulator emu) {
         assertThrows(IllegalArgumentException.class,
                 () -> DirectTdsConnection.open(token(emu, () -> GOOD_TOKEN).user("sa").password("x")));
         IllegalArgumentException plain = assertThrows(IllegalArgumentException.class,
