@@ -1,9 +1,10 @@
 package io.deltafunnel.mssql.direct;
 
-import io.deltafunnel.tds.TdsMessageWriter;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 import io.deltafunnel.mssql.ArrowBulkData;
 import io.deltafunnel.mssql.ArrowColumnType;
@@ -13,6 +14,8 @@ import io.deltafunnel.mssql.SqlServerTypes;
 import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.TargetBinding;
 import io.deltafunnel.mssql.TargetColumn;
+import io.deltafunnel.tds.Collation;
+import io.deltafunnel.tds.TdsMessageWriter;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 
@@ -58,7 +61,7 @@ public final class DirectBulkWriter {
     private boolean tableLock;
     private boolean keepNulls = true;
     private boolean checkConstraints;
-    private java.util.Map<String, io.deltafunnel.tds.Collation> serverCollations = java.util.Map.of();
+    private Map<String, Collation> serverCollations = Map.of();
     private boolean fireTriggers;
 
     public DirectBulkWriter(DirectTdsConnection connection) {
@@ -75,8 +78,8 @@ public final class DirectBulkWriter {
      * The destination's character columns' collations as the server reports them (lower-case column name to
      * collation), used for char/varchar/nchar/nvarchar TYPE_INFO instead of deriving them from the catalog's names.
      */
-    public DirectBulkWriter serverCollations(java.util.Map<String, io.deltafunnel.tds.Collation> collations) {
-        this.serverCollations = java.util.Map.copyOf(collations);
+    public DirectBulkWriter serverCollations(Map<String, Collation> collations) {
+        this.serverCollations = Map.copyOf(collations);
         return this;
     }
 
@@ -121,7 +124,7 @@ public final class DirectBulkWriter {
         for (int i = 0; i < encoders.length; i++) {
             BoundColumn c = bound.get(i);
             encoders[i] = DirectEncoders.forColumn(c, data.root().getVector(c.sourceIndex()),
-                    serverCollations.get(c.target().name().toLowerCase(java.util.Locale.ROOT)));
+                    serverCollations.get(c.target().name().toLowerCase(Locale.ROOT)));
         }
         return write(table, bound, encoders, from, to);
     }

@@ -2,6 +2,7 @@ package io.deltafunnel.mssql.direct;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntConsumer;
 
 import io.deltafunnel.tds.DoneStatus;
 import io.deltafunnel.tds.TdsProtocolException;
@@ -31,7 +32,7 @@ public record DirectReply(long rowCount, List<String> columns, List<Object[]> ro
     }
 
     /** Reads {@code message}; throws the first ERROR token (after reading the whole reply) as an exception. */
-    static DirectReply read(byte[] message, EnvChangeListener env, java.util.function.IntConsumer featureAck)
+    static DirectReply read(byte[] message, EnvChangeListener env, IntConsumer featureAck)
             throws DirectTdsException {
         TdsReader r = new TdsReader(message);
         DirectTdsException error = null;

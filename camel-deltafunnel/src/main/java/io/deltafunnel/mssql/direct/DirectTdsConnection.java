@@ -967,7 +967,7 @@ public final class DirectTdsConnection implements AutoCloseable {
                 System.arraycopy(descriptor, 0, transaction, 0, transaction.length);
             }
             case EnvChangeType.COMMIT_TRANSACTION, EnvChangeType.ROLLBACK_TRANSACTION ->
-                    java.util.Arrays.fill(transaction, (byte) 0);
+                    Arrays.fill(transaction, (byte) 0);
             case EnvChangeType.ROUTING -> routing = parseRouting(body);
             default -> {
                 // database, language, collation, ... : nothing the bulk path depends on
