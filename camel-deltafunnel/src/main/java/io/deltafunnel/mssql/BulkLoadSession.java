@@ -43,7 +43,6 @@ public final class BulkLoadSession implements AutoCloseable {
     private SqlChannelProvider provider;
 
     private SqlChannel channel;
-    private boolean temporalAsText = true;
     private TableName target;
     private TableName staging;
     private boolean stagingCreated;
@@ -229,7 +228,7 @@ public final class BulkLoadSession implements AutoCloseable {
                     e.getErrorCode(), e);
         }
         channel.setQueryTimeout(settings.timeoutSeconds());
-        temporalAsText = channel.temporalAsText();
+        boolean temporalAsText = channel.temporalAsText();
         BulkLoadException.Context ctx = context();
         changeRows = arrowSchema.getFields().stream().anyMatch(f -> f.getName().equalsIgnoreCase(CHANGE_COLUMNS.get(0)));
         if (changeRows && settings.writeMode() != WriteMode.MERGE) {

@@ -112,13 +112,14 @@ public final class DirectBulkWriter {
     }
 
     /**
-     * Writes rows {@code from} (inclusive) to {@code to} (exclusive) of {@code data}'s batch into {@code table} as one
-     * INSERT BULK round, with {@code data}'s bound columns, without checking the values again: the caller has
-     * validated the whole batch with {@link ArrowBulkData#validate(long)} (as {@code BulkLoadSession} does).
+     * Writes every row of {@code data}'s batch into {@code table} with {@code data}'s bound columns, in INSERT BULK
+     * rounds of {@code roundRows} rows (0 = one round, as mssql-jdbc's batchSize), without checking the values again:
+     * the caller has validated the whole batch with {@link ArrowBulkData#validate(long)} (as {@code BulkLoadSession}
+     * does). The column encoders are built once for all rounds.
      *
-     * @return the row count the server reported
+     * @return the row count the server reported, summed over the rounds
      */
-    public long writeValidated(TableName table, ArrowBulkData data, int from, int to) throws IOException {
+    public long writeValidated(TableName table, ArrowBulkData data, int roundRows) throws IOException {
         List<BoundColumn> bound = data.columns();
         DirectEncoders.Encoder[] encoders = new DirectEncoders.Encoder[bound.size()];
         for (int i = 0; i < encoders.length; i++) {
@@ -126,7 +127,13 @@ public final class DirectBulkWriter {
             encoders[i] = DirectEncoders.forColumn(c, data.root().getVector(c.sourceIndex()),
                     serverCollations.get(c.target().name().toLowerCase(Locale.ROOT)));
         }
-        return write(table, bound, encoders, from, to);
+        int rows = data.root().getRowCount();
+        int round = roundRows > 0 ? roundRows : Math.max(rows, 1);
+        long written = 0;
+        for (int from = 0; from < rows; from += round) {
+            written += write(table, bound, encoders, from, Math.min(rows, from + round));
+        }
+        return written;
     }
 
     private long write(TableName table, VectorSchemaRoot root, List<TargetColumn> targets, int from, int to,

@@ -127,14 +127,7 @@ public final class DirectSqlChannel implements SqlChannel {
                 .tableLock(settings.tableLock())
                 .keepNulls(settings.keepNulls()).checkConstraints(settings.checkConstraints())
                 .fireTriggers(settings.fireTriggers());
-        int rows = data.root().getRowCount();
-        int chunk = settings.bulkBatchSize() > 0 ? settings.bulkBatchSize() : Math.max(rows, 1);
-        run(() -> {
-            for (int from = 0; from < rows; from += chunk) {
-                writer.writeValidated(destination, data, from, Math.min(rows, from + chunk));
-            }
-            return null;
-        });
+        run(() -> writer.writeValidated(destination, data, settings.bulkBatchSize()));
     }
 
     /**
