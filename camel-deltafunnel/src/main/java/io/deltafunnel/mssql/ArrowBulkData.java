@@ -1,11 +1,8 @@
 package io.deltafunnel.mssql;
 
 import java.sql.SQLException;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 
-import com.microsoft.sqlserver.jdbc.ISQLServerBulkData;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
@@ -18,11 +15,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * <p>Call {@link #validate(long)} before handing it to the driver: it checks every value against its target
  * column, column by column, so that nothing is sent unless the whole batch fits.
  */
-public final class ArrowBulkData implements ISQLServerBulkData {
+public final class ArrowBulkData extends BoundBulkData {
 
     private static final long serialVersionUID = 1L;
 
-    private final transient List<BoundColumn> columns;
     private final transient ColumnReader[] readers;
     private final transient TargetBinding[] bindings;
     private final transient org.apache.arrow.vector.FieldVector[] vectors;
@@ -32,8 +28,8 @@ public final class ArrowBulkData implements ISQLServerBulkData {
     private int current = -1;
 
     public ArrowBulkData(VectorSchemaRoot root, List<BoundColumn> columns) {
+        super(columns);
         this.root = root;
-        this.columns = List.copyOf(columns);
         this.readers = new ColumnReader[columns.size()];
         this.bindings = new TargetBinding[columns.size()];
         this.vectors = new org.apache.arrow.vector.FieldVector[columns.size()];
@@ -52,10 +48,6 @@ public final class ArrowBulkData implements ISQLServerBulkData {
         return root;
     }
 
-    /** The bound columns, in the order they are written. */
-    public List<BoundColumn> columns() {
-        return columns;
-    }
 
     /** Rows in the batch. */
     public int rowCount() {
@@ -70,7 +62,7 @@ public final class ArrowBulkData implements ISQLServerBulkData {
      */
     public void validate(long firstRowInRun) {
         for (int c = 0; c < readers.length; c++) {
-            BoundColumn column = columns.get(c);
+            BoundColumn column = columns().get(c);
             ColumnReader reader = readers[c];
             TargetBinding binding = column.binding();
             if (binding.alwaysFits(column.arrowType())
@@ -121,35 +113,6 @@ public final class ArrowBulkData implements ISQLServerBulkData {
         public long rowInRun() {
             return rowInRun;
         }
-    }
-
-    @Override
-    public Set<Integer> getColumnOrdinals() {
-        Set<Integer> ordinals = new LinkedHashSet<>();
-        for (int i = 1; i <= columns.size(); i++) {
-            ordinals.add(i);
-        }
-        return ordinals;
-    }
-
-    @Override
-    public String getColumnName(int column) {
-        return columns.get(column - 1).sourceName();
-    }
-
-    @Override
-    public int getColumnType(int column) {
-        return columns.get(column - 1).binding().jdbcType();
-    }
-
-    @Override
-    public int getPrecision(int column) {
-        return columns.get(column - 1).binding().precision();
-    }
-
-    @Override
-    public int getScale(int column) {
-        return columns.get(column - 1).binding().scale();
     }
 
     @Override
