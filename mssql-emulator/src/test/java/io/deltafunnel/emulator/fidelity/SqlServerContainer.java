@@ -1,0 +1,54 @@
+package io.deltafunnel.emulator.fidelity;
+
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.mssqlserver.MSSQLServerContainer;
+
+/**
+ * One real SQL Server in Docker, started on first use and shared by every {@code *IT} of the JVM (Testcontainers'
+ * Ryuk removes it when the JVM ends). The image is {@code -Dmssql.image} (the CI matrix sets it), by default
+ * {@value #DEFAULT_IMAGE}. ITs are annotated {@code @Testcontainers(disabledWithoutDocker = true)}, so without
+ * Docker this class is never touched.
+ */
+public final class SqlServerContainer implements ServerUnderTest {
+    public static final String DEFAULT_IMAGE = "mcr.microsoft.com/mssql/server:2022-latest";
+    private static MSSQLServerContainer container;
+
+    /** The shared server; starts it on first call. */
+    public static synchronized SqlServerContainer shared() {
+        if (container == null) {
+            if (!DockerClientFactory.instance().isDockerAvailable()) {
+                throw new IllegalStateException("no Docker: *IT classes must be @Testcontainers(disabledWithoutDocker = true)");
+            }
+            MSSQLServerContainer c = new MSSQLServerContainer(System.getProperty("mssql.image", DEFAULT_IMAGE))
+                    .acceptLicense();
+            c.start();
+            container = c;
+        }
+        return new SqlServerContainer();
+    }
+
+    private SqlServerContainer() {
+    }
+
+    @Override
+    public String jdbcUrl() {
+        // TLS stays on; the container's certificate is self-signed.
+        return "jdbc:sqlserver://" + container.getHost() + ":" + container.getMappedPort(1433)
+                + ";encrypt=true;trustServerCertificate=true";
+    }
+
+    @Override
+    public String user() {
+        return container.getUsername();
+    }
+
+    @Override
+    public String password() {
+        return container.getPassword();
+    }
+
+    @Override
+    public String kind() {
+        return "sqlserver";
+    }
+}
