@@ -17,6 +17,7 @@ import io.deltafunnel.incremental.IncrementalPlanner;
 import io.deltafunnel.mssql.MssqlStateStore;
 import io.deltafunnel.mssql.StateTable;
 import io.deltafunnel.query.DuckDbSettings;
+import io.deltafunnel.query.SqlScript;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.camel.Category;
 import org.apache.camel.Consumer;
@@ -256,37 +257,7 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
     }
 
     DuckDbSettings duckDbSettings() {
-        return new DuckDbSettings(database, splitStatements(initSql), allowExtensionAutoInstall);
-    }
-
-    static List<String> splitStatements(String sql) {
-        List<String> out = new ArrayList<>();
-        if (sql == null) {
-            return out;
-        }
-        StringBuilder current = new StringBuilder();
-        boolean inString = false;
-        for (int i = 0; i < sql.length(); i++) {
-            char c = sql.charAt(i);
-            if (c == '\'') {
-                inString = !inString;
-            }
-            if (c == ';' && !inString) {
-                addIfNotBlank(out, current);
-                current.setLength(0);
-            } else {
-                current.append(c);
-            }
-        }
-        addIfNotBlank(out, current);
-        return out;
-    }
-
-    private static void addIfNotBlank(List<String> out, StringBuilder sb) {
-        String s = sb.toString().trim();
-        if (!s.isEmpty()) {
-            out.add(s);
-        }
+        return new DuckDbSettings(database, SqlScript.statements(initSql), allowExtensionAutoInstall);
     }
 
     public String getName() {
