@@ -64,6 +64,12 @@ public final class DeltaFunnelConstants {
               javaType = "boolean")
     public static final String UNCHANGED = "CamelDeltaFunnelUnchanged";
 
+    /**
+     * Exchange <em>property</em> (not a header) set by the producer: the run's
+     * {@link io.deltafunnel.handoff.HandoffStats} after this batch (input and output counters together).
+     */
+    public static final String HANDOFF_STATS = "CamelDeltaFunnelHandoffStats";
+
     private DeltaFunnelConstants() {
     }
 }

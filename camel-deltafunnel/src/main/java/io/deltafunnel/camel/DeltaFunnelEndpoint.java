@@ -12,6 +12,7 @@ import javax.sql.DataSource;
 import io.deltafunnel.delta.DeltaTableSpec;
 import io.deltafunnel.handoff.BatchSizes;
 import io.deltafunnel.handoff.DeltaFunnelStateStore;
+import io.deltafunnel.incremental.ChangeFeedFallback;
 import io.deltafunnel.incremental.IncrementalMode;
 import io.deltafunnel.incremental.IncrementalPlanner;
 import io.deltafunnel.mssql.MssqlStateStore;
@@ -90,13 +91,13 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
                             + " 2024-05-01T12:00:00Z> reads the latest version committed at or before that instant.")
     private Map<String, Object> deltaTimestamp;
 
-    @UriParam(label = "consumer,incremental", defaultValue = "none", enums = "none,snapshot,changes",
+    @UriParam(label = "consumer,incremental", defaultValue = "NONE",
               description = "Incremental loads of the delta.<view> tables, with the last loaded version kept in the"
                             + " target's state table: none (every poll reads the latest snapshot), snapshot (a poll"
                             + " whose tables have not advanced emits nothing; otherwise the snapshot), changes (the"
                             + " change data feed since the last loaded version, with _change_type, _commit_version and"
-                            + " _commit_timestamp; apply with writeMode=merge).")
-    private String incremental = "none";
+                            + " _commit_timestamp; apply with writeMode=merge). Case-insensitive.")
+    private IncrementalMode incremental = IncrementalMode.NONE;
 
     @UriParam(label = "consumer,incremental", description = "Where the last loaded versions are read: a"
                                                             + " DeltaFunnelStateStore bean. Default: an"
@@ -126,10 +127,10 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
                             + " next run loads anew (or from startVersion).")
     private boolean resetState;
 
-    @UriParam(label = "consumer,incremental", defaultValue = "fail", enums = "fail,snapshot",
+    @UriParam(label = "consumer,incremental", defaultValue = "FAIL",
               description = "incremental=changes on a table without delta.enableChangeDataFeed=true: fail the poll"
-                            + " with a clear error, or load the table's snapshot (snapshot-incremental).")
-    private String changeFeedFallback = "fail";
+                            + " with a clear error, or load the table's snapshot (snapshot-incremental). Case-insensitive.")
+    private ChangeFeedFallback changeFeedFallback = ChangeFeedFallback.FAIL;
 
     private BufferAllocator allocator;
 
@@ -229,7 +230,7 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
     }
 
     IncrementalMode incrementalMode() {
-        return IncrementalMode.parse(incremental);
+        return incremental == null ? IncrementalMode.NONE : incremental;
     }
 
     /** The planner of an incremental consumer whose route is {@code routeId}; null for incremental=none. */
@@ -241,19 +242,15 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
         DeltaFunnelStateStore store = stateStore;
         if (store == null) {
             if (stateDataSource == null) {
-                throw new IllegalArgumentException("deltafunnel:" + name + ": incremental=" + incremental
+                throw new IllegalArgumentException("deltafunnel:" + name + ": incremental=" + mode
                         + " needs stateDataSource (the target database) or stateStore");
             }
             DataSource ds = stateDataSource;
             store = new MssqlStateStore(ds::getConnection, stateTable);
         }
-        String fallback = changeFeedFallback == null ? "fail" : changeFeedFallback.trim().toLowerCase(java.util.Locale.ROOT);
-        if (!fallback.equals("fail") && !fallback.equals("snapshot")) {
-            throw new IllegalArgumentException("changeFeedFallback must be fail or snapshot, got " + changeFeedFallback);
-        }
         String key = stateKey != null && !stateKey.isBlank() ? stateKey : routeId;
         return new IncrementalPlanner("deltafunnel:" + name, mode, store, key, startVersion,
-                fallback.equals("snapshot"), deltaSpecs(), duckDbSettings());
+                changeFeedFallback == ChangeFeedFallback.SNAPSHOT, deltaSpecs(), duckDbSettings());
     }
 
     DuckDbSettings duckDbSettings() {
@@ -341,12 +338,12 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
         this.deltaTimestamp = deltaTimestamp;
     }
 
-    public String getIncremental() {
+    public IncrementalMode getIncremental() {
         return incremental;
     }
 
-    /** none, snapshot or changes. */
-    public void setIncremental(String incremental) {
+    /** none, snapshot or changes (case-insensitive). */
+    public void setIncremental(IncrementalMode incremental) {
         this.incremental = incremental;
     }
 
@@ -398,11 +395,12 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
         this.resetState = resetState;
     }
 
-    public String getChangeFeedFallback() {
+    public ChangeFeedFallback getChangeFeedFallback() {
         return changeFeedFallback;
     }
 
-    public void setChangeFeedFallback(String changeFeedFallback) {
+    /** fail or snapshot (case-insensitive). */
+    public void setChangeFeedFallback(ChangeFeedFallback changeFeedFallback) {
         this.changeFeedFallback = changeFeedFallback;
     }
 

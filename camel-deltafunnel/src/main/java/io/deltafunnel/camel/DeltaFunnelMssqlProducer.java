@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * older run is still open (its complete batch never came) rolls back and discards the older run. Stopping the
  * producer discards an open run. Every exchange leaves with {@code CamelDeltaFunnelOutputBatches}/{@code
  * CamelDeltaFunnelOutputRows} set to what SQL Server accepted in the run so far, and the run's {@link HandoffStats}
- * in the {@link #STATS_PROPERTY} property.
+ * in the {@link DeltaFunnelConstants#HANDOFF_STATS} exchange property.
  *
  * <p><b>Retries</b> (decided by {@link io.deltafunnel.mssql.SqlServerErrors}, by error number only, and limited by
  * the endpoint's {@link RetryPolicy}):
@@ -45,8 +45,6 @@ import org.slf4j.LoggerFactory;
  */
 public class DeltaFunnelMssqlProducer extends DefaultProducer {
 
-    /** Exchange property holding the run's {@link HandoffStats} after this batch. */
-    public static final String STATS_PROPERTY = "CamelDeltaFunnelHandoffStats";
 
     private static final Logger LOG = LoggerFactory.getLogger(DeltaFunnelMssqlProducer.class);
 
@@ -182,7 +180,7 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
     private static void publish(Exchange exchange, HandoffStats stats) {
         exchange.getMessage().setHeader(DeltaFunnelConstants.OUTPUT_BATCHES, stats.outputBatches());
         exchange.getMessage().setHeader(DeltaFunnelConstants.OUTPUT_ROWS, stats.outputRows());
-        exchange.setProperty(STATS_PROPERTY, stats);
+        exchange.setProperty(DeltaFunnelConstants.HANDOFF_STATS, stats);
     }
 
     @Override

@@ -232,7 +232,7 @@ abstract class AbstractMssqlScenarios extends MssqlRouteTestSupport {
         }
         assertEquals(1, runIds.stream().distinct().count());
         assertEquals(new io.deltafunnel.handoff.HandoffStats(5, 50, 5, 50), out.getExchanges().get(4)
-                .getProperty(DeltaFunnelMssqlProducer.STATS_PROPERTY));
+                .getProperty(DeltaFunnelConstants.HANDOFF_STATS));
         assertEquals(52, count(table));
         assertEquals(List.of(49, "v49"), contents().get(49));
         stopAndAssertNoArrowLeak();

@@ -54,7 +54,7 @@ class MssqlConcurrentRoutesTest extends EmulatorRouteTestSupport {
             Exchange last = out.getExchanges().get(out.getExchanges().size() - 1);
             long batchCount = batches + (r > 0 ? 1 : 0);
             assertEquals(new HandoffStats(batchCount, expected, batchCount, expected),
-                    last.getProperty(DeltaFunnelMssqlProducer.STATS_PROPERTY), modes.get(r));
+                    last.getProperty(DeltaFunnelConstants.HANDOFF_STATS), modes.get(r));
             List<Object> stats = query("SELECT COUNT(*), COUNT(DISTINCT [id]), MIN([id]), MAX([id]) FROM [dbo].["
                     + base + r + "]").get(0);
             assertEquals(List.of(expected, expected, 0L, (long) expected - 1), List.of(

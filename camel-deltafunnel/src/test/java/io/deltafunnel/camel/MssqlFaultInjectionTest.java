@@ -94,7 +94,7 @@ class MssqlFaultInjectionTest extends EmulatorRouteTestSupport {
         MockEndpoint out = getMockEndpoint("mock:out");
         Exchange last = out.getExchanges().get(out.getExchanges().size() - 1);
         assertTrue(last.getProperty(Exchange.BATCH_COMPLETE, Boolean.class));
-        assertEquals(new HandoffStats(5, 50, 5, 50), last.getProperty(DeltaFunnelMssqlProducer.STATS_PROPERTY));
+        assertEquals(new HandoffStats(5, 50, 5, 50), last.getProperty(DeltaFunnelConstants.HANDOFF_STATS));
     }
 
     /** The attempts seen: attempt 1 up to the failed batch, then (when replayed) attempt 2 from batch 0 to 4. */
