@@ -33,7 +33,7 @@ public final class DeltaFunnelConstants {
     public static final String INPUT_ROWS = "CamelDeltaFunnelInputRows";
 
     @Metadata(label = "consumer", description = "The Delta Lake version read for each registered table in this"
-                                                + " run, as a map from view name to version (only when delta.<view>"
+                                                + " run, as a map from view name to version (only when delta.VIEW"
                                                 + " tables are registered).",
               javaType = "java.util.Map<String, Long>")
     public static final String DELTA_VERSIONS = "CamelDeltaFunnelDeltaVersions";

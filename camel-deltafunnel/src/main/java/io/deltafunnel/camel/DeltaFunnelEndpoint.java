@@ -76,23 +76,23 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
     private boolean allowExtensionAutoInstall;
 
     @UriParam(label = "consumer", prefix = "delta.", multiValue = true,
-              description = "Delta Lake tables to expose to the query as DuckDB views: delta.<view>=<table path>,"
+              description = "Delta Lake tables to expose to the query as DuckDB views: delta.VIEW=PATH (the table directory),"
                             + " for example delta.orders=/lake/orders. Before each run the latest snapshot (or the"
-                            + " pinned one) is resolved and registered as the view <view>.")
+                            + " pinned one) is resolved and registered as the view VIEW.")
     private Map<String, Object> delta;
 
     @UriParam(label = "consumer", prefix = "deltaVersion.", multiValue = true,
-              description = "Time travel by version: deltaVersion.<view>=<version> reads that Delta version of the"
-                            + " table registered as delta.<view>.")
+              description = "Time travel by version: deltaVersion.VIEW=N reads version N of the"
+                            + " table registered as delta.VIEW.")
     private Map<String, Object> deltaVersion;
 
     @UriParam(label = "consumer", prefix = "deltaTimestamp.", multiValue = true,
-              description = "Time travel by time: deltaTimestamp.<view>=<ISO-8601 instant, e.g."
-                            + " 2024-05-01T12:00:00Z> reads the latest version committed at or before that instant.")
+              description = "Time travel by time: deltaTimestamp.VIEW=INSTANT (ISO-8601, e.g."
+                            + " 2024-05-01T12:00:00Z) reads the latest version committed at or before that instant.")
     private Map<String, Object> deltaTimestamp;
 
     @UriParam(label = "consumer,incremental", defaultValue = "NONE",
-              description = "Incremental loads of the delta.<view> tables, with the last loaded version kept in the"
+              description = "Incremental loads of the delta.VIEW tables, with the last loaded version kept in the"
                             + " target's state table: none (every poll reads the latest snapshot), snapshot (a poll"
                             + " whose tables have not advanced emits nothing; otherwise the snapshot), changes (the"
                             + " change data feed since the last loaded version, with _change_type, _commit_version and"
