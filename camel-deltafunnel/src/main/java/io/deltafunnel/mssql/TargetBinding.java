@@ -14,6 +14,8 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
 
+import io.deltafunnel.tds.Pow10;
+
 /**
  * How values of one {@link ValueKind} go into one target column: the JDBC type, precision and scale declared to
  * the bulk copy, the check that a value fits the column exactly, and the Java object handed to the driver.
@@ -132,27 +134,19 @@ public abstract class TargetBinding {
     }
 
     static void checkFraction(int nanos, int digits, String what) {
-        int unit = POW10[9 - digits];
+        int unit = Pow10.intOf(9 - digits);
         if (nanos % unit != 0) {
             throw new ValueRejected(what + " has more fractional-second digits than the target keeps (" + digits
                     + "); it would be rounded");
         }
     }
 
-    static final long[] POW10L = {1L, 10L, 100L, 1_000L, 10_000L, 100_000L, 1_000_000L, 10_000_000L, 100_000_000L,
-        1_000_000_000L, 10_000_000_000L, 100_000_000_000L, 1_000_000_000_000L, 10_000_000_000_000L,
-        100_000_000_000_000L, 1_000_000_000_000_000L, 10_000_000_000_000_000L, 100_000_000_000_000_000L,
-        1_000_000_000_000_000_000L};
-
-    static final int[] POW10 = {1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000,
-        1_000_000_000};
-
     static void appendFraction(StringBuilder sb, int nanos, int digits) {
         if (digits == 0) {
             return;
         }
         sb.append('.');
-        pad(sb, nanos / POW10[9 - digits], digits);
+        pad(sb, nanos / Pow10.intOf(9 - digits), digits);
     }
 
     static void appendDate(StringBuilder sb, LocalDate d) {
@@ -378,7 +372,7 @@ public abstract class TargetBinding {
                 // No rounding possible (source scale <= target scale): only the digits before the point count.
                 int maxDigits = precision - scale + raw.scale();
                 long unscaled = raw.unscaled(row);
-                if (maxDigits >= 19 || (unscaled != Long.MIN_VALUE && Math.abs(unscaled) < POW10L[maxDigits])) {
+                if (maxDigits >= 19 || (unscaled != Long.MIN_VALUE && Math.abs(unscaled) < Pow10.of(maxDigits))) {
                     return;
                 }
             }
@@ -760,7 +754,7 @@ public abstract class TargetBinding {
                 long seconds = Math.floorDiv(raw, unitsPerSecond);
                 long nanos = Math.floorMod(raw, unitsPerSecond) * (1_000_000_000L / unitsPerSecond);
                 long day = Math.floorDiv(seconds, 86_400L);
-                if (day >= MIN_EPOCH_DAY && day <= MAX_EPOCH_DAY && nanos % POW10[9 - digits] == 0) {
+                if (day >= MIN_EPOCH_DAY && day <= MAX_EPOCH_DAY && nanos % Pow10.intOf(9 - digits) == 0) {
                     return;
                 }
             }
@@ -797,7 +791,7 @@ public abstract class TargetBinding {
                 int length = 19;
                 if (digits > 0) {
                     text[19] = '.';
-                    int fraction = nanos / POW10[9 - digits];
+                    int fraction = nanos / Pow10.intOf(9 - digits);
                     for (int i = 19 + digits; i > 19; i--) {
                         text[i] = (char) ('0' + fraction % 10);
                         fraction /= 10;

@@ -5,6 +5,7 @@ import io.deltafunnel.tds.Packet;
 import io.deltafunnel.tds.PacketReader;
 import io.deltafunnel.tds.PacketType;
 import io.deltafunnel.tds.PacketWriter;
+import io.deltafunnel.tds.ServerMessage;
 import io.deltafunnel.tds.TdsReader;
 import io.deltafunnel.tds.TdsWriter;
 import io.deltafunnel.tds.TokenType;
@@ -172,16 +173,10 @@ final class RawTdsClient implements AutoCloseable {
             switch (token) {
                 case TokenType.ERROR:
                 case TokenType.INFO: {
-                    int len = rd.readUnsignedShort();
-                    byte[] body = rd.readBytes(len);
-                    TdsReader b = new TdsReader(body);
-                    int number = b.readInt();
-                    b.readUnsignedByte();
-                    b.readUnsignedByte();
-                    String text = b.readUsVarchar();
+                    ServerMessage m = ServerMessage.read(rd);
                     if (token == TokenType.ERROR) {
-                        r.errors.add(number);
-                        r.messages.add(text);
+                        r.errors.add(m.number());
+                        r.messages.add(m.text());
                     }
                     break;
                 }

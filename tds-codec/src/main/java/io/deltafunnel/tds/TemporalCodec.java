@@ -14,8 +14,6 @@ public final class TemporalCodec {
     private static final long EPOCH_0001 = LocalDate.of(1, 1, 1).toEpochDay();
     private static final long EPOCH_1900 = LocalDate.of(1900, 1, 1).toEpochDay();
     private static final long NANOS_PER_DAY = 86_400_000_000_000L;
-    private static final long[] POW10 = {1L, 10L, 100L, 1000L, 10_000L, 100_000L, 1_000_000L, 10_000_000L,
-        100_000_000L, 1_000_000_000L};
 
     public static final LocalDateTime DATETIME_MIN = LocalDateTime.of(1753, 1, 1, 0, 0);
     public static final LocalDateTime DATETIME_MAX = LocalDateTime.of(9999, 12, 31, 23, 59, 59, 997_000_000);
@@ -49,7 +47,7 @@ public final class TemporalCodec {
 
     public static LocalTime readTime(TdsReader r, int scale) {
         long units = r.readUnsignedLongBytes(timeLength(scale));
-        long nanos = units * POW10[9 - scale];
+        long nanos = units * Pow10.of(9 - scale);
         if (nanos >= NANOS_PER_DAY) {
             throw new TdsProtocolException("time value out of range: " + units + " at scale " + scale);
         }
@@ -66,7 +64,7 @@ public final class TemporalCodec {
      * midnight. The nanoseconds must already be a multiple of the unit (rounded or checked by the caller).
      */
     public static long timeUnits(long nanoOfDay, int scale) {
-        return nanoOfDay / POW10[9 - scale];
+        return nanoOfDay / Pow10.of(9 - scale);
     }
 
     // ---- datetime2(n) -------------------------------------------------------------------------------------------
@@ -144,7 +142,7 @@ public final class TemporalCodec {
 
     /** Rounds nanoseconds half-up to {@code scale} fractional digits (may carry into the next day). */
     public static LocalDateTime roundToScale(LocalDateTime v, int scale) {
-        long unit = POW10[9 - scale];
+        long unit = Pow10.of(9 - scale);
         long nanos = v.getNano();
         long rounded = (nanos + unit / 2) / unit * unit;
         return v.withNano(0).plusNanos(rounded);
@@ -152,7 +150,7 @@ public final class TemporalCodec {
 
     /** Same for a time of day; a carry past midnight wraps as SQL Server does for time(n). */
     public static LocalTime roundToScale(LocalTime v, int scale) {
-        long unit = POW10[9 - scale];
+        long unit = Pow10.of(9 - scale);
         long nod = v.toNanoOfDay();
         long rounded = (nod + unit / 2) / unit * unit;
         return LocalTime.ofNanoOfDay(rounded % NANOS_PER_DAY);

@@ -20,6 +20,7 @@ import io.deltafunnel.mssql.BoundColumn;
 import io.deltafunnel.mssql.ColumnReader;
 import io.deltafunnel.mssql.TargetColumn;
 import io.deltafunnel.mssql.ValueKind;
+import io.deltafunnel.tds.Pow10;
 import io.deltafunnel.tds.Collation;
 import io.deltafunnel.tds.DecimalCodec;
 import io.deltafunnel.tds.GuidCodec;
@@ -74,10 +75,6 @@ import org.apache.arrow.vector.util.ReusableByteArray;
  */
 final class DirectEncoders {
 
-    private static final long[] POW10 = {1L, 10L, 100L, 1_000L, 10_000L, 100_000L, 1_000_000L, 10_000_000L,
-        100_000_000L, 1_000_000_000L, 10_000_000_000L, 100_000_000_000L, 1_000_000_000_000L,
-        10_000_000_000_000L, 100_000_000_000_000L, 1_000_000_000_000_000L, 10_000_000_000_000_000L,
-        100_000_000_000_000_000L, 1_000_000_000_000_000_000L};
     private static final long NANOS_PER_DAY = 86_400_000_000_000L;
 
     private DirectEncoders() {
@@ -218,7 +215,7 @@ final class DirectEncoders {
                 long at = (long) r * width;
                 long lo = d.getLong(at);
                 if (scale <= 18 && fitsLong(d, at, width, lo)) {
-                    return lo / POW10[scale];
+                    return lo / Pow10.of(scale);
                 }
                 // slow path: an unscaled value beyond 64 bits (a large scale)
                 return ((BigDecimal) reader.getObject(r)).longValueExact();
@@ -389,7 +386,7 @@ final class DirectEncoders {
             };
         }
         if (scale <= 18) {
-            long p = POW10[scale];
+            long p = Pow10.of(scale);
             return (row, out) -> {
                 long x = longs.get(row);
                 out.lo = x * p;
@@ -406,7 +403,7 @@ final class DirectEncoders {
         int width = v instanceof DecimalVector ? 16 : 32;
         int sourceScale = v instanceof DecimalVector dv ? dv.getScale() : ((Decimal256Vector) v).getScale();
         int up = scale - sourceScale;
-        long factor = up >= 0 && up <= 18 ? POW10[up] : 0;
+        long factor = up >= 0 && up <= 18 ? Pow10.of(up) : 0;
         return (row, out) -> {
             long at = (long) row * width;
             long lo = d.getLong(at);

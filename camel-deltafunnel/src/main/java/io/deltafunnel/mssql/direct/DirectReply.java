@@ -6,6 +6,7 @@ import java.util.function.IntConsumer;
 
 import io.deltafunnel.tds.DoneStatus;
 import io.deltafunnel.tds.TdsProtocolException;
+import io.deltafunnel.tds.ServerMessage;
 import io.deltafunnel.tds.TdsReader;
 import io.deltafunnel.tds.TokenType;
 import io.deltafunnel.tds.TypeId;
@@ -48,17 +49,9 @@ public record DirectReply(long rowCount, List<String> columns, List<Object[]> ro
                 int token = r.readUnsignedByte();
                 switch (token) {
                     case TokenType.ERROR, TokenType.INFO -> {
-                        int len = r.readUnsignedShort();
-                        TdsReader t = new TdsReader(r.readBytes(len));
-                        int number = t.readInt();
-                        int state = t.readUnsignedByte();
-                        int severity = t.readUnsignedByte();
-                        String text = t.readUsVarchar();
-                        t.readBVarchar(); // server name
-                        t.readBVarchar(); // procedure name
-                        int line = t.readInt();
+                        ServerMessage m = ServerMessage.read(r);
                         if (token == TokenType.ERROR && error == null) {
-                            error = new DirectTdsException(number, state, severity, line, text);
+                            error = new DirectTdsException(m.number(), m.state(), m.severity(), m.line(), m.text());
                         }
                     }
                     case TokenType.ENVCHANGE -> {

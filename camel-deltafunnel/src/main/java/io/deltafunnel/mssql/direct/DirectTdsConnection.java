@@ -3,6 +3,7 @@ package io.deltafunnel.mssql.direct;
 import io.deltafunnel.tds.EnvChangeType;
 import io.deltafunnel.tds.Login7;
 import io.deltafunnel.tds.PacketType;
+import io.deltafunnel.tds.PreloginTls;
 import io.deltafunnel.tds.PreloginOptions;
 import io.deltafunnel.tds.TdsMessageWriter;
 import io.deltafunnel.tds.TdsReader;
@@ -21,7 +22,6 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +36,6 @@ import java.util.function.Supplier;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLEngineResult;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
@@ -586,88 +585,23 @@ public final class DirectTdsConnection implements AutoCloseable {
     }
 
     private void handshakeInPrelogin(SSLEngine engine) throws IOException {
-        engine.beginHandshake();
-        int packetBuf = engine.getSession().getPacketBufferSize();
-        ByteBuffer netIn = ByteBuffer.allocate(packetBuf * 2);
-        netIn.flip();
-        ByteBuffer netOut = ByteBuffer.allocate(packetBuf * 2);
-        ByteBuffer app = ByteBuffer.allocate(engine.getSession().getApplicationBufferSize() * 2);
-        ByteBuffer empty = ByteBuffer.allocate(0);
-        ByteArrayOutputStream pending = new ByteArrayOutputStream();
-        SSLEngineResult.HandshakeStatus hs = engine.getHandshakeStatus();
-        while (true) {
-            switch (hs) {
-                case NEED_WRAP -> {
-                    netOut.clear();
-                    SSLEngineResult r = engine.wrap(empty, netOut);
-                    if (r.getStatus() == SSLEngineResult.Status.BUFFER_OVERFLOW) {
-                        netOut = ByteBuffer.allocate(netOut.capacity() * 2);
-                        continue;
-                    }
-                    if (r.getStatus() != SSLEngineResult.Status.OK) {
-                        throw new SSLException("TLS wrap failed: " + r.getStatus());
-                    }
-                    pending.write(netOut.array(), 0, netOut.position());
-                    hs = r.getHandshakeStatus();
-                    if (hs != SSLEngineResult.HandshakeStatus.NEED_WRAP
-                            && hs != SSLEngineResult.HandshakeStatus.NEED_TASK) {
-                        sendPrelogin(pending);
-                    }
-                }
-                case NEED_UNWRAP, NEED_UNWRAP_AGAIN -> {
-                    SSLEngineResult r = engine.unwrap(netIn, app);
-                    app.clear();
-                    if (r.getStatus() == SSLEngineResult.Status.BUFFER_UNDERFLOW) {
-                        netIn = append(netIn, readPacket(PacketType.TABULAR_RESULT, PacketType.PRELOGIN));
-                        hs = engine.getHandshakeStatus();
-                        continue;
-                    }
-                    if (r.getStatus() != SSLEngineResult.Status.OK) {
-                        throw new SSLException("TLS unwrap failed: " + r.getStatus());
-                    }
-                    hs = r.getHandshakeStatus();
-                }
-                case NEED_TASK -> {
-                    Runnable task;
-                    while ((task = engine.getDelegatedTask()) != null) {
-                        task.run();
-                    }
-                    hs = engine.getHandshakeStatus();
-                }
-                case FINISHED, NOT_HANDSHAKING -> {
-                    sendPrelogin(pending);
-                    TlsStreams tls = new TlsStreams(engine, in, out, netIn);
-                    in = new BufferedInputStream(tls.input(), 65536);
-                    out = new BufferedOutputStream(tls.output(), 65536);
-                    encrypted = true;
-                    return;
-                }
-                default -> throw new SSLException("unexpected handshake status " + hs);
+        PreloginTls.Carrier carrier = new PreloginTls.Carrier() {
+            @Override
+            public void send(byte[] records, int len) throws IOException {
+                TdsMessageWriter w = new TdsMessageWriter(out, PacketType.PRELOGIN, 4096);
+                w.writeBytes(records, 0, len);
+                w.end();
             }
-        }
-    }
 
-    private void sendPrelogin(ByteArrayOutputStream pending) throws IOException {
-        if (pending.size() == 0) {
-            return;
-        }
-        TdsMessageWriter w = new TdsMessageWriter(out, PacketType.PRELOGIN, 4096);
-        w.writeBytes(pending.toByteArray());
-        w.end();
-        pending.reset();
-    }
-
-    private static ByteBuffer append(ByteBuffer buf, byte[] data) {
-        buf.compact();
-        if (buf.remaining() < data.length) {
-            ByteBuffer bigger = ByteBuffer.allocate(buf.capacity() + data.length * 2);
-            buf.flip();
-            bigger.put(buf);
-            buf = bigger;
-        }
-        buf.put(data);
-        buf.flip();
-        return buf;
+            @Override
+            public byte[] receive() throws IOException {
+                return readPacket(PacketType.TABULAR_RESULT, PacketType.PRELOGIN);
+            }
+        };
+        TlsStreams tls = PreloginTls.handshake(engine, carrier, in, out);
+        in = new BufferedInputStream(tls.input(), 65536);
+        out = new BufferedOutputStream(tls.output(), 65536);
+        encrypted = true;
     }
 
     private static final class TrustAll implements X509TrustManager {
