@@ -131,7 +131,12 @@ public final class DirectUrl {
         };
     }
 
-    /** {@code a=1;b={x;y}} to lower-case names and values (braces quote a value, as in mssql-jdbc). */
+    /**
+     * {@code a=1;b={x;y}} to lower-case names and values (braces quote a value, {@code }}} inside them is one
+     * {@code }}, as in mssql-jdbc). mssql-jdbc's own parser is not public: its {@code getPropertyInfo} withholds the
+     * password and fills in every default, so this small parser stays, and {@code DirectUrlTest} checks that it
+     * reads every property the direct client uses exactly as {@code SQLServerDriver.getPropertyInfo} does.
+     */
     static Map<String, String> properties(String text) {
         Map<String, String> out = new LinkedHashMap<>();
         int i = 0;
@@ -144,10 +149,24 @@ public final class DirectUrl {
             int start = eq + 1;
             String value;
             if (start < text.length() && text.charAt(start) == '{') {
-                int close = text.indexOf('}', start);
-                close = close < 0 ? text.length() : close;
-                value = text.substring(start + 1, close);
-                int next = text.indexOf(';', close);
+                // braces quote a value; inside them "}}" is one '}' (mssql-jdbc's escape)
+                StringBuilder v = new StringBuilder();
+                int k = start + 1;
+                while (k < text.length()) {
+                    char c = text.charAt(k);
+                    if (c == '}') {
+                        if (k + 1 < text.length() && text.charAt(k + 1) == '}') {
+                            v.append('}');
+                            k += 2;
+                            continue;
+                        }
+                        break;
+                    }
+                    v.append(c);
+                    k++;
+                }
+                value = v.toString();
+                int next = text.indexOf(';', Math.min(k, text.length()));
                 i = next < 0 ? text.length() : next + 1;
             } else {
                 int next = text.indexOf(';', start);

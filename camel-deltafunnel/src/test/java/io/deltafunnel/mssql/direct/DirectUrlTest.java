@@ -20,6 +20,38 @@ class DirectUrlTest {
     }
 
     @Test
+    void doubledClosingBraceInsideBracesIsOneBrace() {
+        Map<String, String> p = DirectUrl.properties("password={p}}w;d};databaseName={a}}}}};x=1");
+        assertEquals("p}w;d", p.get("password"));
+        assertEquals("a}}", p.get("databasename"));
+        assertEquals("1", p.get("x"));
+    }
+
+    /** Every property the direct client reads is read as mssql-jdbc's own parser reads it. */
+    @Test
+    void readsUrlsAsTheDriverDoes() throws Exception {
+        String[] urls = {
+            "jdbc:sqlserver://h:1444;databaseName={a;b}}c};encrypt=strict;user=u;hostNameInCertificate=*.x.net",
+            "jdbc:sqlserver://db.example.com;DATABASENAME=sales;Encrypt=false;trustServerCertificate=true;packetSize=4096",
+            "jdbc:sqlserver://10.0.0.1:1433;database=d;applicationName={my;app};loginTimeout=7;trustStore={/t;s}",
+        };
+        com.microsoft.sqlserver.jdbc.SQLServerDriver driver = new com.microsoft.sqlserver.jdbc.SQLServerDriver();
+        for (String url : urls) {
+            Map<String, String> ours = DirectUrl.properties(url.substring(url.indexOf(';') + 1));
+            java.util.Map<String, String> theirs = new java.util.HashMap<>();
+            for (java.sql.DriverPropertyInfo i : driver.getPropertyInfo(url, new java.util.Properties())) {
+                theirs.put(i.name.toLowerCase(java.util.Locale.ROOT), i.value);
+            }
+            for (Map.Entry<String, String> e : ours.entrySet()) {
+                String key = e.getKey().equals("database") ? "databasename" : e.getKey();
+                assertTrue(theirs.containsKey(key), url + ": the driver knows " + key);
+                assertEquals(theirs.get(key).toLowerCase(java.util.Locale.ROOT),
+                        e.getValue().toLowerCase(java.util.Locale.ROOT), url + ": " + key);
+            }
+        }
+    }
+
+    @Test
     void hostPortDatabaseAndCredentials() throws Exception {
         DirectTdsConnection.Options o = DirectUrl.parse(
                 "jdbc:sqlserver://db.example.com:14330;databaseName=sales;trustServerCertificate=true;packetSize=32767",
