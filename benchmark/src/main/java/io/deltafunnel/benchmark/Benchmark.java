@@ -31,7 +31,7 @@ import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
 import com.microsoft.sqlserver.jdbc.SQLServerBulkCopyOptions;
 import com.microsoft.sqlserver.jdbc.SQLServerDataSource;
 import io.deltafunnel.camel.DeltaFunnelEndpoint;
-import io.deltafunnel.delta.write.DeltaTableWriter;
+import io.deltafunnel.sample.SampleDeltaWriter;
 import io.deltafunnel.emulator.MssqlEmulator;
 import io.deltafunnel.mssql.ArrowBulkData;
 import io.deltafunnel.mssql.BoundColumn;
@@ -306,7 +306,7 @@ public final class Benchmark {
         }
         long t0 = System.nanoTime();
         try (Connection duck = DuckDbConnections.open(DuckDbSettings.inMemory())) {
-            new DeltaTableWriter(duck, table).append(shape.generatorSql(n), files);
+            new SampleDeltaWriter(duck, table).append(shape.generatorSql(n), files);
         }
         long bytes;
         try (Stream<Path> s = Files.list(table)) {

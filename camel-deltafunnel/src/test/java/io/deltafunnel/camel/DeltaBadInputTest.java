@@ -14,7 +14,7 @@ import io.deltafunnel.delta.DeltaException;
 import io.deltafunnel.delta.MissingDataFileException;
 import io.deltafunnel.delta.NotADeltaTableException;
 import io.deltafunnel.delta.UnsupportedFeatureException;
-import io.deltafunnel.delta.write.DeltaTableWriter;
+import io.deltafunnel.sample.SampleDeltaWriter;
 import io.deltafunnel.handoff.QuerySetupException;
 import io.deltafunnel.query.DuckDbConnections;
 import io.deltafunnel.query.DuckDbSettings;
@@ -45,7 +45,7 @@ class DeltaBadInputTest extends EmulatorRouteTestSupport {
     void tableAndTarget() throws Exception {
         orders = dir.resolve("orders");
         try (Connection duckdb = DuckDbConnections.open(DuckDbSettings.inMemory())) {
-            new DeltaTableWriter(duckdb, orders).append("SELECT i::INTEGER AS id, 'n' || i AS name FROM range(30) t(i)", 3);
+            new SampleDeltaWriter(duckdb, orders).append("SELECT i::INTEGER AS id, 'n' || i AS name FROM range(30) t(i)", 3);
         }
         exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL, [name] nvarchar(20) NULL)",
                 "INSERT INTO [dbo].[" + table + "] ([id], [name]) VALUES (1000, N'old')");

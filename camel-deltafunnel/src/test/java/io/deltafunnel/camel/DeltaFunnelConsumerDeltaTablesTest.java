@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.Map;
 
-import io.deltafunnel.delta.write.DeltaTableWriter;
+import io.deltafunnel.sample.SampleDeltaWriter;
 import io.deltafunnel.query.DuckDbConnections;
 import io.deltafunnel.query.DuckDbSettings;
 import org.apache.arrow.vector.BigIntVector;
@@ -34,7 +34,7 @@ class DeltaFunnelConsumerDeltaTablesTest extends CamelTestSupport {
     @BeforeAll
     static void writeTable() throws Exception {
         try (Connection duckdb = DuckDbConnections.open(DuckDbSettings.inMemory())) {
-            DeltaTableWriter writer = new DeltaTableWriter(duckdb, dir.resolve("orders"));
+            SampleDeltaWriter writer = new SampleDeltaWriter(duckdb, dir.resolve("orders"));
             assertEquals(0, writer.append("SELECT i AS id, 'o' || i AS label, (i * 1.5)::DECIMAL(10,2) AS amount,"
                                           + " TIMESTAMP '2024-01-01 00:00:00.123456' AS ts FROM range(100) t(i)", 3));
             assertEquals(1, writer.append("SELECT i AS id, 'o' || i AS label, (i * 1.5)::DECIMAL(10,2) AS amount,"

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import io.deltafunnel.delta.write.DeltaTableWriter;
+import io.deltafunnel.sample.SampleDeltaWriter;
 import io.deltafunnel.query.DuckDbConnections;
 import io.deltafunnel.query.DuckDbSettings;
 import org.apache.camel.Exchange;
@@ -29,7 +29,7 @@ class DeltaReplayPinsVersionTest extends EmulatorRouteTestSupport {
     void replayReadsThePinnedVersionAfterTheTableAdvanced() throws Exception {
         Path orders = dir.resolve("orders");
         try (Connection duckdb = DuckDbConnections.open(DuckDbSettings.inMemory())) {
-            new DeltaTableWriter(duckdb, orders).append("SELECT i::INTEGER AS id, 'v0' AS name FROM range(50) t(i)", 2);
+            new SampleDeltaWriter(duckdb, orders).append("SELECT i::INTEGER AS id, 'v0' AS name FROM range(50) t(i)", 2);
         }
         exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL, [name] nvarchar(20) NULL)");
         // The second bulk load of the run fails with a deadlock (1205): the run is rolled back and replayed.
@@ -45,7 +45,7 @@ class DeltaReplayPinsVersionTest extends EmulatorRouteTestSupport {
             // While the first attempt is under way, another writer commits version 1.
             if (exchange.getProperty(Exchange.BATCH_INDEX, Integer.class) == 0 && advanced.compareAndSet(false, true)) {
                 try (Connection duckdb = DuckDbConnections.open(DuckDbSettings.inMemory())) {
-                    new DeltaTableWriter(duckdb, orders).append(
+                    new SampleDeltaWriter(duckdb, orders).append(
                             "SELECT (1000 + i)::INTEGER AS id, 'v1' AS name FROM range(30) t(i)", 1);
                 }
             }

@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 
-import io.deltafunnel.delta.write.DeltaTableWriter;
+import io.deltafunnel.sample.SampleDeltaWriter;
 import io.deltafunnel.query.DuckDbConnections;
 import io.deltafunnel.query.DuckDbSettings;
 import org.slf4j.Logger;
@@ -50,7 +50,7 @@ public final class SampleTable {
         }
         Files.createDirectories(dir);
         try (Connection duckdb = DuckDbConnections.open(DuckDbSettings.inMemory())) {
-            new DeltaTableWriter(duckdb, dir).append(select(rows), 4);
+            new SampleDeltaWriter(duckdb, dir).append(select(rows), 4);
         }
         LOG.info("Generated the sample Delta table ({} rows) at {}", rows, dir.toAbsolutePath());
         return true;

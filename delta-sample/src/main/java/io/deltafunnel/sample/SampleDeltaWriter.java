@@ -1,4 +1,4 @@
-package io.deltafunnel.delta.write;
+package io.deltafunnel.sample;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -22,12 +22,12 @@ import java.util.UUID;
  *
  * <p>The caller owns the DuckDB connection.
  */
-public final class DeltaTableWriter {
+public final class SampleDeltaWriter {
 
     private final Connection duckdb;
     private final Path table;
 
-    public DeltaTableWriter(Connection duckdb, Path table) {
+    public SampleDeltaWriter(Connection duckdb, Path table) {
         this.duckdb = duckdb;
         this.table = table;
     }
