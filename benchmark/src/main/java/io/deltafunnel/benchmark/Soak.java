@@ -1,4 +1,4 @@
-package io.deltafunnel.soak;
+package io.deltafunnel.benchmark;
 
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;

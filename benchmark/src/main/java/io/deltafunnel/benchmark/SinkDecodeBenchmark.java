@@ -1,4 +1,4 @@
-package io.deltafunnel.emulator;
+package io.deltafunnel.benchmark;
 
 import com.microsoft.sqlserver.jdbc.ISQLServerBulkData;
 import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
@@ -6,16 +6,21 @@ import com.microsoft.sqlserver.jdbc.SQLServerBulkCopyOptions;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.util.Set;
+
+import io.deltafunnel.emulator.MssqlEmulator;
 
 /**
  * Not a test: bulk-loads N narrow rows (int, bigint, nvarchar(20), decimal(18,2), datetime2(6)) through
  * SQLServerBulkCopy from an ISQLServerBulkData into a sink-mode emulator and prints rows/s (driver encode + TLS +
  * emulator decode and checks; nothing stored). Run:
- * {@code java -cp <test classpath> io.deltafunnel.emulator.SinkDecodeBenchmark [rows] [batchSize] [native|text]
- * [tls|plain]}.
+ * {@code java -cp benchmark/target/classes:$(cat benchmark/target/classpath.txt)
+ * io.deltafunnel.benchmark.SinkDecodeBenchmark [rows] [batchSize] [native|text] [tls|plain]} after
+ * {@code mvn -pl benchmark -am package -DskipTests}.
  */
 public final class SinkDecodeBenchmark {
     private SinkDecodeBenchmark() {
@@ -81,10 +86,11 @@ public final class SinkDecodeBenchmark {
         boolean nativeTemporals = args.length > 2 && args[2].equals("native");
         boolean plain = args.length > 3 && args[3].equals("plain");
         try (MssqlEmulator emu = MssqlEmulator.builder().sinkMode(true).start();
-                Connection c = TestSupport.connect(emu,
-                        ";sendTemporalDataTypesAsStringForBulkCopy=" + !nativeTemporals
-                                + (plain ? ";encrypt=false" : ""))) {
-            TestSupport.exec(c, "CREATE TABLE [dbo].[narrow] ([id] INT NOT NULL, [big] BIGINT NOT NULL,"
+                Connection c = DriverManager.getConnection(emu.jdbcUrl()
+                        + ";sendTemporalDataTypesAsStringForBulkCopy=" + !nativeTemporals
+                        + (plain ? ";encrypt=false" : ""), emu.user(), emu.password());
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE [dbo].[narrow] ([id] INT NOT NULL, [big] BIGINT NOT NULL,"
                     + " [name] NVARCHAR(20) NOT NULL, [amount] DECIMAL(18,2) NOT NULL, [ts] DATETIME2(6) NOT NULL)");
             // warm-up
             load(c, 200_000, batch);
