@@ -1,5 +1,6 @@
 package io.deltafunnel.benchmark;
 
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -10,13 +11,11 @@ import java.util.Properties;
 
 import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
 import com.microsoft.sqlserver.jdbc.SQLServerException;
-import io.deltafunnel.emulator.MssqlEmulator;
 import io.deltafunnel.query.DuckDbConnections;
 import io.deltafunnel.query.DuckDbSettings;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -34,17 +33,8 @@ class ResultSetBulkCopyPitfallsTest {
             + " TIMESTAMP '2024-01-02 03:04:05.123456' AS ts";
     private static final LocalDateTime TS = LocalDateTime.of(2024, 1, 2, 3, 4, 5, 123_456_000);
 
-    private static MssqlEmulator emulator;
-
-    @BeforeAll
-    static void start() {
-        emulator = MssqlEmulator.builder().port(0).password("Pitfall!Passw0rd").start();
-    }
-
-    @AfterAll
-    static void stop() {
-        emulator.close();
-    }
+    @RegisterExtension
+    static final EmulatorServer SERVER = new EmulatorServer(b -> b.port(0).password("Pitfall!Passw0rd"));
 
     @BeforeEach
     void createTable() throws SQLException {
@@ -57,9 +47,9 @@ class ResultSetBulkCopyPitfallsTest {
 
     private static Connection sqlServer() throws SQLException {
         Properties p = new Properties();
-        p.setProperty("user", emulator.user());
-        p.setProperty("password", emulator.password());
-        return DriverManager.getConnection(emulator.jdbcUrl(), p);
+        p.setProperty("user", SERVER.emulator().user());
+        p.setProperty("password", SERVER.emulator().password());
+        return DriverManager.getConnection(SERVER.emulator().jdbcUrl(), p);
     }
 
     /** Bulk-copies the DuckDB result of {@link #QUERY}, passed through {@code wrap}, into dbo.pitfall. */

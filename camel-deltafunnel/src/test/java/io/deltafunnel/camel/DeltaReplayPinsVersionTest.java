@@ -33,7 +33,7 @@ class DeltaReplayPinsVersionTest extends EmulatorRouteTestSupport {
         }
         exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL, [name] nvarchar(20) NULL)");
         // The second bulk load of the run fails with a deadlock (1205): the run is rolled back and replayed.
-        emulator.faults().failBulkLoad(2, 0, 1205);
+        SERVER.emulator().faults().failBulkLoad(2, 0, 1205);
 
         AtomicBoolean advanced = new AtomicBoolean();
         List<Object[]> seen = new CopyOnWriteArrayList<>();

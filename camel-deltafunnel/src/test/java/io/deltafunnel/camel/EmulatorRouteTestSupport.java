@@ -1,33 +1,20 @@
 package io.deltafunnel.camel;
 
-import io.deltafunnel.emulator.MssqlEmulator;
-import org.junit.jupiter.api.AfterAll;
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Route tests against one in-JVM emulator per class; each test gets a fresh table named after it. */
 abstract class EmulatorRouteTestSupport extends MssqlRouteTestSupport {
 
-    static MssqlEmulator emulator;
-
-    @BeforeAll
-    static void startEmulator() {
-        emulator = MssqlEmulator.builder().port(0).sinkMode(false).start();
-    }
-
-    @AfterAll
-    static void stopEmulator() {
-        if (emulator != null) {
-            emulator.close();
-            emulator = null;
-        }
-    }
+    @RegisterExtension
+    static final EmulatorServer SERVER = new EmulatorServer(b -> b.port(0).sinkMode(false));
 
     @BeforeEach
     void freshTable(TestInfo info) throws Exception {
-        emulator.faults().clear();
+        SERVER.emulator().faults().clear();
         nameTable(info);
         if (!info.getDisplayName().startsWith(table)) {
             table = table + "_" + info.getDisplayName().replaceAll("[^A-Za-z0-9]", "");
@@ -37,7 +24,7 @@ abstract class EmulatorRouteTestSupport extends MssqlRouteTestSupport {
 
     @AfterEach
     void clearFaults() {
-        emulator.faults().clear();
+        SERVER.emulator().faults().clear();
     }
 
     protected void dropIfExists(String name) throws Exception {
@@ -47,16 +34,16 @@ abstract class EmulatorRouteTestSupport extends MssqlRouteTestSupport {
 
     @Override
     protected String jdbcUrl() {
-        return emulator.jdbcUrl();
+        return SERVER.emulator().jdbcUrl();
     }
 
     @Override
     protected String user() {
-        return emulator.user();
+        return SERVER.emulator().user();
     }
 
     @Override
     protected String password() {
-        return emulator.password();
+        return SERVER.emulator().password();
     }
 }

@@ -50,9 +50,9 @@ class IncrementalLoadRouteTest extends EmulatorRouteTestSupport {
     void setUp(org.junit.jupiter.api.TestInfo info) throws Exception {
         duck = DriverManager.getConnection("jdbc:duckdb:");
         SQLServerDataSource ds = new SQLServerDataSource();
-        ds.setURL(emulator.jdbcUrl());
-        ds.setUser(emulator.user());
-        ds.setPassword(emulator.password());
+        ds.setURL(SERVER.emulator().jdbcUrl());
+        ds.setUser(SERVER.emulator().user());
+        ds.setPassword(SERVER.emulator().password());
         context.getRegistry().bind("stateDs", ds);
         key = table;
     }
@@ -224,11 +224,11 @@ class IncrementalLoadRouteTest extends EmulatorRouteTestSupport {
         loadChanges(w.path());
         w.update("amount + 1 AS amount", "id = 1", true);
         w.delete("id = 2", true);
-        emulator.faults().failStatement("MERGE INTO", 547);          // permanent: the run fails, rolled back
+        SERVER.emulator().faults().failStatement("MERGE INTO", 547);          // permanent: the run fails, rolled back
         loadChanges(w.path());
         assertFalse(errors.isEmpty());
         assertTargetAt(w.path(), 1);                                 // nothing of the failed run
-        emulator.faults().clear();
+        SERVER.emulator().faults().clear();
         loadChanges(w.path());                                       // restart
         assertTargetAt(w.path(), 3);
         assertTrue(errors.isEmpty(), errors.toString());
@@ -240,16 +240,16 @@ class IncrementalLoadRouteTest extends EmulatorRouteTestSupport {
         w.insert("(1,'a',1.0),(2,'b',2.0)");
         loadChanges(w.path());
         w.update("amount + 1 AS amount", "id = 1", true);
-        emulator.faults().failStatement("deltafunnel_state", 547);   // the state write inside the merge transaction
+        SERVER.emulator().faults().failStatement("deltafunnel_state", 547);   // the state write inside the merge transaction
         loadChanges(w.path());
         assertFalse(errors.isEmpty());
         assertTargetAt(w.path(), 1);
-        emulator.faults().clear();
+        SERVER.emulator().faults().clear();
         w.delete("id = 2", true);
-        emulator.faults().failStatement("COMMIT", 10054);             // the commit itself fails: in doubt, not retried
+        SERVER.emulator().faults().failStatement("COMMIT", 10054);             // the commit itself fails: in doubt, not retried
         loadChanges(w.path());
         assertFalse(errors.isEmpty());
-        emulator.faults().clear();
+        SERVER.emulator().faults().clear();
         loadChanges(w.path());                                        // restart: state decides, applied exactly once
         assertTargetAt(w.path(), 3);
         assertTrue(errors.isEmpty(), errors.toString());
@@ -262,7 +262,7 @@ class IncrementalLoadRouteTest extends EmulatorRouteTestSupport {
         loadChanges(w.path());
         w.update("amount + 1 AS amount", "id = 1", true);
         w.insert("(4,'d',4.0),(5,'e',5.0)");
-        emulator.faults().dropConnectionDuringBulkLoad(1, 1);
+        SERVER.emulator().faults().dropConnectionDuringBulkLoad(1, 1);
         load(w.path(), "incremental=changes", "writeMode=merge&keyColumns=id&retryDelay=10");
         assertTargetAt(w.path(), 3);
         assertTrue(errors.isEmpty(), errors.toString());

@@ -1,14 +1,13 @@
 package io.deltafunnel.camel;
 
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
-import io.deltafunnel.emulator.MssqlEmulator;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,20 +19,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class MssqlAccessTokenRouteTest extends MssqlRouteTestSupport {
 
     static final String TOKEN = "eyJ0eXAiOiJKV1QiLCJhbGciOi.test-token";
-    static MssqlEmulator emulator;
+
+    @RegisterExtension
+    static final EmulatorServer SERVER =
+            new EmulatorServer(b -> b.port(0).sinkMode(false).accessTokenValidator(TOKEN::equals));
+
     static final AtomicInteger calls = new AtomicInteger();
-
-    @BeforeAll
-    static void startEmulator() {
-        emulator = MssqlEmulator.builder().port(0).sinkMode(false).accessTokenValidator(TOKEN::equals).start();
-    }
-
-    @AfterAll
-    static void stopEmulator() {
-        if (emulator != null) {
-            emulator.close();
-        }
-    }
 
     @BeforeEach
     void name(TestInfo info) {
@@ -42,17 +33,17 @@ class MssqlAccessTokenRouteTest extends MssqlRouteTestSupport {
 
     @Override
     protected String jdbcUrl() {
-        return emulator.jdbcUrl() + ";encrypt=true;trustServerCertificate=true";
+        return SERVER.emulator().jdbcUrl() + ";encrypt=true;trustServerCertificate=true";
     }
 
     @Override
     protected String user() {
-        return emulator.user();
+        return SERVER.emulator().user();
     }
 
     @Override
     protected String password() {
-        return emulator.password();
+        return SERVER.emulator().password();
     }
 
     private String tokenUri(String encoder) {
@@ -72,7 +63,7 @@ class MssqlAccessTokenRouteTest extends MssqlRouteTestSupport {
         assertTrue(failures.isEmpty(), () -> failures.toString());
         assertEquals(30, count(table));
         assertTrue(calls.get() > before, "the supplier was asked for a token");
-        long tokenLogins = emulator.loginRecords().stream().filter(r -> r.accessTokenLength() > 0).count();
+        long tokenLogins = SERVER.emulator().loginRecords().stream().filter(r -> r.accessTokenLength() > 0).count();
         assertTrue(tokenLogins > 0);
         stopAndAssertNoArrowLeak();
     }

@@ -25,12 +25,12 @@ class MssqlEmulatorDirectRouteTest extends MssqlEmulatorRouteTest {
 
     @Test
     void directRunsOverTls() throws Exception {
-        int before = emulator.encryptedSessions();
+        int before = SERVER.emulator().encryptedSessions();
         createIdName("nvarchar(20)");
         runRoute(source(FIFTY, 10), mssql(""), 5, null);
         assertTrue(failures.isEmpty(), () -> failures.toString());
         assertEquals(50, count(table));
-        assertTrue(emulator.encryptedSessions() > before, "the direct connection negotiated TLS");
+        assertTrue(SERVER.emulator().encryptedSessions() > before, "the direct connection negotiated TLS");
         stopAndAssertNoArrowLeak();
     }
 
@@ -42,7 +42,7 @@ class MssqlEmulatorDirectRouteTest extends MssqlEmulatorRouteTest {
 
     @Test
     void unsupportedAuthenticationFallsBackToTheDriverOrFailsClearly() throws Exception {
-        String url = "deltafunnel-mssql:dbo.t?url=RAW(" + emulator.jdbcUrl() + ";integratedSecurity=true)"
+        String url = "deltafunnel-mssql:dbo.t?url=RAW(" + SERVER.emulator().jdbcUrl() + ";integratedSecurity=true)"
                 + "&bulkEncoder=direct";
         DeltaFunnelMssqlEndpoint fallback = context.getEndpoint(url, DeltaFunnelMssqlEndpoint.class);
         assertFalse(fallback.channelProvider() instanceof DirectChannels, "falls back to the mssql-jdbc path");
@@ -56,9 +56,9 @@ class MssqlEmulatorDirectRouteTest extends MssqlEmulatorRouteTest {
     @Test
     void aDataSourceFallsBackToTheDriver() throws Exception {
         com.microsoft.sqlserver.jdbc.SQLServerDataSource ds = new com.microsoft.sqlserver.jdbc.SQLServerDataSource();
-        ds.setURL(emulator.jdbcUrl());
-        ds.setUser(emulator.user());
-        ds.setPassword(emulator.password());
+        ds.setURL(SERVER.emulator().jdbcUrl());
+        ds.setUser(SERVER.emulator().user());
+        ds.setPassword(SERVER.emulator().password());
         context.getRegistry().bind("lakeDs", ds);
         DeltaFunnelMssqlEndpoint ep = context.getEndpoint("deltafunnel-mssql:dbo." + table
                 + "?dataSource=#lakeDs&bulkEncoder=direct", DeltaFunnelMssqlEndpoint.class);

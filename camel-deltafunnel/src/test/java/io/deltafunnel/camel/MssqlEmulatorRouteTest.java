@@ -1,5 +1,6 @@
 package io.deltafunnel.camel;
 
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.List;
@@ -15,10 +16,9 @@ import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.DefaultExchange;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -28,38 +28,27 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The end-to-end scenarios against the in-JVM SQL Server emulator, plus the emulator's fault injection. */
 class MssqlEmulatorRouteTest extends AbstractMssqlScenarios {
 
-    static MssqlEmulator emulator;
-
-    @BeforeAll
-    static void startEmulator() {
-        emulator = MssqlEmulator.builder().port(0).password("Str0ng!Passw0rd").sinkMode(false).start();
-    }
-
-    @AfterAll
-    static void stopEmulator() {
-        if (emulator != null) {
-            emulator.close();
-        }
-    }
+    @RegisterExtension
+    static final EmulatorServer SERVER = new EmulatorServer(b -> b.port(0).password("Str0ng!Passw0rd").sinkMode(false));
 
     @AfterEach
     void clearFaults() {
-        emulator.faults().clear();
+        SERVER.emulator().faults().clear();
     }
 
     @Override
     protected String jdbcUrl() {
-        return emulator.jdbcUrl();
+        return SERVER.emulator().jdbcUrl();
     }
 
     @Override
     protected String user() {
-        return emulator.user();
+        return SERVER.emulator().user();
     }
 
     @Override
     protected String password() {
-        return emulator.password();
+        return SERVER.emulator().password();
     }
 
     @Test
@@ -67,7 +56,7 @@ class MssqlEmulatorRouteTest extends AbstractMssqlScenarios {
         createIdName("nvarchar(20)");
         seedOld(3);
         List<List<Object>> before = contents();
-        emulator.faults().failBulkLoad(3, 0, 1205);
+        SERVER.emulator().faults().failBulkLoad(3, 0, 1205);
         runRoute(source(FIFTY, 10), mssql("maxRetries=0"), 3, null);
         assertEquals(before, contents());
         BulkLoadException e = singleFailure();
@@ -83,7 +72,7 @@ class MssqlEmulatorRouteTest extends AbstractMssqlScenarios {
         createIdName("nvarchar(20)");
         seedOld(3);
         List<List<Object>> before = contents();
-        emulator.faults().dropConnectionDuringBulkLoad(2, 5);
+        SERVER.emulator().faults().dropConnectionDuringBulkLoad(2, 5);
         runRoute(source(FIFTY, 10), mssql("writeMode=replace&maxRetries=0"), 2, null);
         assertEquals(before, contents());
         assertEquals(WorkOutcome.ROLLED_BACK, singleFailure().outcome());

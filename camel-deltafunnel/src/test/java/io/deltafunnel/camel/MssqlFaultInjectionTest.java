@@ -130,7 +130,7 @@ class MssqlFaultInjectionTest extends EmulatorRouteTestSupport {
     @MethodSource("transientNumbersAndModes")
     void transientErrorIsRetriedAndTheRunLandsExactlyOnce(int errorNumber, Mode mode) throws Exception {
         createAndSeed();
-        emulator.faults().failBulkLoad(3, 0, errorNumber); // batch 2 of the first attempt
+        SERVER.emulator().faults().failBulkLoad(3, 0, errorNumber); // batch 2 of the first attempt
         runRoute(source(FIFTY, 10), mssql(mode.options + "&retryDelay=1"), mode.replays ? 3 + 5 : 5, recordAttempt,
                 null);
         assertEquals(List.of(), finalFailures());
@@ -152,7 +152,7 @@ class MssqlFaultInjectionTest extends EmulatorRouteTestSupport {
     @MethodSource("allModes")
     void connectionDropMidBulkIsRetriedAndTheRunLandsExactlyOnce(Mode mode) throws Exception {
         createAndSeed();
-        emulator.faults().dropConnectionDuringBulkLoad(2, 5); // in the middle of batch 1
+        SERVER.emulator().faults().dropConnectionDuringBulkLoad(2, 5); // in the middle of batch 1
         runRoute(source(FIFTY, 10), mssql(mode.options + "&retryDelay=1"), mode.replays ? 2 + 5 : 5, recordAttempt,
                 null);
         assertEquals(List.of(), finalFailures());
@@ -175,7 +175,7 @@ class MssqlFaultInjectionTest extends EmulatorRouteTestSupport {
     void connectionDropMidBulkWithoutRetriesLeavesTheTargetUnchanged(Mode mode) throws Exception {
         createAndSeed();
         List<List<Object>> before = contents();
-        emulator.faults().dropConnectionDuringBulkLoad(3, 5);
+        SERVER.emulator().faults().dropConnectionDuringBulkLoad(3, 5);
         runRoute(source(FIFTY, 10), mssql(mode.options + "&maxRetries=0"), 3, recordAttempt, null);
         assertEquals(before, contents());
         BulkLoadException e = assertSingleFinalFailure();
@@ -192,7 +192,7 @@ class MssqlFaultInjectionTest extends EmulatorRouteTestSupport {
     void permanentErrorIsNotRetriedInRunMode(int errorNumber) throws Exception {
         createAndSeed();
         List<List<Object>> before = contents();
-        emulator.faults().failBulkLoad(3, 0, errorNumber);
+        SERVER.emulator().faults().failBulkLoad(3, 0, errorNumber);
         runRoute(source(FIFTY, 10), mssql("transaction=run&retryDelay=1"), 3, recordAttempt, null);
         assertEquals(before, contents());
         BulkLoadException e = assertSingleFinalFailure();
@@ -208,7 +208,7 @@ class MssqlFaultInjectionTest extends EmulatorRouteTestSupport {
     @ValueSource(ints = {547, 2627})
     void permanentErrorIsNotRetriedInBatchModeAndStatsEqualCommittedRows(int errorNumber) throws Exception {
         createAndSeed();
-        emulator.faults().failBulkLoad(3, 0, errorNumber);
+        SERVER.emulator().faults().failBulkLoad(3, 0, errorNumber);
         runRoute(source(FIFTY, 10), mssql("transaction=batch&retryDelay=1"), 3, recordAttempt, null);
         BulkLoadException e = assertSingleFinalFailure();
         assertEquals(errorNumber, e.errorNumber());
@@ -222,9 +222,9 @@ class MssqlFaultInjectionTest extends EmulatorRouteTestSupport {
     @Test
     void batchModeStatsEqualCommittedRowsWhenRetriesRunOut() throws Exception {
         createAndSeed();
-        emulator.faults().failBulkLoad(3, 4, 1205); // batch 2, then its two retries
-        emulator.faults().failBulkLoad(4, 0, 1222);
-        emulator.faults().failBulkLoad(5, 9, 40501);
+        SERVER.emulator().faults().failBulkLoad(3, 4, 1205); // batch 2, then its two retries
+        SERVER.emulator().faults().failBulkLoad(4, 0, 1222);
+        SERVER.emulator().faults().failBulkLoad(5, 9, 40501);
         runRoute(source(FIFTY, 10), mssql("transaction=batch&retryDelay=1&maxRetries=2"), 3, recordAttempt, null);
         RetriesExhaustedException e = assertInstanceOf(RetriesExhaustedException.class, assertSingleFinalFailure());
         assertEquals(3, e.attempts());
@@ -240,9 +240,9 @@ class MssqlFaultInjectionTest extends EmulatorRouteTestSupport {
     void runReplaysAreBoundedByMaxRetries() throws Exception {
         createAndSeed();
         List<List<Object>> before = contents();
-        emulator.faults().failBulkLoad(1, 0, 1205); // batch 0 of attempt 1, 2 and 3
-        emulator.faults().failBulkLoad(2, 0, 1205);
-        emulator.faults().failBulkLoad(3, 0, 1205);
+        SERVER.emulator().faults().failBulkLoad(1, 0, 1205); // batch 0 of attempt 1, 2 and 3
+        SERVER.emulator().faults().failBulkLoad(2, 0, 1205);
+        SERVER.emulator().faults().failBulkLoad(3, 0, 1205);
         runRoute(source(FIFTY, 10), mssql("retryDelay=1&retryBackoffMultiplier=3&maxRetries=2"), 3, recordAttempt,
                 null);
         assertEquals(before, contents());
@@ -261,7 +261,7 @@ class MssqlFaultInjectionTest extends EmulatorRouteTestSupport {
     void stopDuringAReplayWaitDoesNotHang() throws Exception {
         createAndSeed();
         List<List<Object>> before = contents();
-        emulator.faults().failBulkLoad(2, 0, 1205);
+        SERVER.emulator().faults().failBulkLoad(2, 0, 1205);
         runRoute(source(FIFTY, 10), mssql("retryDelay=600000"), 2, recordAttempt, null); // would wait 10 minutes
         assertEquals(2, ReplayRequest.find(failures.get(0)).attempt());
         context.stop(); // bounded by @Timeout: the replay wait ends at once
@@ -273,7 +273,7 @@ class MssqlFaultInjectionTest extends EmulatorRouteTestSupport {
     @Timeout(60)
     void stopDuringABatchRetryWaitDoesNotHang() throws Exception {
         createAndSeed();
-        emulator.faults().failBulkLoad(2, 0, 1205);
+        SERVER.emulator().faults().failBulkLoad(2, 0, 1205);
         NotifyBuilder failedOnce = new NotifyBuilder(context).whenDone(1).create();
         runRoute(source(FIFTY, 10), mssql("transaction=batch&retryDelay=600000"), 1, recordAttempt, null);
         assertTrue(failedOnce.matches(30, TimeUnit.SECONDS));

@@ -1,5 +1,6 @@
 package io.deltafunnel.mssql;
 
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -9,16 +10,14 @@ import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.deltafunnel.emulator.MssqlEmulator;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -30,23 +29,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class BulkLoadSessionFallbackTest {
 
-    static MssqlEmulator emulator;
-
-    @BeforeAll
-    static void start() {
-        emulator = MssqlEmulator.builder().port(0).sinkMode(false).start();
-    }
-
-    @AfterAll
-    static void stop() {
-        emulator.close();
-    }
+    @RegisterExtension
+    static final EmulatorServer SERVER = new EmulatorServer(b -> b.port(0).sinkMode(false));
 
     static Connection jdbc() throws SQLException {
         Properties p = new Properties();
-        p.setProperty("user", emulator.user());
-        p.setProperty("password", emulator.password());
-        return DriverManager.getConnection(emulator.jdbcUrl(), p);
+        p.setProperty("user", SERVER.emulator().user());
+        p.setProperty("password", SERVER.emulator().password());
+        return DriverManager.getConnection(SERVER.emulator().jdbcUrl(), p);
     }
 
     /** A driver channel that claims it cannot write, counting how often it was opened. */

@@ -1,5 +1,6 @@
 package io.deltafunnel.emulator;
 
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
@@ -12,23 +13,13 @@ import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Batch sizes, hints, column mappings, KEEP_IDENTITY and KEEP_NULLS as SQL Server applies them. */
 class BulkCopyOptionsTest {
-    private static MssqlEmulator emu;
-
-    @BeforeAll
-    static void start() {
-        emu = MssqlEmulator.builder().start();
-    }
-
-    @AfterAll
-    static void stop() {
-        emu.close();
-    }
+    @RegisterExtension
+    static final EmulatorServer SERVER = new EmulatorServer();
 
     private static ListBulkData rows(int n) {
         ListBulkData d = new ListBulkData().column("id", Types.INTEGER, 10, 0).column("v", Types.NVARCHAR, 20, 0);
@@ -54,9 +45,9 @@ class BulkCopyOptionsTest {
 
     @Test
     void batchSizesAndAllHints() throws Exception {
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             TestSupport.exec(c, "CREATE TABLE [dbo].[bo_hints] ([id] INT NOT NULL PRIMARY KEY, [v] NVARCHAR(20) NULL)");
-            long before = emu.bulkRowsDecoded();
+            long before = SERVER.emulator().bulkRowsDecoded();
             try (SQLServerBulkCopy bc = new SQLServerBulkCopy(c)) {
                 bc.setDestinationTableName("[dbo].[bo_hints]");
                 SQLServerBulkCopyOptions o = new SQLServerBulkCopyOptions();
@@ -70,13 +61,13 @@ class BulkCopyOptionsTest {
                 bc.writeToServer(rows(10));
             }
             assertEquals(10L, TestSupport.count(c, "[dbo].[bo_hints]"));
-            assertEquals(10L, emu.bulkRowsDecoded() - before);
+            assertEquals(10L, SERVER.emulator().bulkRowsDecoded() - before);
         }
     }
 
     @Test
     void columnSubsetMappedByNameAndDefaults() throws Exception {
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             TestSupport.exec(c, "CREATE TABLE [dbo].[bo_map] ([id] INT NOT NULL IDENTITY(1,1) PRIMARY KEY,"
                     + " [a] NVARCHAR(10) NULL, [b] INT NULL DEFAULT 42, [c] NVARCHAR(10) NULL DEFAULT N'dflt')");
             ListBulkData src = new ListBulkData().column("x", Types.INTEGER, 10, 0).column("y", Types.NVARCHAR, 10, 0)
@@ -106,7 +97,7 @@ class BulkCopyOptionsTest {
 
     @Test
     void keepIdentity() throws Exception {
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             TestSupport.exec(c, "CREATE TABLE [dbo].[bo_ident] ([id] INT NOT NULL IDENTITY(1,1) PRIMARY KEY,"
                     + " [v] NVARCHAR(20) NULL)");
             ListBulkData d = new ListBulkData().column("id", Types.INTEGER, 10, 0).column("v", Types.NVARCHAR, 20, 0)
@@ -132,10 +123,10 @@ class BulkCopyOptionsTest {
 
     @Test
     void internalTransactionAndCachedMetadata() throws Exception {
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             TestSupport.exec(c, "CREATE TABLE [dbo].[bo_itx] ([id] INT NOT NULL, [v] NVARCHAR(20) NULL)");
         }
-        String url = emu.jdbcUrl() + ";user=" + emu.user() + ";password={" + emu.password()
+        String url = SERVER.emulator().jdbcUrl() + ";user=" + SERVER.emulator().user() + ";password={" + SERVER.emulator().password()
                 + "};cacheBulkCopyMetadata=true";
         try (SQLServerBulkCopy bc = new SQLServerBulkCopy(url)) {
             bc.setDestinationTableName("[dbo].[bo_itx]");
@@ -145,7 +136,7 @@ class BulkCopyOptionsTest {
             bc.setBulkCopyOptions(o);
             bc.writeToServer(rows(7));
         }
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             assertEquals(7L, TestSupport.count(c, "[dbo].[bo_itx]"));
         }
     }
@@ -154,7 +145,7 @@ class BulkCopyOptionsTest {
     void driverAbandoningTheStreamIsHandled() throws Exception {
         // in native temporal mode mssql-jdbc cannot send a java.sql.Time value: it aborts the BULK_LOAD message
         // mid-stream with the ignore bit and waits for the server's answer
-        try (Connection c = TestSupport.connect(emu, ";sendTemporalDataTypesAsStringForBulkCopy=false")) {
+        try (Connection c = TestSupport.connect(SERVER.emulator(), ";sendTemporalDataTypesAsStringForBulkCopy=false")) {
             TestSupport.exec(c, "CREATE TABLE [dbo].[bo_ignore] ([id] INT NOT NULL, [t] TIME(3) NULL)");
             ListBulkData d = new ListBulkData().column("id", Types.INTEGER, 10, 0).column("t", Types.TIME, 12, 3);
             for (int i = 0; i < 3000; i++) {
@@ -165,7 +156,7 @@ class BulkCopyOptionsTest {
                 org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> bc.writeToServer(d));
             }
         }
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             assertEquals(0L, TestSupport.count(c, "[dbo].[bo_ignore]"));
         }
     }

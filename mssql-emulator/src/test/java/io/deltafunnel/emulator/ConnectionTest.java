@@ -1,5 +1,6 @@
 package io.deltafunnel.emulator;
 
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,49 +16,39 @@ import java.sql.SQLTimeoutException;
 import java.sql.Statement;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Login, TLS, packet sizes, cancellation and error reporting through the real driver. */
 class ConnectionTest {
-    private static MssqlEmulator emu;
-
-    @BeforeAll
-    static void start() {
-        emu = MssqlEmulator.builder().password("Str0ng!Passw0rd").start();
-    }
-
-    @AfterAll
-    static void stop() {
-        emu.close();
-    }
+    @RegisterExtension
+    static final EmulatorServer SERVER = new EmulatorServer(b -> b.password("Str0ng!Passw0rd"));
 
     @Test
     void tlsSessionIsEncrypted() throws Exception {
-        int before = emu.encryptedSessions();
-        try (Connection c = TestSupport.connect(emu)) {
+        int before = SERVER.emulator().encryptedSessions();
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             assertEquals(1, ((Number) TestSupport.scalar(c, "SELECT 1")).intValue());
         }
-        assertEquals(before + 1, emu.encryptedSessions());
-        assertTrue(emu.jdbcUrl().contains("encrypt=true"));
-        assertTrue(!emu.jdbcUrl().contains("password"), "jdbcUrl must not carry credentials");
+        assertEquals(before + 1, SERVER.emulator().encryptedSessions());
+        assertTrue(SERVER.emulator().jdbcUrl().contains("encrypt=true"));
+        assertTrue(!SERVER.emulator().jdbcUrl().contains("password"), "jdbcUrl must not carry credentials");
     }
 
     @Test
     void plainConnectionWithoutTls() throws Exception {
-        int before = emu.encryptedSessions();
-        try (Connection c = TestSupport.connect(emu, ";encrypt=false")) {
+        int before = SERVER.emulator().encryptedSessions();
+        try (Connection c = TestSupport.connect(SERVER.emulator(), ";encrypt=false")) {
             assertEquals("dbo", TestSupport.scalar(c, "SELECT SCHEMA_NAME()"));
             assertTrue(((String) TestSupport.scalar(c, "SELECT @@VERSION")).contains("Microsoft SQL Server"));
         }
-        assertEquals(before, emu.encryptedSessions());
+        assertEquals(before, SERVER.emulator().encryptedSessions());
     }
 
     @Test
     void wrongPasswordGives18456() {
         SQLException e = assertThrows(SQLException.class,
-                () -> DriverManager.getConnection(emu.jdbcUrl(), emu.user(), "wrong"));
+                () -> DriverManager.getConnection(SERVER.emulator().jdbcUrl(), SERVER.emulator().user(), "wrong"));
         assertEquals(18456, e.getErrorCode());
         assertTrue(e instanceof SQLServerException);
     }
@@ -65,14 +56,14 @@ class ConnectionTest {
     @Test
     void wrongUserGives18456OnPlainConnection() {
         SQLException e = assertThrows(SQLException.class,
-                () -> DriverManager.getConnection(emu.jdbcUrl() + ";encrypt=false", "bob", emu.password()));
+                () -> DriverManager.getConnection(SERVER.emulator().jdbcUrl() + ";encrypt=false", "bob", SERVER.emulator().password()));
         assertEquals(18456, e.getErrorCode());
     }
 
     @Test
     void largeBatchesSpanManyPackets() throws Exception {
         for (int packetSize : new int[] {4096, 8000}) {
-            try (Connection c = TestSupport.connect(emu, ";packetSize=" + packetSize)) {
+            try (Connection c = TestSupport.connect(SERVER.emulator(), ";packetSize=" + packetSize)) {
                 String t = "[dbo].[big_" + packetSize + "]";
                 TestSupport.exec(c, "CREATE TABLE " + t + " ([id] INT NOT NULL, [s] NVARCHAR(MAX) NULL)");
                 StringBuilder sql = new StringBuilder();
@@ -107,7 +98,7 @@ class ConnectionTest {
 
     @Test
     void queryTimeoutSendsAttentionAndConnectionStaysUsable() throws Exception {
-        try (Connection c = TestSupport.connect(emu); Statement st = c.createStatement()) {
+        try (Connection c = TestSupport.connect(SERVER.emulator()); Statement st = c.createStatement()) {
             st.setQueryTimeout(1);
             assertThrows(SQLTimeoutException.class, () -> st.execute("WAITFOR DELAY '00:00:30'"));
             st.setQueryTimeout(0);
@@ -117,7 +108,7 @@ class ConnectionTest {
 
     @Test
     void cancelFromAnotherThread() throws Exception {
-        try (Connection c = TestSupport.connect(emu); Statement st = c.createStatement()) {
+        try (Connection c = TestSupport.connect(SERVER.emulator()); Statement st = c.createStatement()) {
             CompletableFuture<Throwable> run = CompletableFuture.supplyAsync(() -> {
                 try {
                     st.execute("WAITFOR DELAY '00:01:00'");
@@ -144,7 +135,7 @@ class ConnectionTest {
 
     @Test
     void unsupportedStatementGetsClearError() throws Exception {
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             SQLException e = assertThrows(SQLException.class,
                     () -> TestSupport.exec(c, "DECLARE @x INT = 1"));
             assertEquals(SqlServerError.UNSUPPORTED, e.getErrorCode());

@@ -1,5 +1,6 @@
 package io.deltafunnel.emulator;
 
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,27 +11,17 @@ import com.microsoft.sqlserver.jdbc.SQLServerException;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.Types;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** SQL Server's checks on bulk rows; a failing round leaves none of its rows. */
 class ConstraintErrorTest {
-    private static MssqlEmulator emu;
-
-    @BeforeAll
-    static void start() {
-        emu = MssqlEmulator.builder().start();
-    }
-
-    @AfterAll
-    static void stop() {
-        emu.close();
-    }
+    @RegisterExtension
+    static final EmulatorServer SERVER = new EmulatorServer();
 
     /** Two good rows (round 1, batch size 2), then a round with a good row and the bad one. */
     private static SQLServerException loadWithBadFourthRow(String table, Object[] bad) throws Exception {
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             TestSupport.exec(c, "CREATE TABLE [dbo].[" + table + "] ([id] INT NOT NULL, [name] NVARCHAR(5) NOT NULL,"
                     + " [amount] DECIMAL(5,2) NULL, [tiny] TINYINT NULL, [d] DATETIME2(3) NULL)");
         }
@@ -44,7 +35,7 @@ class ConstraintErrorTest {
                 .row(2, "b", new BigDecimal("2.00"), (short) 2, "2024-01-02 00:00:00")
                 .row(3, "c", new BigDecimal("3.00"), (short) 3, "2024-01-03 00:00:00")
                 .row(bad);
-        try (Connection c = TestSupport.connect(emu); SQLServerBulkCopy bc = new SQLServerBulkCopy(c)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator()); SQLServerBulkCopy bc = new SQLServerBulkCopy(c)) {
             bc.setDestinationTableName("[dbo].[" + table + "]");
             com.microsoft.sqlserver.jdbc.SQLServerBulkCopyOptions o =
                     new com.microsoft.sqlserver.jdbc.SQLServerBulkCopyOptions();
@@ -55,7 +46,7 @@ class ConstraintErrorTest {
     }
 
     private static void assertOnlyFirstRound(String table) throws Exception {
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             assertEquals(2L, TestSupport.count(c, "[dbo].[" + table + "]"));
             assertEquals(0L, TestSupport.count(c, "[dbo].[" + table + "] WHERE [id] >= 3"));
         }
@@ -81,16 +72,16 @@ class ConstraintErrorTest {
 
     @Test
     void numberIntoTooShortString8115() throws Exception {
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             TestSupport.exec(c, "CREATE TABLE [dbo].[e8115s] ([id] INT NOT NULL, [s] NVARCHAR(3) NULL)");
         }
         ListBulkData data = new ListBulkData().column("id", Types.INTEGER, 10, 0).column("s", Types.INTEGER, 10, 0)
                 .row(1, 123).row(2, 12345);
-        try (Connection c = TestSupport.connect(emu); SQLServerBulkCopy bc = new SQLServerBulkCopy(c)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator()); SQLServerBulkCopy bc = new SQLServerBulkCopy(c)) {
             bc.setDestinationTableName("[dbo].[e8115s]");
             assertEquals(8115, assertThrows(SQLServerException.class, () -> bc.writeToServer(data)).getErrorCode());
         }
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             assertEquals(0L, TestSupport.count(c, "[dbo].[e8115s]"));
         }
     }
@@ -122,7 +113,7 @@ class ConstraintErrorTest {
 
     @Test
     void sqlInsertErrorsUseSqlServerNumbers() throws Exception {
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             TestSupport.exec(c, "CREATE TABLE [dbo].[sqlerr] ([id] INT NOT NULL PRIMARY KEY, [s] VARCHAR(3) NULL,"
                     + " [t] TINYINT NULL, [m] SMALLMONEY NULL)");
             TestSupport.exec(c, "INSERT INTO [dbo].[sqlerr] ([id]) VALUES (1)");

@@ -1,5 +1,6 @@
 package io.deltafunnel.emulator;
 
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,28 +12,18 @@ import com.microsoft.sqlserver.jdbc.SQLServerException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Types;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** failBulkLoad, dropConnectionDuringBulkLoad and failStatement. */
 class FaultInjectionTest {
-    private static MssqlEmulator emu;
-
-    @BeforeAll
-    static void start() {
-        emu = MssqlEmulator.builder().start();
-    }
-
-    @AfterAll
-    static void stop() {
-        emu.close();
-    }
+    @RegisterExtension
+    static final EmulatorServer SERVER = new EmulatorServer();
 
     @AfterEach
     void clear() {
-        emu.faults().clear();
+        SERVER.emulator().faults().clear();
     }
 
     private static ListBulkData rows(int n) {
@@ -44,7 +35,7 @@ class FaultInjectionTest {
     }
 
     private static void create(String table) throws SQLException {
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             TestSupport.exec(c, "CREATE TABLE [dbo].[" + table + "] ([id] INT NOT NULL, [v] NVARCHAR(20) NULL)");
         }
     }
@@ -60,7 +51,7 @@ class FaultInjectionTest {
     }
 
     private static long count(String table) throws SQLException {
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             return TestSupport.count(c, "[dbo].[" + table + "]");
         }
     }
@@ -68,8 +59,8 @@ class FaultInjectionTest {
     @Test
     void failBulkLoadWithDeadlock() throws Exception {
         create("f1205");
-        emu.faults().failBulkLoad(1, 3, 1205);
-        try (Connection c = TestSupport.connect(emu)) {
+        SERVER.emulator().faults().failBulkLoad(1, 3, 1205);
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             SQLServerException e = assertThrows(SQLServerException.class, () -> load(c, "f1205", 0, rows(10)));
             assertEquals(1205, e.getErrorCode());
             assertTrue(e.getMessage().contains("deadlock victim"), e.getMessage());
@@ -80,8 +71,8 @@ class FaultInjectionTest {
     @Test
     void failSecondRoundKeepsFirst() throws Exception {
         create("f2nd");
-        emu.faults().failBulkLoad(2, 1, 4060);
-        try (Connection c = TestSupport.connect(emu)) {
+        SERVER.emulator().faults().failBulkLoad(2, 1, 4060);
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             SQLServerException e = assertThrows(SQLServerException.class, () -> load(c, "f2nd", 5, rows(10)));
             assertEquals(4060, e.getErrorCode());
         }
@@ -91,8 +82,8 @@ class FaultInjectionTest {
     @Test
     void droppedConnectionCommitsNothing() throws Exception {
         create("fdrop");
-        emu.faults().dropConnectionDuringBulkLoad(1, 4);
-        try (Connection c = TestSupport.connect(emu)) {
+        SERVER.emulator().faults().dropConnectionDuringBulkLoad(1, 4);
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             SQLException e = assertThrows(SQLException.class, () -> load(c, "fdrop", 0, rows(50)));
             assertTrue(!(e.getErrorCode() > 0 && e.getErrorCode() < 50000) || e.getErrorCode() == 0,
                     "expected a connection failure, got server error " + e.getErrorCode());
@@ -103,21 +94,21 @@ class FaultInjectionTest {
     @Test
     void droppedConnectionRollsBackOpenTransaction() throws Exception {
         create("fdroptx");
-        emu.faults().dropConnectionDuringBulkLoad(1, 0);
-        try (Connection c = TestSupport.connect(emu)) {
+        SERVER.emulator().faults().dropConnectionDuringBulkLoad(1, 0);
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             c.setAutoCommit(false);
             TestSupport.exec(c, "INSERT INTO [dbo].[fdroptx] VALUES (100, N'before')");
             assertThrows(SQLException.class, () -> load(c, "fdroptx", 0, rows(5)));
         }
-        TestSupport.awaitSessionsClosed(emu, 0);
+        TestSupport.awaitSessionsClosed(SERVER.emulator(), 0);
         assertEquals(0L, count("fdroptx"));
     }
 
     @Test
     void failStatementOnce() throws Exception {
         create("fstmt");
-        emu.faults().failStatement("INSERT INTO [dbo].[fstmt]", 2627);
-        try (Connection c = TestSupport.connect(emu)) {
+        SERVER.emulator().faults().failStatement("INSERT INTO [dbo].[fstmt]", 2627);
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             SQLServerException e = assertThrows(SQLServerException.class,
                     () -> TestSupport.exec(c, "INSERT INTO [dbo].[fstmt] VALUES (1, N'x')"));
             assertEquals(2627, e.getErrorCode());
@@ -129,8 +120,8 @@ class FaultInjectionTest {
     @Test
     void failStatementAppliesToRpc() throws Exception {
         create("frpc");
-        emu.faults().failStatement("[frpc]", 1222);
-        try (Connection c = TestSupport.connect(emu);
+        SERVER.emulator().faults().failStatement("[frpc]", 1222);
+        try (Connection c = TestSupport.connect(SERVER.emulator());
                 java.sql.PreparedStatement ps = c.prepareStatement("INSERT INTO [dbo].[frpc] VALUES (?, ?)")) {
             ps.setInt(1, 1);
             ps.setString(2, "a");

@@ -1,5 +1,6 @@
 package io.deltafunnel.emulator;
 
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,26 +16,16 @@ import io.deltafunnel.tds.ValueCodec;
 
 import java.sql.Connection;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Protocol paths mssql-jdbc does not exercise: transaction manager requests, server-side string checks, PLP forms. */
 class RawProtocolTest {
-    private static MssqlEmulator emu;
-
-    @BeforeAll
-    static void start() {
-        emu = MssqlEmulator.builder().start();
-    }
-
-    @AfterAll
-    static void stop() {
-        emu.close();
-    }
+    @RegisterExtension
+    static final EmulatorServer SERVER = new EmulatorServer();
 
     private static RawTdsClient client() throws Exception {
-        return new RawTdsClient(emu.port(), emu.user(), emu.password());
+        return new RawTdsClient(SERVER.emulator().port(), SERVER.emulator().user(), SERVER.emulator().password());
     }
 
     private static final TypeInfo INT = TypeInfo.of(TypeId.INTN, 4);
@@ -75,7 +66,7 @@ class RawProtocolTest {
             assertTrue(r.messages.get(0).contains("column 'name'. Truncated value: 'toolo'."), r.messages.get(0));
             assertTrue((r.doneStatuses.get(r.doneStatuses.size() - 1) & DoneStatus.ERROR) != 0);
         }
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             assertEquals(0L, TestSupport.count(c, "[dbo].[raw2628]"));
         }
     }
@@ -110,7 +101,7 @@ class RawProtocolTest {
             assertTrue(r.errors.isEmpty(), r.messages.toString());
             assertEquals(3L, r.doneCounts.get(r.doneCounts.size() - 1));
         }
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             assertEquals(big, TestSupport.scalar(c, "SELECT [name] FROM [dbo].[rawplp] WHERE [id] = 1"));
             assertEquals(null, TestSupport.scalar(c, "SELECT [name] FROM [dbo].[rawplp] WHERE [id] = 2"));
             assertEquals("", TestSupport.scalar(c, "SELECT [name] FROM [dbo].[rawplp] WHERE [id] = 3"));
@@ -133,7 +124,7 @@ class RawProtocolTest {
                     "a stale descriptor after the commit");
             assertTrue(c.sqlBatch("INSERT INTO [dbo].[rawdesc] VALUES (3)", 0).errors.isEmpty());
         }
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             assertEquals(5, ((Number) TestSupport.scalar(c, "SELECT SUM([id]) FROM [dbo].[rawdesc]")).intValue(),
                     "only the rows sent with the right descriptor (2, then 3 outside the transaction)");
         }
@@ -155,7 +146,7 @@ class RawProtocolTest {
             RawTdsClient.Reply again = c.transactionManager(7);
             assertEquals(List.of(3902), again.errors);
         }
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             assertEquals(2, ((Number) TestSupport.scalar(c, "SELECT MAX([id]) FROM [dbo].[rawtm]")).intValue());
             assertEquals(1L, TestSupport.count(c, "[dbo].[rawtm]"));
         }

@@ -1,5 +1,6 @@
 package io.deltafunnel.emulator;
 
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -17,23 +18,13 @@ import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The T-SQL subset: DDL, DML, MERGE, SELECT INTO, catalog queries, identifiers. */
 class SqlSurfaceTest {
-    private static MssqlEmulator emu;
-
-    @BeforeAll
-    static void start() {
-        emu = MssqlEmulator.builder().start();
-    }
-
-    @AfterAll
-    static void stop() {
-        emu.close();
-    }
+    @RegisterExtension
+    static final EmulatorServer SERVER = new EmulatorServer();
 
     private static List<List<Object>> rows(Connection c, String sql) throws Exception {
         List<List<Object>> out = new ArrayList<>();
@@ -53,7 +44,7 @@ class SqlSurfaceTest {
     @Test
     void awkwardIdentifiers() throws Exception {
         String table = "[dbo].[we]]ird; tab -- 'x' \"y\"]";
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             TestSupport.exec(c, "CREATE TABLE " + table + " ([col ]] one] INT NULL, [select] NVARCHAR(10) NULL,"
                     + " [a;b--c] INT NULL)");
             TestSupport.exec(c, "INSERT INTO " + table + " ([col ]] one], [select], [a;b--c]) VALUES (1, N'it''s', 2)");
@@ -75,7 +66,7 @@ class SqlSurfaceTest {
 
     @Test
     void dropVariantsAndObjectId() throws Exception {
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             TestSupport.exec(c, "CREATE TABLE [dbo].[d1] ([id] INT NULL)");
             assertNotNull(TestSupport.scalar(c, "SELECT OBJECT_ID(N'[dbo].[d1]', N'U')"));
             assertNotNull(TestSupport.scalar(c, "SELECT OBJECT_ID('dbo.d1')"));
@@ -93,7 +84,7 @@ class SqlSurfaceTest {
 
     @Test
     void dmlCountsAndQueries() throws Exception {
-        try (Connection c = TestSupport.connect(emu); Statement st = c.createStatement()) {
+        try (Connection c = TestSupport.connect(SERVER.emulator()); Statement st = c.createStatement()) {
             st.execute("CREATE TABLE [dbo].[dml] ([id] INT NOT NULL IDENTITY(10,5) PRIMARY KEY,"
                     + " [name] NVARCHAR(50) NULL DEFAULT N'x', [n] INT NULL)");
             assertEquals(3, st.executeUpdate("INSERT INTO [dbo].[dml] ([name], [n]) VALUES (N'a', 1), (N'b', 2),"
@@ -116,7 +107,7 @@ class SqlSurfaceTest {
 
     @Test
     void mergeWithDeleteUpdateInsert() throws Exception {
-        try (Connection c = TestSupport.connect(emu); Statement st = c.createStatement()) {
+        try (Connection c = TestSupport.connect(SERVER.emulator()); Statement st = c.createStatement()) {
             st.execute("CREATE TABLE [dbo].[m_t] ([k] INT NOT NULL PRIMARY KEY, [v] NVARCHAR(20) NULL)");
             st.execute("CREATE TABLE [dbo].[m_s] ([k] INT NOT NULL, [v] NVARCHAR(20) NULL, [c] VARCHAR(10) NULL)");
             st.execute("INSERT INTO [dbo].[m_t] VALUES (1, N'one'), (2, N'two'), (3, N'three')");
@@ -134,7 +125,7 @@ class SqlSurfaceTest {
 
     @Test
     void selectIntoAndInsertSelectWithTablock() throws Exception {
-        try (Connection c = TestSupport.connect(emu); Statement st = c.createStatement()) {
+        try (Connection c = TestSupport.connect(SERVER.emulator()); Statement st = c.createStatement()) {
             st.execute("CREATE TABLE [dbo].[si_t] ([id] INT NOT NULL IDENTITY(1,1) PRIMARY KEY, [m] MONEY NULL,"
                     + " [d] DATETIME NULL, [s] VARCHAR(10) NULL)");
             st.execute("INSERT INTO [dbo].[si_t] ([m], [d], [s]) VALUES (1.5, '2024-01-01T10:00:00', 'x')");
@@ -161,7 +152,7 @@ class SqlSurfaceTest {
 
     @Test
     void schemasRenameAndTransfer() throws Exception {
-        try (Connection c = TestSupport.connect(emu); Statement st = c.createStatement()) {
+        try (Connection c = TestSupport.connect(SERVER.emulator()); Statement st = c.createStatement()) {
             st.execute("CREATE SCHEMA [stage]");
             st.execute("CREATE TABLE [dbo].[rn_a] ([id] INT NOT NULL IDENTITY(1,1), [v] NVARCHAR(5) NULL)");
             st.execute("INSERT INTO [dbo].[rn_a] ([v]) VALUES (N'a'), (N'b')");
@@ -180,7 +171,7 @@ class SqlSurfaceTest {
 
     @Test
     void catalogQueriesTheProducerSends() throws Exception {
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             TestSupport.exec(c, "CREATE TABLE [dbo].[cat] ([id] BIGINT NOT NULL IDENTITY(1,1) PRIMARY KEY,"
                     + " [name] NVARCHAR(50) NULL, [big] NVARCHAR(MAX) NULL, [code] VARCHAR(8) NOT NULL,"
                     + " [amount] DECIMAL(18,4) NULL, [ts] DATETIME2(3) NULL, [dto] DATETIMEOFFSET NULL,"
@@ -240,7 +231,7 @@ class SqlSurfaceTest {
 
     @Test
     void caseInsensitiveLikeSqlLatin1CiAs() throws Exception {
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             TestSupport.exec(c, "CREATE TABLE [dbo].[CiTable] ([k] NVARCHAR(10) NOT NULL PRIMARY KEY, [v] INT NULL)");
             TestSupport.exec(c, "INSERT INTO [dbo].[citable] ([K], [V]) VALUES (N'abc', 1)");
             assertEquals(1, ((Number) TestSupport.scalar(c,
@@ -254,7 +245,7 @@ class SqlSurfaceTest {
 
     @Test
     void fmtOnlyMetadataCarriesSqlServerTypes() throws Exception {
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             TestSupport.exec(c, "CREATE TABLE [dbo].[fmt] ([id] INT NOT NULL IDENTITY(1,1), [n] NVARCHAR(40) NULL,"
                     + " [m] SMALLMONEY NULL, [t] TIME(3) NULL, [sd] SMALLDATETIME NULL, [ti] TINYINT NULL)");
             try (Statement st = c.createStatement();
@@ -277,7 +268,7 @@ class SqlSurfaceTest {
 
     @Test
     void preparedStatementReuseAndSpPrepare() throws Exception {
-        try (Connection c = TestSupport.connect(emu, ";prepareMethod=prepare")) {
+        try (Connection c = TestSupport.connect(SERVER.emulator(), ";prepareMethod=prepare")) {
             TestSupport.exec(c, "CREATE TABLE [dbo].[prep] ([id] INT NOT NULL, [s] NVARCHAR(10) NULL)");
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO [dbo].[prep] VALUES (?, ?)")) {
                 for (int i = 0; i < 5; i++) {
@@ -296,7 +287,7 @@ class SqlSurfaceTest {
                 }
             }
         }
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM [dbo].[prep] WHERE [id] < ?")) {
                 for (int i = 0; i < 4; i++) {
                     ps.setInt(1, i);

@@ -1,5 +1,6 @@
 package io.deltafunnel.emulator;
 
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -12,23 +13,13 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Every supported type with edge values, written four ways and read back exactly. */
 class TypeRoundTripTest {
-    private static MssqlEmulator emu;
-
-    @BeforeAll
-    static void start() {
-        emu = MssqlEmulator.builder().start();
-    }
-
-    @AfterAll
-    static void stop() {
-        emu.close();
-    }
+    @RegisterExtension
+    static final EmulatorServer SERVER = new EmulatorServer();
 
     private static ListBulkData bulkData(boolean nativeTemporals) {
         ListBulkData d = new ListBulkData();
@@ -83,7 +74,7 @@ class TypeRoundTripTest {
 
     @Test
     void bulkDataWithTemporalsAsText() throws Exception {
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             TestSupport.exec(c, TypeFixture.createTable("rt_text"));
             bulkLoad(c, "rt_text", bulkData(false));
             verify(c, "rt_text");
@@ -92,7 +83,7 @@ class TypeRoundTripTest {
 
     @Test
     void bulkDataWithNativeTemporals() throws Exception {
-        try (Connection c = TestSupport.connect(emu, ";sendTemporalDataTypesAsStringForBulkCopy=false")) {
+        try (Connection c = TestSupport.connect(SERVER.emulator(), ";sendTemporalDataTypesAsStringForBulkCopy=false")) {
             TestSupport.exec(c, TypeFixture.createTable("rt_native"));
             bulkLoad(c, "rt_native", bulkData(true));
             List<TypeFixture.Row> rows = TypeFixture.rows();
@@ -105,7 +96,7 @@ class TypeRoundTripTest {
     @Test
     void bulkFromResultSet() throws Exception {
         // the destination connection uses 4096-byte packets: the bulk stream spans many of them
-        try (Connection src = TestSupport.connect(emu); Connection dst = TestSupport.connect(emu, ";packetSize=4096")) {
+        try (Connection src = TestSupport.connect(SERVER.emulator()); Connection dst = TestSupport.connect(SERVER.emulator(), ";packetSize=4096")) {
             TestSupport.exec(src, TypeFixture.createTable("rt_rs_src"));
             bulkLoad(src, "rt_rs_src", bulkData(false));
             TestSupport.exec(dst, TypeFixture.createTable("rt_rs_dst"));
@@ -123,7 +114,7 @@ class TypeRoundTripTest {
     @Test
     void preparedStatementInsert() throws Exception {
         // sendTimeAsDatetime=false: otherwise the driver itself sends LocalTime as datetime (ms precision)
-        try (Connection c = TestSupport.connect(emu, ";sendTimeAsDatetime=false")) {
+        try (Connection c = TestSupport.connect(SERVER.emulator(), ";sendTimeAsDatetime=false")) {
             TestSupport.exec(c, TypeFixture.createTable("rt_ps"));
             StringBuilder marks = new StringBuilder();
             for (int i = 0; i < TypeFixture.COLS.size(); i++) {

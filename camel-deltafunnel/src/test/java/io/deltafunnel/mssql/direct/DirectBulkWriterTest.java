@@ -1,5 +1,6 @@
 package io.deltafunnel.mssql.direct;
 
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -16,7 +17,6 @@ import java.util.List;
 import java.util.Properties;
 
 import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
-import io.deltafunnel.emulator.MssqlEmulator;
 import io.deltafunnel.mssql.ArrowBulkData;
 import io.deltafunnel.mssql.ArrowColumnType;
 import io.deltafunnel.mssql.BoundColumn;
@@ -39,11 +39,10 @@ import org.apache.arrow.vector.TimeStampMicroVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -53,20 +52,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The experimental direct writer against the emulator, differentially against the mssql-jdbc path. */
 class DirectBulkWriterTest {
 
-    static MssqlEmulator emulator;
+    @RegisterExtension
+    static final EmulatorServer SERVER = new EmulatorServer(b -> b.port(0).sinkMode(false));
 
     private BufferAllocator allocator;
     private final List<FieldVector> vectors = new ArrayList<>();
-
-    @BeforeAll
-    static void start() {
-        emulator = MssqlEmulator.builder().port(0).sinkMode(false).start();
-    }
-
-    @AfterAll
-    static void stop() {
-        emulator.close();
-    }
 
     @BeforeEach
     void setUp() {
@@ -87,15 +77,15 @@ class DirectBulkWriterTest {
     }
 
     private static DirectTdsConnection.Options options() {
-        return DirectTdsConnection.options().host("localhost").port(emulator.port()).database("master")
-                .user(emulator.user()).password(emulator.password()).trustServerCertificate(true);
+        return DirectTdsConnection.options().host("localhost").port(SERVER.emulator().port()).database("master")
+                .user(SERVER.emulator().user()).password(SERVER.emulator().password()).trustServerCertificate(true);
     }
 
     private static Connection jdbc() throws SQLException {
         Properties p = new Properties();
-        p.setProperty("user", emulator.user());
-        p.setProperty("password", emulator.password());
-        return DriverManager.getConnection(emulator.jdbcUrl(), p);
+        p.setProperty("user", SERVER.emulator().user());
+        p.setProperty("password", SERVER.emulator().password());
+        return DriverManager.getConnection(SERVER.emulator().jdbcUrl(), p);
     }
 
     private static final String COLUMNS = "(id int NOT NULL, i16 smallint, i32 int, i64 bigint, f64 float, b bit,"
@@ -278,13 +268,13 @@ class DirectBulkWriterTest {
 
     @Test
     void tlsIsOnByDefaultAndCountedByTheServer() throws Exception {
-        int before = emulator.encryptedSessions();
+        int before = SERVER.emulator().encryptedSessions();
         try (DirectTdsConnection direct = DirectTdsConnection.open(options())) {
             assertTrue(direct.encrypted());
             assertEquals(0, direct.executeBatch("SET NOCOUNT ON"));
             assertEquals(8000, direct.packetSize());
         }
-        assertTrue(emulator.encryptedSessions() > before);
+        assertTrue(SERVER.emulator().encryptedSessions() > before);
     }
 
     @Test

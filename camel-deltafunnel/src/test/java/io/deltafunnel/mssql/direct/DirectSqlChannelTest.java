@@ -1,5 +1,6 @@
 package io.deltafunnel.mssql.direct;
 
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -7,11 +8,10 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Properties;
 
-import io.deltafunnel.emulator.MssqlEmulator;
 import io.deltafunnel.mssql.SqlServerErrors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -22,31 +22,26 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The direct channel's SQL surface (parameters, result sets, transactions, errors) against the emulator. */
 class DirectSqlChannelTest {
 
-    static MssqlEmulator emulator;
+    @RegisterExtension
+    static final EmulatorServer SERVER = new EmulatorServer(b -> b.port(0).sinkMode(false));
 
     @BeforeAll
     static void start() throws Exception {
-        emulator = MssqlEmulator.builder().port(0).sinkMode(false).start();
         try (Connection c = jdbc(); Statement st = c.createStatement()) {
             st.execute("CREATE TABLE [dbo].[kv] ([k] nvarchar(100) NOT NULL PRIMARY KEY, [v] bigint NULL, [n] int NULL)");
         }
     }
 
-    @AfterAll
-    static void stop() {
-        emulator.close();
-    }
-
     static Connection jdbc() throws SQLException {
         Properties p = new Properties();
-        p.setProperty("user", emulator.user());
-        p.setProperty("password", emulator.password());
-        return DriverManager.getConnection(emulator.jdbcUrl(), p);
+        p.setProperty("user", SERVER.emulator().user());
+        p.setProperty("password", SERVER.emulator().password());
+        return DriverManager.getConnection(SERVER.emulator().jdbcUrl(), p);
     }
 
     static DirectSqlChannel channel() throws Exception {
         return new DirectSqlChannel(DirectTdsConnection.open(DirectTdsConnection.options().host("localhost")
-                .port(emulator.port()).database("master").user(emulator.user()).password(emulator.password())
+                .port(SERVER.emulator().port()).database("master").user(SERVER.emulator().user()).password(SERVER.emulator().password())
                 .trustServerCertificate(true)));
     }
 
@@ -109,7 +104,7 @@ class DirectSqlChannelTest {
         c.update("INSERT INTO [dbo].[kv] ([k], [v]) VALUES (?, ?)", "abandoned", 1L);
         c.close();
         // The server rolls back what a closed session did not commit.
-        for (int i = 0; i < 100 && emulator.openConnections() > 0; i++) {
+        for (int i = 0; i < 100 && SERVER.emulator().openConnections() > 0; i++) {
             Thread.sleep(20);
         }
         assertEquals(0, jdbcCount("abandoned"));
@@ -118,7 +113,7 @@ class DirectSqlChannelTest {
     @Test
     void transactionDescriptorFollowsTheServersEnvChanges() throws Exception {
         try (DirectTdsConnection c = DirectTdsConnection.open(DirectTdsConnection.options().host("localhost")
-                .port(emulator.port()).user(emulator.user()).password(emulator.password())
+                .port(SERVER.emulator().port()).user(SERVER.emulator().user()).password(SERVER.emulator().password())
                 .trustServerCertificate(true))) {
             assertFalse(c.inTransaction());
             c.executeBatch("BEGIN TRANSACTION");

@@ -1,5 +1,6 @@
 package io.deltafunnel.mssql.direct;
 
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -82,6 +83,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -130,27 +132,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class DirectTypesDifferentialTest {
 
-    static MssqlEmulator emulator;
+    @RegisterExtension
+    static final EmulatorServer SERVER = new EmulatorServer(b -> b.port(0).sinkMode(false));
     private static int tableCounter;
 
     private BufferAllocator allocator;
     private final List<AutoCloseable> closeables = new ArrayList<>();
 
     @BeforeAll
-    static void start() {
-        emulator = MssqlEmulator.builder().port(0).sinkMode(false).start();
-        emulator.captureBulkLoads(true);
-    }
-
-    @AfterAll
-    static void stop() {
-        emulator.close();
+    static void captureBulkLoads() {
+        SERVER.emulator().captureBulkLoads(true);
     }
 
     @BeforeEach
     void setUp() {
         allocator = new RootAllocator();
-        emulator.clearCapturedBulkLoads();
+        SERVER.emulator().clearCapturedBulkLoads();
     }
 
     @AfterEach
@@ -603,14 +600,14 @@ class DirectTypesDifferentialTest {
 
     private static Connection jdbc() throws SQLException {
         Properties p = new Properties();
-        p.setProperty("user", emulator.user());
-        p.setProperty("password", emulator.password());
-        return DriverManager.getConnection(emulator.jdbcUrl() + ";sendTemporalDataTypesAsStringForBulkCopy=false", p);
+        p.setProperty("user", SERVER.emulator().user());
+        p.setProperty("password", SERVER.emulator().password());
+        return DriverManager.getConnection(SERVER.emulator().jdbcUrl() + ";sendTemporalDataTypesAsStringForBulkCopy=false", p);
     }
 
     private static DirectTdsConnection.Options options() {
-        return DirectTdsConnection.options().host("localhost").port(emulator.port()).database("master")
-                .user(emulator.user()).password(emulator.password()).trustServerCertificate(true);
+        return DirectTdsConnection.options().host("localhost").port(SERVER.emulator().port()).database("master")
+                .user(SERVER.emulator().user()).password(SERVER.emulator().password()).trustServerCertificate(true);
     }
 
     /** The target columns as the catalog describes them (INFORMATION_SCHEMA.COLUMNS, collation included). */
@@ -768,7 +765,7 @@ class DirectTypesDifferentialTest {
     // ------------------------------------------------------------------------------------------------ byte streams
 
     private static BulkStreams.Stream captured(String table) {
-        List<MssqlEmulator.CapturedBulkLoad> loads = emulator.capturedBulkLoads().stream()
+        List<MssqlEmulator.CapturedBulkLoad> loads = SERVER.emulator().capturedBulkLoads().stream()
                 .filter(l -> table.equalsIgnoreCase(l.table())).toList();
         assertEquals(1, loads.size(), "one BULK_LOAD captured for " + table);
         return BulkStreams.parse(loads.get(0).payload());
@@ -959,7 +956,7 @@ class DirectTypesDifferentialTest {
             assertEquals(viaDriver.column().sourceName(), viaDirect.column().sourceName());
             assertEquals(viaDriver.rowInBatch(), viaDirect.rowInBatch());
             assertEquals(viaDriver.getMessage(), viaDirect.getMessage());
-            assertEquals(0, emulator.capturedBulkLoads().size(), "nothing was sent");
+            assertEquals(0, SERVER.emulator().capturedBulkLoads().size(), "nothing was sent");
             assertEquals(0, count(c, a));
             assertEquals(0, count(c, b));
         }
