@@ -53,8 +53,19 @@ class DeletionVectorTest {
     @Test
     void wrongMagicIsRejected() {
         byte[] bytes = DeletionVectorBytes.bitmap(DeletionVectorBytes.Containers.ARRAY_OR_BITMAP, 1, 2);
-        bytes[0] ^= 1;
+        bytes[3] ^= 0x10;
         assertThrows(IllegalArgumentException.class, () -> RoaringBitmapArray.decode(bytes, 0, bytes.length));
+    }
+
+    @Test
+    void malformedBitmapsAreRejectedAsIllegalArguments() {
+        byte[] portable = DeletionVectorBytes.bitmap(DeletionVectorBytes.Containers.ARRAY_OR_BITMAP, 1, 2, 70_000);
+        byte[] truncated = java.util.Arrays.copyOf(portable, portable.length - 3);
+        assertThrows(IllegalArgumentException.class, () -> RoaringBitmapArray.decode(truncated, 0, truncated.length));
+        byte[] nativeGarbage = portable.clone();
+        nativeGarbage[0] ^= 1; // the native layout's magic, followed by bytes that are not that layout
+        assertThrows(IllegalArgumentException.class,
+                () -> RoaringBitmapArray.decode(nativeGarbage, 0, nativeGarbage.length));
     }
 
     private static long[] decode(DeletionVectorBytes.Containers style, long[] rows) {
