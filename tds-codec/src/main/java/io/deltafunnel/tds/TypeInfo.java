@@ -103,6 +103,15 @@ public final class TypeInfo {
             }
             case TypeId.IMAGE:
                 return new TypeInfo(id, r.readInt(), 0, 0, null);
+            case TypeId.XML: {
+                // SCHEMA_PRESENT, then (if 1) database, owning schema and XML schema collection names
+                if (r.readUnsignedByte() != 0) {
+                    r.readBVarchar();
+                    r.readBVarchar();
+                    r.readUsVarchar();
+                }
+                return new TypeInfo(id, TypeId.USHORT_MAX, 0, 0, null);
+            }
             default:
                 throw new TdsProtocolException(String.format("unsupported TYPE_INFO type 0x%02X", id));
         }
@@ -145,6 +154,9 @@ public final class TypeInfo {
             case TypeId.NCHAR:
                 w.writeShort(maxLength);
                 (collation == null ? Collation.SQL_LATIN1_GENERAL_CP1_CI_AS : collation).write(w);
+                return;
+            case TypeId.XML:
+                w.writeByte(0); // no XML schema collection
                 return;
             default:
                 throw new IllegalStateException(String.format("cannot write TYPE_INFO 0x%02X", typeId));

@@ -157,6 +157,18 @@ public final class ValueCodec {
             case TypeId.BIGVARBINARY:
             case TypeId.BIGBINARY:
                 return readVarBytes(r, t);
+            case TypeId.XML: {
+                byte[] b = Plp.read(r);
+                if (b == null) {
+                    return null;
+                }
+                // UTF-16LE; a leading byte order mark is not part of the text
+                int off = b.length >= 2 && (b[0] & 0xFF) == 0xFF && (b[1] & 0xFF) == 0xFE ? 2 : 0;
+                if (((b.length - off) & 1) != 0) {
+                    throw new TdsProtocolException("odd byte count for UTF-16 XML data");
+                }
+                return new String(b, off, b.length - off, StandardCharsets.UTF_16LE);
+            }
             case TypeId.TEXT:
             case TypeId.NTEXT:
             case TypeId.IMAGE: {
@@ -322,6 +334,9 @@ public final class ValueCodec {
             case TypeId.BIGVARBINARY:
             case TypeId.BIGBINARY:
                 writeVarBytes(w, t, (byte[]) v);
+                return;
+            case TypeId.XML:
+                Plp.write(w, v == null ? null : ((String) v).getBytes(StandardCharsets.UTF_16LE));
                 return;
             default:
                 throw new IllegalArgumentException(String.format("cannot write values of type 0x%02X", id));
