@@ -32,6 +32,9 @@ final class RawTdsClient implements AutoCloseable {
         final List<Integer> doneStatuses = new ArrayList<>();
         final List<Long> doneCounts = new ArrayList<>();
         final List<String> messages = new ArrayList<>();
+        /** State and severity class of each error, same order as {@link #errors}. */
+        final List<Integer> states = new ArrayList<>();
+        final List<Integer> severities = new ArrayList<>();
         /** The descriptor of a BEGIN_TRANSACTION ENVCHANGE in this reply, or null. */
         Long beganTransaction;
     }
@@ -176,12 +179,14 @@ final class RawTdsClient implements AutoCloseable {
                     byte[] body = rd.readBytes(len);
                     TdsReader b = new TdsReader(body);
                     int number = b.readInt();
-                    b.readUnsignedByte();
-                    b.readUnsignedByte();
+                    int state = b.readUnsignedByte();
+                    int severity = b.readUnsignedByte();
                     String text = b.readUsVarchar();
                     if (token == TokenType.ERROR) {
                         r.errors.add(number);
                         r.messages.add(text);
+                        r.states.add(state);
+                        r.severities.add(severity);
                     }
                     break;
                 }
