@@ -46,7 +46,8 @@ public final class TypeInfo {
     public boolean isPlp() {
         return (typeId == TypeId.BIGVARCHAR || typeId == TypeId.NVARCHAR || typeId == TypeId.BIGVARBINARY
                 || typeId == TypeId.BIGCHAR || typeId == TypeId.NCHAR || typeId == TypeId.BIGBINARY)
-                && maxLength == TypeId.USHORT_MAX || typeId == TypeId.XML;
+                && maxLength == TypeId.USHORT_MAX || typeId == TypeId.XML
+                || typeId == TypeId.UDT && maxLength == TypeId.USHORT_MAX;
     }
 
     /** Reads a TYPE_INFO. Text/ntext/image table names are not part of TYPE_INFO and are not consumed here. */
@@ -103,6 +104,16 @@ public final class TypeInfo {
             }
             case TypeId.IMAGE:
                 return new TypeInfo(id, r.readInt(), 0, 0, null);
+            case TypeId.SSVARIANT:
+                return new TypeInfo(id, r.readInt(), 0, 0, null);
+            case TypeId.UDT: {
+                int len = r.readUnsignedShort();
+                r.readBVarchar(); // database
+                r.readBVarchar(); // schema
+                r.readBVarchar(); // type name
+                r.readUsVarchar(); // assembly qualified name
+                return new TypeInfo(id, len, 0, 0, null);
+            }
             case TypeId.XML: {
                 // SCHEMA_PRESENT, then (if 1) database, owning schema and XML schema collection names
                 if (r.readUnsignedByte() != 0) {

@@ -157,6 +157,13 @@ public final class ValueCodec {
             case TypeId.BIGVARBINARY:
             case TypeId.BIGBINARY:
                 return readVarBytes(r, t);
+            case TypeId.UDT:
+                return readVarBytes(r, t); // the CLR serialisation, as bytes
+            case TypeId.SSVARIANT: {
+                // 4-byte length (0 = NULL), then base type, property bytes and value: returned undecoded
+                int len = r.readInt();
+                return len == 0 ? null : r.readBytes(len);
+            }
             case TypeId.XML: {
                 byte[] b = Plp.read(r);
                 if (b == null) {

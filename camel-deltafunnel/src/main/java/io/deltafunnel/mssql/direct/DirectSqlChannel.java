@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLNonTransientException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -173,6 +174,12 @@ public final class DirectSqlChannel implements SqlChannel {
         }
         try {
             return call.call();
+        } catch (DirectDecodeException e) {
+            // The reply was read whole but not understood: the session's state is unknown, so close it, and fail
+            // permanently (SQLState HY000, no 08 class): the same request would get the same reply.
+            broken = true;
+            connection.close();
+            throw new SQLNonTransientException(e.getMessage(), "HY000", 0, e);
         } catch (DirectTdsException e) {
             if (e.number() == 0) {
                 // Not a server error: the protocol or the connection failed; the session is unusable.
