@@ -30,7 +30,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *
  * <p>Failures become {@link SQLException}s: a server error keeps its number, state and message; a broken or timed-out
  * connection gets SQLState 08S01 (the driver's "communication link failure") and closes the connection, so that
- * {@link io.deltafunnel.mssql.SqlServerErrors} classifies them exactly like the driver path's.
+ * {@link io.deltafunnel.mssql.SqlServerErrors} classifies them exactly like the driver path's. A reply the client cannot
+ * decode ({@link DirectDecodeException}) closes the connection too but is permanent: a
+ * {@link java.sql.SQLNonTransientException} with SQLState HY000, never retried.
  */
 public final class DirectSqlChannel implements SqlChannel {
 
@@ -164,6 +166,11 @@ public final class DirectSqlChannel implements SqlChannel {
         connection.close();
     }
 
+    /** A reply this client could not decode: permanent (SQLState HY000, no error number), never a connection failure. */
+    static SQLException decodeFailure(DirectDecodeException e) {
+        return new SQLNonTransientException(e.getMessage(), "HY000", 0, e);
+    }
+
     private interface Call<T> {
         T call() throws IOException;
     }
@@ -179,7 +186,7 @@ public final class DirectSqlChannel implements SqlChannel {
             // permanently (SQLState HY000, no 08 class): the same request would get the same reply.
             broken = true;
             connection.close();
-            throw new SQLNonTransientException(e.getMessage(), "HY000", 0, e);
+            throw decodeFailure(e);
         } catch (DirectTdsException e) {
             if (e.number() == 0) {
                 // Not a server error: the protocol or the connection failed; the session is unusable.
