@@ -6,15 +6,16 @@ import org.testcontainers.mssqlserver.MSSQLServerContainer;
 
 /**
  * Every end-to-end producer scenario (all types and edge values, write modes, transactions, errors) with
- * {@code bulkEncoder=direct} and no fallback, against a real SQL Server 2022 in Docker, over TLS. Skipped (not failed)
- * where Docker is missing. Until this has passed, the producer's default encoder stays {@code driver}.
+ * {@code bulkEncoder=direct} and no fallback, against a real SQL Server in Docker (image: {@code -Dmssql.image}, see
+ * {@link io.deltafunnel.mssql.MssqlTestImage}), over TLS. Skipped (not failed) where Docker is missing. Until this
+ * has passed, the producer's default encoder stays {@code driver}.
  */
 @Testcontainers(disabledWithoutDocker = true)
 class MssqlServerDirectRouteIT extends AbstractMssqlScenarios {
 
     @Container
     static final MSSQLServerContainer SERVER =
-            new MSSQLServerContainer("mcr.microsoft.com/mssql/server:2022-latest").acceptLicense();
+            new MSSQLServerContainer(io.deltafunnel.mssql.MssqlTestImage.name()).acceptLicense();
 
     @Override
     protected String jdbcUrl() {

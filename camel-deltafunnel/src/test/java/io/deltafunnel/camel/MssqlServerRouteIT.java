@@ -6,14 +6,15 @@ import org.testcontainers.junit.jupiter.Testcontainers;
 import org.testcontainers.mssqlserver.MSSQLServerContainer;
 
 /**
- * The end-to-end scenarios against a real SQL Server 2022 in Docker. Skipped (not failed) where Docker is missing.
+ * The end-to-end scenarios against a real SQL Server in Docker (image: {@code -Dmssql.image}, see
+ * {@link io.deltafunnel.mssql.MssqlTestImage}). Skipped (not failed) where Docker is missing.
  */
 @Testcontainers(disabledWithoutDocker = true)
 class MssqlServerRouteIT extends AbstractMssqlScenarios {
 
     @Container
     static final MSSQLServerContainer SERVER =
-            new MSSQLServerContainer("mcr.microsoft.com/mssql/server:2022-latest").acceptLicense();
+            new MSSQLServerContainer(io.deltafunnel.mssql.MssqlTestImage.name()).acceptLicense();
 
     @BeforeAll
     static void started() {

@@ -7,16 +7,19 @@ import java.util.List;
 final class BulkInsertCommand {
     final TableDef table;
     final List<String> columns;
+    /** The declared type of each column of {@link #columns}, same order (its COLLATE applied for char types). */
+    final List<SqlType> types;
     final boolean keepNulls;
     final boolean checkConstraints;
     final boolean fireTriggers;
     final boolean tablock;
     final long rowsPerBatch;
 
-    private BulkInsertCommand(TableDef table, List<String> columns, boolean keepNulls, boolean checkConstraints,
-            boolean fireTriggers, boolean tablock, long rowsPerBatch) {
+    private BulkInsertCommand(TableDef table, List<String> columns, List<SqlType> types, boolean keepNulls,
+            boolean checkConstraints, boolean fireTriggers, boolean tablock, long rowsPerBatch) {
         this.table = table;
         this.columns = columns;
+        this.types = types;
         this.keepNulls = keepNulls;
         this.checkConstraints = checkConstraints;
         this.fireTriggers = fireTriggers;
@@ -33,6 +36,7 @@ final class BulkInsertCommand {
         }
         int i = name.next;
         List<String> cols = new ArrayList<>();
+        List<SqlType> types = new ArrayList<>();
         if (i < t.size() && t.get(i).isSymbol("(")) {
             i++;
             while (i < t.size() && !t.get(i).isSymbol(")")) {
@@ -45,6 +49,17 @@ final class BulkInsertCommand {
                 }
                 cols.add(c.value());
                 i++;
+                if (i >= t.size() || t.get(i).isSymbol(",") || t.get(i).isSymbol(")")) {
+                    throw SqlServerError.syntax(c.text());
+                }
+                TypeParser.Result type = TypeParser.parse(t, i, 1, c.value());
+                i = type.next;
+                SqlType declared = type.type;
+                if (i + 1 < t.size() && t.get(i).is("COLLATE")) {
+                    declared = TypeParser.collate(declared, t.get(i + 1), c.value());
+                    i += 2;
+                }
+                types.add(declared);
                 int depth = 0;
                 while (i < t.size()) {
                     Token x = t.get(i);
@@ -114,6 +129,6 @@ final class BulkInsertCommand {
                 }
             }
         }
-        return new BulkInsertCommand(table, cols, keepNulls, check, triggers, tablock, rowsPerBatch);
+        return new BulkInsertCommand(table, cols, types, keepNulls, check, triggers, tablock, rowsPerBatch);
     }
 }

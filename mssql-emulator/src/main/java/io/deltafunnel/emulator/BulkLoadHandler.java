@@ -22,8 +22,9 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Decodes one BULK_LOAD message (COLMETADATA, ROW*, DONE) for the preceding INSERT BULK, checks every value as SQL
- * Server would and inserts the rows into H2 in JDBC batches. A failing round is rolled back entirely.
+ * Decodes one BULK_LOAD message (COLMETADATA, ROW*, optional DONE) for the preceding INSERT BULK, checks the
+ * COLMETADATA against the INSERT BULK column list and every value as SQL Server would, and inserts the rows into H2 in
+ * JDBC batches. A failing round is rolled back entirely.
  */
 final class BulkLoadHandler {
     private static final Logger LOG = Logger.getLogger(BulkLoadHandler.class.getName());
@@ -66,7 +67,11 @@ final class BulkLoadHandler {
                 throw new SqlServerError(4806, 1, 16, "mssql-emulator: BULK_LOAD received without a preceding"
                         + " INSERT BULK statement.");
             }
-            if (rd.readUnsignedByte() != TokenType.COLMETADATA) {
+            int first = rd.atEnd() ? -1 : rd.readUnsignedByte();
+            if (first == -1 || first == TokenType.DONE) {
+                throw prematureEnd(2, 16);
+            }
+            if (first != TokenType.COLMETADATA) {
                 throw new TdsProtocolException("BULK_LOAD must start with COLMETADATA");
             }
             cols = readColumns(rd);
@@ -77,6 +82,9 @@ final class BulkLoadHandler {
                 int pending = 0;
                 Object[] row = new Object[cols.size()];
                 while (true) {
+                    if (rd.atEnd()) {
+                        break; // the last ROW may end the message: SQL Server does not require the DONE token
+                    }
                     int token = rd.readUnsignedByte();
                     if (token == TokenType.DONE) {
                         rd.skip(12);
@@ -169,6 +177,11 @@ final class BulkLoadHandler {
         throw new SqlServerError(fault.errorNumber, 1, fault.errorNumber == 1205 ? 13 : 16, msg);
     }
 
+    /**
+     * Reads COLMETADATA and compares it with the INSERT BULK column list, as SQL Server does: the column count must
+     * match (4804), and each column's TYPE_INFO must be the declared type's (4816: type id, length, precision,
+     * scale, PLP-ness). The values go to the declared columns in order.
+     */
     private List<BulkColumn> readColumns(TdsReader rd) throws SqlServerError, SQLException {
         int count = rd.readUnsignedShort();
         if (count == 0xFFFF) {
@@ -177,6 +190,8 @@ final class BulkLoadHandler {
         TableDef table = cmd.table;
         String tableName = table.messageName(s.database);
         List<BulkColumn> cols = new ArrayList<>(count);
+        List<TypeInfo> wire = new ArrayList<>(count);
+        List<String> names = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             rd.readInt(); // UserType
             rd.readUnsignedShort(); // Flags
@@ -187,17 +202,40 @@ final class BulkLoadHandler {
                     rd.readUsVarchar();
                 }
             }
-            String name = rd.readBVarchar();
-            ColumnDef target = table.column(name);
-            if (target == null) {
-                throw new SqlServerError(207, 1, 16, "Invalid column name '" + name + "'.");
+            wire.add(t);
+            names.add(rd.readBVarchar());
+        }
+        if (count != cmd.columns.size()) {
+            throw prematureEnd(3, 16);
+        }
+        for (int i = 0; i < count; i++) {
+            String declaredName = cmd.columns.get(i);
+            if (!names.get(i).equalsIgnoreCase(declaredName)) {
+                throw SqlServerError.unsupported("BULK_LOAD COLMETADATA column " + (i + 1) + " named '"
+                        + names.get(i) + "' where INSERT BULK declared '" + declaredName + "'");
             }
+            TypeInfo t = wire.get(i);
+            if (!BulkStreamTypes.matches(cmd.types.get(i), t)) {
+                LOG.log(Level.FINE, "bulk column {0}: INSERT BULK declared {1}, COLMETADATA sent {2}",
+                        new Object[] {i + 1, cmd.types.get(i), t});
+                throw new SqlServerError(4816, 1, 16, "Invalid column type from bcp client for colid " + (i + 1)
+                        + ".");
+            }
+            ColumnDef target = table.column(declaredName);
             cols.add(new BulkColumn(target.name(), t, new ValueConverter(target, tableName, t)));
         }
         if (!cmd.keepNulls) {
             loadDefaults(cols);
         }
         return cols;
+    }
+
+    /** 4804: the stream ended (or held fewer/more columns) where SQL Server expected more data. */
+    private static SqlServerError prematureEnd(int state, int severity) {
+        return new SqlServerError(4804, state, severity, "While reading current row from host, a premature"
+                + " end-of-message was encountered--an incoming data stream was interrupted when the server expected"
+                + " to see more data. The host program may have terminated. Ensure that you are using a supported"
+                + " client application programming interface (API).");
     }
 
     /** Without KEEP_NULLS a NULL sent for a column with a DEFAULT gets the default. */
@@ -227,6 +265,10 @@ final class BulkLoadHandler {
             } catch (IgnoredMessageException e) {
                 throw e;
             } catch (TdsProtocolException e) {
+                if (rd.atEnd()) {
+                    // the message ended inside a row
+                    throw prematureEnd(1, 17);
+                }
                 // e.g. a value longer than its declared length: SQL Server rejects the bcp stream
                 throw new SqlServerError(4815, 1, 16, "Received an invalid column length from the bcp client for"
                         + " colid " + (i + 1) + ". (" + e.getMessage() + ")");

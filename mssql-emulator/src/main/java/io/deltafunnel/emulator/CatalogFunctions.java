@@ -177,7 +177,7 @@ public final class CatalogFunctions {
                         col.defaultSql() == null ? null : "(" + col.defaultSql() + ")", col.nullable() ? "YES" : "NO",
                         ty.name(), chars, octets, ty.numericPrecision(), radix, ty.numericScale(),
                         ty.datetimePrecision(), ty.isCharacter() ? (ty.isUnicode() ? "UNICODE" : "iso_1") : null,
-                        ty.isCharacter() ? "SQL_Latin1_General_CP1_CI_AS" : null);
+                        ty.collationName());
             }
         }
         return rs;
@@ -207,7 +207,7 @@ public final class CatalogFunctions {
                 int scale = ty.numericScale() != null ? ty.numericScale()
                         : ty.datetimePrecision() != null ? ty.datetimePrecision() : 0;
                 rs.addRow(t.objectId(), col.name(), id++, ty.systemTypeId(), ty.systemTypeId(), ty.maxLengthBytes(),
-                        precision, scale, ty.isCharacter() ? "SQL_Latin1_General_CP1_CI_AS" : null, col.nullable(),
+                        precision, scale, ty.collationName(), col.nullable(),
                         col.identity(), false);
             }
         }

@@ -174,6 +174,7 @@ final class CreateTableParser {
                 constraints.add("CHECK " + new H2Translator(session, java.util.Collections.emptyMap(), true)
                         .translate(toks.subList(start, i)).sql);
             } else if (t.is("COLLATE")) {
+                type = TypeParser.collate(type, toks.get(i + 1), name);
                 i += 2;
             } else if (t.is("ROWGUIDCOL") || t.is("SPARSE")) {
                 i++;

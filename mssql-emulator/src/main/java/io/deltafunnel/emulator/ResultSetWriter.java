@@ -146,6 +146,7 @@ final class ResultSetWriter {
             case NVARCHAR:
             case TEXT:
             case NTEXT:
+            case XML:
                 v = rs.getString(i);
                 break;
             case BINARY:

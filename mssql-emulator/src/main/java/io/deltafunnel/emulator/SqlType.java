@@ -18,19 +18,45 @@ public final class SqlType {
     public enum Base {
         BIT, TINYINT, SMALLINT, INT, BIGINT, REAL, FLOAT, DECIMAL, NUMERIC, MONEY, SMALLMONEY, DATE, TIME, DATETIME,
         SMALLDATETIME, DATETIME2, DATETIMEOFFSET, CHAR, VARCHAR, NCHAR, NVARCHAR, TEXT, NTEXT, BINARY, VARBINARY,
-        IMAGE, UNIQUEIDENTIFIER
+        IMAGE, UNIQUEIDENTIFIER, XML
     }
 
     private final Base base;
     private final int length;
     private final int precision;
     private final int scale;
+    /** The declared COLLATE of a character type, or null for the database default (SQL_Latin1_General_CP1_CI_AS). */
+    private final Collation collation;
 
     private SqlType(Base base, int length, int precision, int scale) {
+        this(base, length, precision, scale, null);
+    }
+
+    private SqlType(Base base, int length, int precision, int scale, Collation collation) {
         this.base = base;
         this.length = length;
         this.precision = precision;
         this.scale = scale;
+        this.collation = collation;
+    }
+
+    /** This character type with an explicit collation (a column's {@code COLLATE}). */
+    public SqlType withCollation(Collation c) {
+        return new SqlType(base, length, precision, scale, c);
+    }
+
+    /** The collation of a character type (the declared one, else the default), null for other types. */
+    public Collation collation() {
+        if (!isCharacter()) {
+            return null;
+        }
+        return collation != null ? collation : Collation.SQL_LATIN1_GENERAL_CP1_CI_AS;
+    }
+
+    /** sys.columns.collation_name / INFORMATION_SCHEMA.COLUMNS.COLLATION_NAME: null for non-character types. */
+    public String collationName() {
+        Collation c = collation();
+        return c == null ? null : c.name();
     }
 
     public static SqlType of(Base base) {
@@ -52,6 +78,7 @@ public final class SqlType {
             case TEXT:
             case NTEXT:
             case IMAGE:
+            case XML:
                 return new SqlType(base, MAX, 0, 0);
             case FLOAT:
                 return new SqlType(base, 0, 53, 0);
@@ -163,13 +190,14 @@ public final class SqlType {
             case VARBINARY: return isMax() ? "BINARY LARGE OBJECT" : "VARBINARY(" + length + ")";
             case IMAGE: return "BINARY LARGE OBJECT";
             case UNIQUEIDENTIFIER: return "UUID";
+            case XML: return "CHARACTER LARGE OBJECT";
             default: throw new IllegalStateException(base.name());
         }
     }
 
     /** TYPE_INFO used when this type is sent to the client (COLMETADATA, RETURNVALUE). */
     public TypeInfo typeInfo() {
-        Collation c = Collation.SQL_LATIN1_GENERAL_CP1_CI_AS;
+        Collation c = collation();
         switch (base) {
             case BIT: return TypeInfo.of(TypeId.BITN, 1);
             case TINYINT: return TypeInfo.of(TypeId.INTN, 1);
@@ -201,6 +229,7 @@ public final class SqlType {
             case VARBINARY: return TypeInfo.of(TypeId.BIGVARBINARY, isMax() ? TypeId.USHORT_MAX : length);
             case IMAGE: return TypeInfo.of(TypeId.BIGVARBINARY, TypeId.USHORT_MAX);
             case UNIQUEIDENTIFIER: return TypeInfo.of(TypeId.GUID, 16);
+            case XML: return TypeInfo.of(TypeId.XML, TypeId.USHORT_MAX);
             default: throw new IllegalStateException(base.name());
         }
     }
@@ -220,6 +249,7 @@ public final class SqlType {
             case UNIQUEIDENTIFIER: return 16;
             case NCHAR: case NVARCHAR: return isMax() ? -1 : 2 * length;
             case TEXT: case NTEXT: case IMAGE: return 16;
+            case XML: return -1;
             default: return isMax() ? -1 : length;
         }
     }
@@ -265,6 +295,7 @@ public final class SqlType {
                 return isMax() ? -1 : length;
             case TEXT: case IMAGE: return Integer.MAX_VALUE;
             case NTEXT: return Integer.MAX_VALUE / 2;
+            case XML: return -1;
             default: return null;
         }
     }
@@ -299,6 +330,7 @@ public final class SqlType {
             case VARBINARY: return 165;
             case IMAGE: return 34;
             case UNIQUEIDENTIFIER: return 36;
+            case XML: return 241;
             default: throw new IllegalStateException(base.name());
         }
     }

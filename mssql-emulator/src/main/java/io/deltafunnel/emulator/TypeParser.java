@@ -15,7 +15,32 @@ final class TypeParser {
         }
     }
 
+    /** SQL Server types the emulator knows by name but refuses ("not supported"), see README. */
+    private static final java.util.Set<String> UNSUPPORTED_TYPES =
+            java.util.Set.of("sql_variant", "geography", "geometry", "hierarchyid");
+
     private TypeParser() {
+    }
+
+    /**
+     * Applies a column's {@code COLLATE name} to {@code type}: 447 for a non-character type; "not supported" for a
+     * collation whose code page the emulator cannot map (only code page 1252 Latin1 collations are known, see
+     * tds-codec's {@code Collation.forName}; the _UTF8 ones are refused too).
+     */
+    static SqlType collate(SqlType type, Token name, String column) throws SqlServerError {
+        if (!name.isIdentifier()) {
+            throw SqlServerError.syntax(name.text());
+        }
+        if (!type.isCharacter()) {
+            throw new SqlServerError(447, 1, 16, "Expression type " + type.name() + " is invalid for COLLATE clause.");
+        }
+        io.deltafunnel.tds.Collation c = io.deltafunnel.tds.Collation.forName(name.value());
+        if (c == null || c.isUtf8()) {
+            throw SqlServerError.unsupported("collation '" + name.value() + "'" + (column == null ? ""
+                    : " (column '" + column + "')") + ": only the code page 1252 collations"
+                    + " SQL_Latin1_General_CP1_CI_AS/_CS_AS/_CI_AI and Latin1_General[_100|_140]_* are mapped");
+        }
+        return type.withCollation(c);
     }
 
     /** True if the word names a SQL Server type the emulator knows. */
@@ -52,6 +77,7 @@ final class TypeParser {
             case "varbinary": return SqlType.Base.VARBINARY;
             case "image": return SqlType.Base.IMAGE;
             case "uniqueidentifier": return SqlType.Base.UNIQUEIDENTIFIER;
+            case "xml": return SqlType.Base.XML;
             default: return null;
         }
     }
@@ -69,6 +95,11 @@ final class TypeParser {
             }
         }
         SqlType.Base b = t.isIdentifier() ? base(t.value()) : null;
+        if (b == null && t.isIdentifier() && UNSUPPORTED_TYPES.contains(t.value().toLowerCase(java.util.Locale.ROOT))) {
+            throw SqlServerError.unsupported("data type " + t.value().toLowerCase(java.util.Locale.ROOT)
+                    + (columnForMessages == null ? "" : " (column '" + columnForMessages + "')")
+                    + "; sql_variant and the CLR types geography, geometry and hierarchyid cannot be stored");
+        }
         if (b == null) {
             throw new SqlServerError(2715, 6, 16,
                     "Column, parameter, or variable" + (columnForMessages == null ? "" : " '" + columnForMessages

@@ -68,6 +68,7 @@ final class ValueConverter {
             case TypeId.GUID: return "uniqueidentifier";
             case TypeId.NVARCHAR: case TypeId.NCHAR: case TypeId.NTEXT: return "nvarchar";
             case TypeId.BIGVARCHAR: case TypeId.BIGCHAR: case TypeId.TEXT: return "varchar";
+            case TypeId.XML: return "xml";
             default: return "varbinary";
         }
     }
@@ -170,6 +171,12 @@ final class ValueConverter {
                 return toBinary(v);
             case UNIQUEIDENTIFIER:
                 return toGuid(v);
+            case XML:
+                // stored as sent: not parsed, not re-serialised (README: Differences from SQL Server)
+                if (v instanceof String) {
+                    return v;
+                }
+                throw clash();
             default:
                 throw clash();
         }

@@ -33,6 +33,9 @@ final class RawTdsClient implements AutoCloseable {
         final List<Integer> doneStatuses = new ArrayList<>();
         final List<Long> doneCounts = new ArrayList<>();
         final List<String> messages = new ArrayList<>();
+        /** State and severity class of each error, same order as {@link #errors}. */
+        final List<Integer> states = new ArrayList<>();
+        final List<Integer> severities = new ArrayList<>();
         /** The descriptor of a BEGIN_TRANSACTION ENVCHANGE in this reply, or null. */
         Long beganTransaction;
     }
@@ -177,6 +180,8 @@ final class RawTdsClient implements AutoCloseable {
                     if (token == TokenType.ERROR) {
                         r.errors.add(m.number());
                         r.messages.add(m.text());
+                        r.states.add(m.state());
+                        r.severities.add(m.severity());
                     }
                     break;
                 }

@@ -39,6 +39,7 @@ public final class Collation {
      * not know it. Known: the code page 1252 SQL collations {@code SQL_Latin1_General_CP1_CI_AS} (SortId 52),
      * {@code _CS_AS} (51) and {@code _CI_AI} (54), and the Windows collations {@code Latin1_General[_100|_140]_...}
      * (LCID 0x0409, SortId 0) with CI/CS, AI/AS, KS, WS, BIN, BIN2 and UTF8 (the _UTF8 ones use code page 65001).
+     * The returned collation's {@link #name()} is spelt as SQL Server reports it, whatever the case of {@code name}.
      */
     public static Collation forName(String name) {
         if (name == null) {
@@ -49,9 +50,9 @@ public final class Collation {
             case "SQL_LATIN1_GENERAL_CP1_CI_AS":
                 return SQL_LATIN1_GENERAL_CP1_CI_AS;
             case "SQL_LATIN1_GENERAL_CP1_CS_AS":
-                return new Collation(new byte[] {0x09, 0x04, (byte) 0xC0, 0x00, 51}, name);
+                return new Collation(new byte[] {0x09, 0x04, (byte) 0xC0, 0x00, 51}, "SQL_Latin1_General_CP1_CS_AS");
             case "SQL_LATIN1_GENERAL_CP1_CI_AI":
-                return new Collation(new byte[] {0x09, 0x04, (byte) 0xF0, 0x00, 54}, name);
+                return new Collation(new byte[] {0x09, 0x04, (byte) 0xF0, 0x00, 54}, "SQL_Latin1_General_CP1_CI_AI");
             default:
                 break;
         }
@@ -101,7 +102,9 @@ public final class Collation {
         int flags = (ignoreCase ? 0x1 : 0) | (ignoreAccent ? 0x2 : 0) | (ignoreKana ? 0x4 : 0)
                 | (ignoreWidth ? 0x8 : 0);
         int flags2 = (binary ? 0x1 : 0) | (binary2 ? 0x2 : 0) | (utf8 ? 0x4 : 0);
-        return new Collation(new byte[] {0x09, 0x04, (byte) (flags << 4), (byte) (flags2 | version << 4), 0}, name);
+        // the name as SQL Server spells it (sys.columns.collation_name): Latin1_General_ + upper-case suffix
+        return new Collation(new byte[] {0x09, 0x04, (byte) (flags << 4), (byte) (flags2 | version << 4), 0},
+                "Latin1_General_" + n.substring("LATIN1_GENERAL_".length()));
     }
 
     public byte[] bytes() {

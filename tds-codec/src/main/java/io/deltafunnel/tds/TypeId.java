@@ -43,6 +43,8 @@ public final class TypeId {
     public static final int NTEXT = 0x63;
     public static final int SSVARIANT = 0x62;
     public static final int XML = 0xF1;
+    /** CLR user-defined types (geography, geometry, hierarchyid, ...): ushort max length, PLP at 0xFFFF. */
+    public static final int UDT = 0xF0;
 
     /** USHORTMAXLEN: marks a (max) type travelling as PLP. */
     public static final int USHORT_MAX = 0xFFFF;

@@ -46,7 +46,8 @@ public final class TypeInfo {
     public boolean isPlp() {
         return (typeId == TypeId.BIGVARCHAR || typeId == TypeId.NVARCHAR || typeId == TypeId.BIGVARBINARY
                 || typeId == TypeId.BIGCHAR || typeId == TypeId.NCHAR || typeId == TypeId.BIGBINARY)
-                && maxLength == TypeId.USHORT_MAX || typeId == TypeId.XML;
+                && maxLength == TypeId.USHORT_MAX || typeId == TypeId.XML
+                || typeId == TypeId.UDT && maxLength == TypeId.USHORT_MAX;
     }
 
     /** Reads a TYPE_INFO. Text/ntext/image table names are not part of TYPE_INFO and are not consumed here. */
@@ -103,6 +104,25 @@ public final class TypeInfo {
             }
             case TypeId.IMAGE:
                 return new TypeInfo(id, r.readInt(), 0, 0, null);
+            case TypeId.SSVARIANT:
+                return new TypeInfo(id, r.readInt(), 0, 0, null);
+            case TypeId.UDT: {
+                int len = r.readUnsignedShort();
+                r.readBVarchar(); // database
+                r.readBVarchar(); // schema
+                r.readBVarchar(); // type name
+                r.readUsVarchar(); // assembly qualified name
+                return new TypeInfo(id, len, 0, 0, null);
+            }
+            case TypeId.XML: {
+                // SCHEMA_PRESENT, then (if 1) database, owning schema and XML schema collection names
+                if (r.readUnsignedByte() != 0) {
+                    r.readBVarchar();
+                    r.readBVarchar();
+                    r.readUsVarchar();
+                }
+                return new TypeInfo(id, TypeId.USHORT_MAX, 0, 0, null);
+            }
             default:
                 throw new TdsProtocolException(String.format("unsupported TYPE_INFO type 0x%02X", id));
         }
@@ -145,6 +165,9 @@ public final class TypeInfo {
             case TypeId.NCHAR:
                 w.writeShort(maxLength);
                 (collation == null ? Collation.SQL_LATIN1_GENERAL_CP1_CI_AS : collation).write(w);
+                return;
+            case TypeId.XML:
+                w.writeByte(0); // no XML schema collection
                 return;
             default:
                 throw new IllegalStateException(String.format("cannot write TYPE_INFO 0x%02X", typeId));

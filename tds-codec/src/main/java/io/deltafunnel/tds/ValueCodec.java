@@ -157,6 +157,25 @@ public final class ValueCodec {
             case TypeId.BIGVARBINARY:
             case TypeId.BIGBINARY:
                 return readVarBytes(r, t);
+            case TypeId.UDT:
+                return readVarBytes(r, t); // the CLR serialisation, as bytes
+            case TypeId.SSVARIANT: {
+                // 4-byte length (0 = NULL), then base type, property bytes and value: returned undecoded
+                int len = r.readInt();
+                return len == 0 ? null : r.readBytes(len);
+            }
+            case TypeId.XML: {
+                byte[] b = Plp.read(r);
+                if (b == null) {
+                    return null;
+                }
+                // UTF-16LE; a leading byte order mark is not part of the text
+                int off = b.length >= 2 && (b[0] & 0xFF) == 0xFF && (b[1] & 0xFF) == 0xFE ? 2 : 0;
+                if (((b.length - off) & 1) != 0) {
+                    throw new TdsProtocolException("odd byte count for UTF-16 XML data");
+                }
+                return new String(b, off, b.length - off, StandardCharsets.UTF_16LE);
+            }
             case TypeId.TEXT:
             case TypeId.NTEXT:
             case TypeId.IMAGE: {
@@ -322,6 +341,9 @@ public final class ValueCodec {
             case TypeId.BIGVARBINARY:
             case TypeId.BIGBINARY:
                 writeVarBytes(w, t, (byte[]) v);
+                return;
+            case TypeId.XML:
+                Plp.write(w, v == null ? null : ((String) v).getBytes(StandardCharsets.UTF_16LE));
                 return;
             default:
                 throw new IllegalArgumentException(String.format("cannot write values of type 0x%02X", id));

@@ -165,13 +165,28 @@ public final class DirectBulkWriter {
         return write(table, bound, encoders, from, to);
     }
 
+    /**
+     * The type {@code INSERT BULK} declares for {@code t}: as mssql-jdbc, varchar(max), nvarchar(max) and
+     * varbinary(max) for text, ntext and image columns, matching the PLP TYPE_INFO {@link DirectEncoders} sends for
+     * them (SQL Server refuses a stream whose TYPE_INFO differs from the declaration with 4816); the column's own type
+     * otherwise.
+     */
+    static String declaredType(TargetColumn t) {
+        return switch (t.dataType()) {
+            case "text" -> "varchar(max)";
+            case "ntext" -> "nvarchar(max)";
+            case "image" -> "varbinary(max)";
+            default -> t.typeText();
+        };
+    }
+
     private long write(TableName table, List<BoundColumn> bound, DirectEncoders.Encoder[] encoders, int from, int to)
             throws IOException {
         List<TargetColumn> targets = bound.stream().map(BoundColumn::target).toList();
         StringBuilder sql = new StringBuilder("INSERT BULK ").append(table.quoted()).append(" (");
         for (int i = 0; i < targets.size(); i++) {
             TargetColumn t = targets.get(i);
-            sql.append(i == 0 ? "" : ", ").append(SqlIdentifiers.quote(t.name())).append(' ').append(t.typeText());
+            sql.append(i == 0 ? "" : ", ").append(SqlIdentifiers.quote(t.name())).append(' ').append(declaredType(t));
             if (t.collationName() != null && (t.dataType().endsWith("char") && !t.dataType().startsWith("n")
                     || t.dataType().equals("text"))) {
                 sql.append(" COLLATE ").append(t.collationName());

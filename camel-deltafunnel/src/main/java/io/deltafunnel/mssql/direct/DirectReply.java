@@ -125,11 +125,12 @@ public record DirectReply(long rowCount, List<String> columns, List<Object[]> ro
                         }
                     }
                     default -> throw error != null ? error
-                            : new DirectTdsException(String.format("unsupported reply token 0x%02X", token));
+                            : new DirectDecodeException(String.format("unsupported reply token 0x%02X", token));
                 }
             }
         } catch (TdsProtocolException e) {
-            throw new DirectTdsException("malformed reply: " + e.getMessage());
+            // a local decode failure: permanent, not a connection failure (see DirectSqlChannel)
+            throw new DirectDecodeException("reply not decodable by the direct TDS client: " + e.getMessage());
         }
         if (error != null) {
             throw error;

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLNonTransientException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -29,7 +30,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *
  * <p>Failures become {@link SQLException}s: a server error keeps its number, state and message; a broken or timed-out
  * connection gets SQLState 08S01 (the driver's "communication link failure") and closes the connection, so that
- * {@link io.deltafunnel.mssql.SqlServerErrors} classifies them exactly like the driver path's.
+ * {@link io.deltafunnel.mssql.SqlServerErrors} classifies them exactly like the driver path's. A reply the client cannot
+ * decode ({@link DirectDecodeException}) closes the connection too but is permanent: a
+ * {@link java.sql.SQLNonTransientException} with SQLState HY000, never retried.
  */
 public final class DirectSqlChannel implements SqlChannel {
 
@@ -163,6 +166,11 @@ public final class DirectSqlChannel implements SqlChannel {
         connection.close();
     }
 
+    /** A reply this client could not decode: permanent (SQLState HY000, no error number), never a connection failure. */
+    static SQLException decodeFailure(DirectDecodeException e) {
+        return new SQLNonTransientException(e.getMessage(), "HY000", 0, e);
+    }
+
     private interface Call<T> {
         T call() throws IOException;
     }
@@ -173,6 +181,12 @@ public final class DirectSqlChannel implements SqlChannel {
         }
         try {
             return call.call();
+        } catch (DirectDecodeException e) {
+            // The reply was read whole but not understood: the session's state is unknown, so close it, and fail
+            // permanently (SQLState HY000, no 08 class): the same request would get the same reply.
+            broken = true;
+            connection.close();
+            throw decodeFailure(e);
         } catch (DirectTdsException e) {
             if (e.number() == 0) {
                 // Not a server error: the protocol or the connection failed; the session is unusable.

@@ -13,6 +13,13 @@ import java.util.List;
 import java.util.Properties;
 
 import io.deltafunnel.emulator.MssqlEmulator;
+import io.deltafunnel.mssql.TableName;
+import io.deltafunnel.mssql.TargetColumn;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,14 +28,18 @@ import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
 import org.testcontainers.mssqlserver.MSSQLServerContainer;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The direct TDS client against a real SQL Server 2022 in Docker: TLS inside PRELOGIN with certificate and host-name
- * validation, TDS 8.0 strict encryption, the login failure path, and a bulk round trip through
- * {@link DirectSqlChannel}. Skipped (not failed) where Docker is missing.
+ * The direct TDS client against a real SQL Server in Docker (image: {@code -Dmssql.image}, see
+ * {@link io.deltafunnel.mssql.MssqlTestImage}): TLS inside PRELOGIN with certificate and host-name validation, TDS 8.0
+ * strict encryption (SQL Server 2022 and later), the login failure path, and a round trip through
+ * {@link DirectSqlChannel}: CREATE, a parameterised INSERT and SELECT, and a bulk load by {@link DirectBulkWriter}
+ * (INSERT BULK + BULK_LOAD) whose rows are read back. Skipped (not failed) where Docker is missing.
  *
  * <p>SQL Server gets the emulator's bundled test-only certificate (CN=localhost, SAN localhost/127.0.0.1) through
  * {@code mssql.conf}, so that the client can validate it with a trust store holding that certificate.
@@ -42,7 +53,7 @@ class DirectTdsConnectionIT {
 
     @Container
     static final MSSQLServerContainer SERVER = new MSSQLServerContainer(
-            "mcr.microsoft.com/mssql/server:2022-latest").acceptLicense()
+            io.deltafunnel.mssql.MssqlTestImage.name()).acceptLicense()
             .withCopyToContainer(Transferable.of(pem("CERTIFICATE", certificate()), 0644),
                     "/var/opt/mssql/certs/deltafunnel.pem")
             .withCopyToContainer(Transferable.of(pem("PRIVATE KEY", privateKey()), 0644),
@@ -108,6 +119,34 @@ class DirectTdsConnectionIT {
                     "één"));
             List<Object[]> rows = channel.query("SELECT [id], [name] FROM [dbo].[" + table + "] WHERE [id] = ?", 1);
             assertEquals("één", rows.get(0)[1]);
+            // a real bulk load: INSERT BULK + one BULK_LOAD message written from Arrow vectors
+            try (BufferAllocator allocator = new RootAllocator();
+                    IntVector id = new IntVector("id", allocator);
+                    VarCharVector name = new VarCharVector("name", allocator)) {
+                id.allocateNew(3);
+                name.allocateNew(3);
+                for (int i = 0; i < 3; i++) {
+                    id.set(i, 10 + i);
+                }
+                name.setSafe(0, "zwölf".getBytes(StandardCharsets.UTF_8));
+                name.setNull(1);
+                name.setSafe(2, "😀".getBytes(StandardCharsets.UTF_8));
+                id.setValueCount(3);
+                name.setValueCount(3);
+                try (VectorSchemaRoot root = VectorSchemaRoot.of(id, name)) {
+                    root.setRowCount(3);
+                    long written = new DirectBulkWriter(c).write(new TableName("dbo", table), root, List.of(
+                            new TargetColumn("id", "int", null, 10, 0, null, false, 1),
+                            new TargetColumn("name", "nvarchar", 20, null, null, null, true, 2)));
+                    assertEquals(3, written);
+                }
+            }
+            List<Object[]> loaded = channel.query("SELECT [id], [name] FROM [dbo].[" + table + "] WHERE [id] >= ?"
+                    + " ORDER BY [id]", 10);
+            assertEquals(3, loaded.size());
+            assertArrayEquals(new Object[] {10, "zwölf"}, loaded.get(0));
+            assertArrayEquals(new Object[] {11, null}, loaded.get(1));
+            assertArrayEquals(new Object[] {12, "😀"}, loaded.get(2));
             channel.execute("DROP TABLE [dbo].[" + table + "]");
         }
     }
@@ -120,8 +159,24 @@ class DirectTdsConnectionIT {
         roundTrip(c);
     }
 
+    /** TDS 8.0 (strict encryption) exists from SQL Server 2022 (major version 16) on. */
+    private static void assumeTds8() throws Exception {
+        Properties p = new Properties();
+        p.setProperty("user", SERVER.getUsername());
+        p.setProperty("password", SERVER.getPassword());
+        try (Connection c = DriverManager.getConnection("jdbc:sqlserver://" + SERVER.getHost() + ":"
+                + SERVER.getMappedPort(1433) + ";encrypt=true;trustServerCertificate=true", p);
+                java.sql.ResultSet rs = c.createStatement().executeQuery(
+                        "SELECT CAST(SERVERPROPERTY('ProductMajorVersion') AS int)")) {
+            rs.next();
+            assumeTrue(rs.getInt(1) >= 16, "TDS 8.0 needs SQL Server 2022 or later; this is major version "
+                    + rs.getInt(1));
+        }
+    }
+
     @Test
     void strictEncryptionTds8() throws Exception {
+        assumeTds8();
         DirectTdsConnection c = DirectTdsConnection.open(options().encryption(DirectTdsConnection.Encryption.STRICT)
                 .trustStore(trustStore, "changeit".toCharArray(), "PKCS12"));
         assertNotNull(c.tlsProtocol());
@@ -130,6 +185,7 @@ class DirectTdsConnectionIT {
 
     @Test
     void theDriverAgreesOnStrictEncryption() throws Exception {
+        assumeTds8();
         Properties p = new Properties();
         p.setProperty("user", SERVER.getUsername());
         p.setProperty("password", SERVER.getPassword());
