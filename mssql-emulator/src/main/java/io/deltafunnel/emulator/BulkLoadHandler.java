@@ -66,6 +66,10 @@ final class BulkLoadHandler {
                 throw new SqlServerError(4806, 1, 16, "mssql-emulator: BULK_LOAD received without a preceding"
                         + " INSERT BULK statement.");
             }
+            // TABLOCK into a heap: a bulk update (BU) lock, shared with other TABLOCK bulk loads; otherwise (row
+            // locks in SQL Server) an exclusive table lock. Held to the end of the transaction.
+            s.lockForBulkLoad(cmd.table, cmd.tablock && cmd.table.primaryKey().isEmpty() ? LockManager.Mode.BU
+                    : LockManager.Mode.X);
             if (rd.readUnsignedByte() != TokenType.COLMETADATA) {
                 throw new TdsProtocolException("BULK_LOAD must start with COLMETADATA");
             }
@@ -122,6 +126,8 @@ final class BulkLoadHandler {
                     }
                 }
                 s.statementSucceeded(null);
+            } else {
+                s.statementLocksEnd();
             }
             s.emu.addBulkRowsDecoded(rows);
             int status = DoneStatus.COUNT | (s.inTransaction() ? DoneStatus.INXACT : 0);
@@ -138,7 +144,16 @@ final class BulkLoadHandler {
     }
 
     private void fail(MessageInput input, Savepoint sp, long rows, SqlServerError e) throws IOException {
-        rollbackRound(sp);
+        if (e.number() == 1205 && s.inTransaction()) {
+            // the deadlock victim's transaction is rolled back, as in SQL Server
+            try {
+                s.rollbackAll(r);
+            } catch (SQLException x) {
+                LOG.log(Level.WARNING, "rolling back a deadlock victim's transaction", x);
+            }
+        } else {
+            rollbackRound(sp);
+        }
         s.emu.addBulkRowsDecoded(rows);
         input.drain();
         r.error(e);
@@ -154,6 +169,8 @@ final class BulkLoadHandler {
             }
         } catch (SQLException e) {
             LOG.log(Level.WARNING, "rolling back a failed bulk round", e);
+        } finally {
+            s.statementLocksEnd();
         }
     }
 
