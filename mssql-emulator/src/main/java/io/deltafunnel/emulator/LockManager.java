@@ -147,12 +147,9 @@ final class LockManager {
         Request req;
         lock.lock();
         try {
-            if (covered(owner, objectId, mode) || grantable(owner, objectId, mode, null)) {
+            if (covered(owner, objectId, mode)) {
                 addHold(owner, objectId, mode, duration);
                 return;
-            }
-            if (timeoutMillis == 0) {
-                throw lockTimeout();
             }
             req = new Request(owner, objectId, mode, duration);
             Deque<Request> q = queues.computeIfAbsent(objectId, k -> new ArrayDeque<>());
@@ -170,51 +167,67 @@ final class LockManager {
                 q.addLast(req);
             }
             owner.waiting = req;
+            grantWaiters(objectId);
+            if (req.granted) {
+                return;
+            }
+            if (timeoutMillis == 0) {
+                dequeue(req);
+                throw lockTimeout();
+            }
         } finally {
             lock.unlock();
         }
         long deadline = timeoutMillis < 0 ? Long.MAX_VALUE : System.nanoTime() + timeoutMillis * 1_000_000L;
-        boolean done = false;
-        try {
-            while (true) {
+        while (true) {
+            lock.lock();
+            try {
+                if (req.granted) {
+                    return;
+                }
+                if (!req.victim && !closed) {
+                    detectDeadlock(owner);
+                }
+                if (req.victim) {
+                    dequeue(req);
+                    throw deadlockVictim(owner);
+                }
+                if (closed) {
+                    dequeue(req);
+                    throw new IOException("mssql-emulator is closing");
+                }
+                long left = deadline == Long.MAX_VALUE ? POLL_MILLIS
+                        : TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left <= 0) {
+                    dequeue(req);
+                    throw lockTimeout();
+                }
+                try {
+                    changed.await(Math.min(left, POLL_MILLIS), TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    dequeue(req);
+                    throw new AttentionException();
+                }
+                if (req.granted) {
+                    return;
+                }
+            } finally {
+                lock.unlock();
+            }
+            try {
+                check.check();
+            } catch (IOException | RuntimeException e) {
                 lock.lock();
                 try {
-                    if (!req.granted && !req.victim && !closed) {
-                        detectDeadlock(owner);
-                    }
-                    if (req.granted) {
-                        done = true;
-                        return;
-                    }
-                    if (req.victim) {
-                        throw deadlockVictim(owner);
-                    }
-                    if (closed) {
-                        throw new IOException("mssql-emulator is closing");
-                    }
-                    long left = deadline == Long.MAX_VALUE ? POLL_MILLIS
-                            : TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                    if (left <= 0) {
-                        throw lockTimeout();
-                    }
-                    try {
-                        changed.await(Math.min(left, POLL_MILLIS), TimeUnit.MILLISECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        throw new AttentionException();
-                    }
-                    if (req.granted) {
-                        done = true;
-                        return;
+                    // granted meanwhile: kept (a statement-duration lock ends with the failing statement)
+                    if (!req.granted) {
+                        dequeue(req);
                     }
                 } finally {
                     lock.unlock();
                 }
-                check.check();
-            }
-        } finally {
-            if (!done) {
-                abandon(req);
+                throw e;
             }
         }
     }
@@ -315,28 +328,19 @@ final class LockManager {
         }
     }
 
-    /** A wait ended without a grant (timeout, victim, attention, shutdown): leave the queue. */
-    private void abandon(Request req) {
-        lock.lock();
-        try {
-            req.owner.waiting = null;
-            if (req.granted) {
-                // granted between the last look and the failure: the statement fails anyway, the lock is released
-                // with the statement's others
-                return;
-            }
-            Deque<Request> q = queues.get(req.resource);
-            if (q != null) {
-                q.remove(req);
+    /** A wait ended without a grant (timeout, victim, attention, shutdown): leave the queue. Lock held. */
+    private void dequeue(Request req) {
+        req.owner.waiting = null;
+        Deque<Request> q = queues.get(req.resource);
+        if (q != null) {
+            q.remove(req);
+            if (q.isEmpty()) {
+                queues.remove(req.resource);
+            } else {
                 grantWaiters(req.resource);
-                if (q.isEmpty()) {
-                    queues.remove(req.resource);
-                }
             }
-            changed.signalAll();
-        } finally {
-            lock.unlock();
         }
+        changed.signalAll();
     }
 
     /** Releases the owner's statement-duration locks (the statement ended). */
