@@ -362,6 +362,35 @@ abstract class LockingScenarios extends Scenarios {
         assertEquals(2, intScalar(conn, "SELECT [v] FROM " + tb() + " WHERE [id] = 1"));
     }
 
+    @Test
+    void twoSessionsConvertingSharedLocksDeadlock() throws Exception {
+        Connection a = inTransaction();
+        Connection b = inTransaction();
+        assertEquals(10, intScalar(a, "SELECT [v] FROM " + t() + " WITH (HOLDLOCK) WHERE [id] = 1"));
+        assertEquals(10, intScalar(b, "SELECT [v] FROM " + t() + " WITH (HOLDLOCK) WHERE [id] = 1"));
+        Future<Boolean> aWrite = inThread(() -> {
+            exec(a, "UPDATE " + t() + " SET [v] = 1 WHERE [id] = 1");
+            return true;
+        });
+        assertStillWaiting(aWrite);
+        Future<Boolean> bWrite = inThread(() -> {
+            exec(b, "UPDATE " + t() + " SET [v] = 2 WHERE [id] = 1");
+            return true;
+        });
+        int victims = 0;
+        for (Future<Boolean> f : List.of(aWrite, bWrite)) {
+            try {
+                finished(f);
+            } catch (SQLException e) {
+                assertEquals(1205, e.getErrorCode(), e.getMessage());
+                victims++;
+            }
+        }
+        assertEquals(1, victims);
+        assertEquals(1, tranCount(a) + tranCount(b), "only the survivor's transaction is open");
+        exec(tranCount(a) == 1 ? a : b, "COMMIT");
+    }
+
     // ---- bulk loads ------------------------------------------------------------------------------------------------
 
     /** Bulk-copies ids {@code from..to-1} (v = id) into {@code target} on {@code c}, in c's transaction. */
