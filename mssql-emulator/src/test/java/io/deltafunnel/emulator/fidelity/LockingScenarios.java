@@ -67,6 +67,9 @@ abstract class LockingScenarios extends Scenarios {
         }
         others.clear();
         pool.shutdownNow();
+        exec("IF @@TRANCOUNT > 0 ROLLBACK");
+        exec("SET LOCK_TIMEOUT -1");
+        exec("SET TRANSACTION ISOLATION LEVEL READ COMMITTED");
         dropIfExists(table);
         dropIfExists(table + "_b");
     }
