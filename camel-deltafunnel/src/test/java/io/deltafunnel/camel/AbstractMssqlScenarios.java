@@ -13,14 +13,28 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
+import io.deltafunnel.handoff.IncrementalLoad;
 import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.ColumnMappingException;
+import io.deltafunnel.mssql.MssqlStateStore;
+import io.deltafunnel.mssql.StateConflictException;
 import io.deltafunnel.mssql.UnsupportedArrowTypeException;
 import io.deltafunnel.mssql.ValueOutOfRangeException;
 import io.deltafunnel.mssql.WorkOutcome;
 import org.apache.camel.Exchange;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.camel.component.mock.MockEndpoint;
+import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -29,6 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The end-to-end scenarios, run against the emulator (unit tests) and a real SQL Server (*IT). */
@@ -567,6 +582,99 @@ abstract class AbstractMssqlScenarios extends MssqlRouteTestSupport {
         runRoute(source("SELECT 1 AS id", 10), mssql(""), 1, null);
         assertTrue(!singleFailure().getMessage().contains(password()));
         context.stop();
+    }
+
+    // ---------------------------------------------------------------- exactly-once state check under concurrency
+
+    /**
+     * Two runs planned from the same state version (0 -> 1) write at the same time. The state check
+     * ({@code SELECT ... WITH (UPDLOCK, HOLDLOCK)} in the run's transaction) must let exactly one of them commit: the
+     * other waits for the first's commit, then sees the moved version and rolls back with a
+     * {@link StateConflictException}. A gate (this test's own UPDLOCK, HOLDLOCK read of the state row, in an open
+     * transaction) holds both runs at the state check until both have written their rows; TABLOCK bulk loads into
+     * a heap share the table (BU locks), so both really are inside their transactions when the gate opens.
+     */
+    @Test
+    void concurrentRunsOfOneIncrementalStateApplyExactlyOnce() throws Exception {
+        createIdName("nvarchar(20)");
+        String state = table + "_state";
+        exec("IF OBJECT_ID('dbo." + state + "') IS NOT NULL DROP TABLE [dbo].[" + state + "]");
+        String key = "key_" + table;
+        MssqlStateStore store = new MssqlStateStore(this::jdbc, "dbo." + state);
+        store.loadedVersions(key); // creates the state table
+        exec("INSERT INTO [dbo].[" + state + "] ([route], [source], [version], [run_id], [updated_at])"
+                + " VALUES ('" + key + "', 'src', 0, 'seed', SYSUTCDATETIME())");
+        IncrementalLoad load = new IncrementalLoad("dbo." + state, key, "snapshot",
+                List.of(new IncrementalLoad.Source("t", "src", 0L, null, 1L, false)));
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (BufferAllocator allocator = new RootAllocator(); Connection gate = jdbc()) {
+            gate.setAutoCommit(false);
+            try (Statement st = gate.createStatement(); ResultSet rs = st.executeQuery("SELECT [version] FROM [dbo].["
+                    + state + "] WITH (UPDLOCK, HOLDLOCK) WHERE [route] = '" + key + "' AND [source] = 'src'")) {
+                assertTrue(rs.next());
+                assertEquals(0L, rs.getLong(1));
+            }
+            List<Future<Exchange>> runs = new ArrayList<>();
+            for (int r = 0; r < 2; r++) {
+                // two endpoints (the timeout differs), so two producers and two connections
+                String uri = mssql("tableLock=true&timeout=" + (60 + r));
+                VectorSchemaRoot body = idNameBatch(allocator, 10);
+                runs.add(pool.submit(() -> {
+                    try {
+                        Exchange e = new DefaultExchange(context);
+                        e.getIn().setBody(body);
+                        e.getIn().setHeader(DeltaFunnelConstants.INCREMENTAL, load);
+                        return template.send(uri, e);
+                    } finally {
+                        body.close();
+                    }
+                }));
+            }
+            for (Future<Exchange> f : runs) {
+                assertThrows(TimeoutException.class, () -> f.get(500, TimeUnit.MILLISECONDS),
+                        "a run finished while the state row was locked by another transaction");
+            }
+            gate.commit();
+            int applied = 0;
+            int refused = 0;
+            for (Future<Exchange> f : runs) {
+                Exchange done = f.get(120, TimeUnit.SECONDS);
+                Throwable t = done.getException();
+                if (t == null) {
+                    applied++;
+                    continue;
+                }
+                while (t != null && !(t instanceof StateConflictException)) {
+                    t = t.getCause();
+                }
+                assertInstanceOf(StateConflictException.class, t, () -> "expected a state conflict, got "
+                        + done.getException());
+                refused++;
+            }
+            assertEquals(1, applied, "exactly one run commits");
+            assertEquals(1, refused, "the other is refused and rolled back");
+            assertEquals(0, allocator.getAllocatedMemory());
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(10, count(table), "the rows are applied once");
+        assertEquals(Map.of("src", 1L), store.loadedVersions(key));
+        exec("DROP TABLE [dbo].[" + state + "]");
+    }
+
+    /** {@code rows} rows (id int, name varchar), ids 0..rows-1; the caller closes it. */
+    protected static VectorSchemaRoot idNameBatch(BufferAllocator allocator, int rows) {
+        IntVector id = new IntVector("id", allocator);
+        VarCharVector name = new VarCharVector("name", allocator);
+        id.allocateNew(rows);
+        name.allocateNew(rows);
+        for (int i = 0; i < rows; i++) {
+            id.set(i, i);
+            name.setSafe(i, ("n" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        VectorSchemaRoot root = new VectorSchemaRoot(List.of(id, name));
+        root.setRowCount(rows);
+        return root;
     }
 
     protected static List<Object> row(Object... values) {

@@ -81,13 +81,24 @@ final class BatchExecutor {
         }
     }
 
-    private boolean evaluate(List<Token> condition) throws SqlServerError {
+    private boolean evaluate(List<Token> condition) throws SqlServerError, IOException {
         H2Sql c = ctx.translator().translate(condition);
         H2Sql q = new H2Sql("SELECT CASE WHEN " + c.sql + " THEN 1 ELSE 0 END", c.params);
-        try (PreparedStatement ps = q.prepare(s.h2); ResultSet rs = ps.executeQuery()) {
-            return rs.next() && rs.getInt(1) == 1;
-        } catch (SQLException e) {
-            throw H2Errors.map(e, null, s.database);
+        try {
+            // a condition reading tables (IF EXISTS (SELECT ...)) locks them like a SELECT
+            s.lock(LockPlanner.plan(s, condition, false, ctx.fmtOnly));
+            try (PreparedStatement ps = q.prepare(s.h2); ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getInt(1) == 1;
+            } catch (SQLException e) {
+                throw H2Errors.map(e, null, s.database);
+            }
+        } catch (SqlServerError e) {
+            if (e.number() == 1205) {
+                rollbackStatement(null, e);
+            }
+            throw e;
+        } finally {
+            s.statementLocksEnd();
         }
     }
 
@@ -111,7 +122,7 @@ final class BatchExecutor {
             s.statementSucceeded(sp);
             return true;
         } catch (SqlServerError e) {
-            rollbackStatement(sp);
+            rollbackStatement(sp, e);
             report(e);
             return false;
         } catch (SQLException e) {
@@ -134,8 +145,12 @@ final class BatchExecutor {
     }
 
     private void rollbackStatement(Savepoint sp) {
+        rollbackStatement(sp, null);
+    }
+
+    private void rollbackStatement(Savepoint sp, SqlServerError error) {
         try {
-            s.statementFailed(sp, ctx.response);
+            s.statementFailed(sp, ctx.response, error);
         } catch (SQLException e) {
             LOG.log(Level.WARNING, "rolling back a failed statement", e);
         }

@@ -67,6 +67,10 @@ final class BulkLoadHandler {
                 throw new SqlServerError(4806, 1, 16, "mssql-emulator: BULK_LOAD received without a preceding"
                         + " INSERT BULK statement.");
             }
+            // TABLOCK into a heap: a bulk update (BU) lock, shared with other TABLOCK bulk loads; otherwise (row
+            // locks in SQL Server) an exclusive table lock. Held to the end of the transaction.
+            s.lockForBulkLoad(cmd.table, cmd.tablock && cmd.table.primaryKey().isEmpty() ? LockManager.Mode.BU
+                    : LockManager.Mode.X);
             int first = rd.atEnd() ? -1 : rd.readUnsignedByte();
             if (first == -1 || first == TokenType.DONE) {
                 throw prematureEnd(2, 16);
@@ -130,6 +134,8 @@ final class BulkLoadHandler {
                     }
                 }
                 s.statementSucceeded(null);
+            } else {
+                s.statementLocksEnd();
             }
             s.emu.addBulkRowsDecoded(rows);
             int status = DoneStatus.COUNT | (s.inTransaction() ? DoneStatus.INXACT : 0);
@@ -146,7 +152,16 @@ final class BulkLoadHandler {
     }
 
     private void fail(MessageInput input, Savepoint sp, long rows, SqlServerError e) throws IOException {
-        rollbackRound(sp);
+        if (e.number() == 1205 && s.inTransaction()) {
+            // the deadlock victim's transaction is rolled back, as in SQL Server
+            try {
+                s.rollbackAll(r);
+            } catch (SQLException x) {
+                LOG.log(Level.WARNING, "rolling back a deadlock victim's transaction", x);
+            }
+        } else {
+            rollbackRound(sp);
+        }
         s.emu.addBulkRowsDecoded(rows);
         input.drain();
         r.error(e);
@@ -162,6 +177,8 @@ final class BulkLoadHandler {
             }
         } catch (SQLException e) {
             LOG.log(Level.WARNING, "rolling back a failed bulk round", e);
+        } finally {
+            s.statementLocksEnd();
         }
     }
 

@@ -2,6 +2,7 @@ package io.deltafunnel.emulator;
 
 import io.deltafunnel.tds.DoneStatus;
 
+import java.io.IOException;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -28,7 +29,7 @@ final class DdlHandler {
         this.s = ctx.session;
     }
 
-    void execute(Stmt st) throws SqlServerError, SQLException {
+    void execute(Stmt st) throws SqlServerError, SQLException, IOException {
         if (ctx.fmtOnly) {
             ctx.done(DoneStatus.CMD_NONE, -1);
             return;
@@ -77,11 +78,12 @@ final class DdlHandler {
         }
     }
 
-    void createTable(TableDef t, String what) throws SqlServerError, SQLException {
+    void createTable(TableDef t, String what) throws SqlServerError, SQLException, IOException {
         createTable(t, Collections.emptyList(), what);
     }
 
-    private void createTable(TableDef t, List<String> constraints, String text) throws SqlServerError, SQLException {
+    private void createTable(TableDef t, List<String> constraints, String text)
+            throws SqlServerError, SQLException, IOException {
         Catalog cat = s.catalog();
         String schema = cat.schema(t.schema());
         if (schema == null) {
@@ -89,6 +91,8 @@ final class DdlHandler {
                     + "\" either does not exist or you do not have permission to use it.");
         }
         TableDef table = t.withName(schema, t.name());
+        // the new table is the creator's until its transaction ends (free: nobody else knows its object id yet)
+        s.lock(table, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
         synchronized (cat.ddlLock()) {
             if (cat.table(schema, t.name()) != null) {
                 throw new SqlServerError(2714, 6, 16, "There is already an object named '" + t.name()
@@ -165,7 +169,7 @@ final class DdlHandler {
         ctx.done(DoneStatus.CMD_NONE, -1);
     }
 
-    private void dropTables(Stmt st) throws SqlServerError, SQLException {
+    private void dropTables(Stmt st) throws SqlServerError, SQLException, IOException {
         refuseInTransaction(st.text);
         int i = 2;
         boolean ifExists = false;
@@ -183,6 +187,7 @@ final class DdlHandler {
                             + "', because it does not exist or you do not have permission.");
                 }
             } else {
+                s.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
                 runDdl(H2Ddl.dropTable(t));
                 cat.remove(t);
             }
@@ -208,12 +213,13 @@ final class DdlHandler {
         return t;
     }
 
-    private void truncate(Stmt st) throws SqlServerError, SQLException {
+    private void truncate(Stmt st) throws SqlServerError, SQLException, IOException {
         ObjectName n = ObjectName.at(st.tokens, 2);
         if (n.next != st.tokens.size()) {
             throw SqlServerError.syntax(st.tokens.get(n.next).text());
         }
         TableDef t = existing(n);
+        s.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
         String sql = s.inTransaction() ? "DELETE FROM " + t.h2Name() : "TRUNCATE TABLE " + t.h2Name()
                 + " RESTART IDENTITY";
         try (Statement x = s.h2.createStatement()) {
@@ -223,7 +229,7 @@ final class DdlHandler {
     }
 
     /** ALTER SCHEMA target TRANSFER [OBJECT::]schema.table: copies the table into the target schema. */
-    private void transfer(Stmt st) throws SqlServerError, SQLException {
+    private void transfer(Stmt st) throws SqlServerError, SQLException, IOException {
         refuseInTransaction(st.text);
         if (st.tokens.size() < 5 || !st.kw(3, "TRANSFER")) {
             throw SqlServerError.unsupported(BatchExecutor.abbreviate(st.text));
@@ -238,6 +244,7 @@ final class DdlHandler {
             i = 6;
         }
         TableDef old = existing(ObjectName.at(st.tokens, i));
+        s.lock(old, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
         if (s.catalog().table(targetSchema, old.name()) != null) {
             throw new SqlServerError(15530, 1, 16, "The object with name \"" + old.name() + "\" already exists.");
         }
@@ -279,7 +286,8 @@ final class DdlHandler {
     }
 
     /** sp_rename 'schema.table', 'new' or sp_rename 'schema.table.column', 'new', 'COLUMN'. */
-    void rename(String objName, String newName, String type, String text) throws SqlServerError, SQLException {
+    void rename(String objName, String newName, String type, String text)
+            throws SqlServerError, SQLException, IOException {
         refuseInTransaction(text);
         List<String> parts = MultipartName.parse(objName);
         boolean column = type != null && type.trim().equalsIgnoreCase("COLUMN");
@@ -297,6 +305,7 @@ final class DdlHandler {
                 throw new SqlServerError(15248, "Either the parameter @objname is ambiguous or the claimed"
                         + " @objtype (COLUMN) is wrong.");
             }
+            s.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
             if (t.column(newName) != null) {
                 throw new SqlServerError(2705, 4, 16, "Column names in each table must be unique. Column name '"
                         + newName + "' in table '" + t.name() + "' is specified more than once.");
@@ -325,6 +334,7 @@ final class DdlHandler {
             throw new SqlServerError(15248, "Either the parameter @objname is ambiguous or the claimed @objtype"
                     + " (object) is wrong.");
         }
+        s.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
         if (s.catalog().table(t.schema(), newName) != null) {
             throw new SqlServerError(15335, "Error: The new name '" + newName
                     + "' is already in use as a object name and would cause a duplicate that is not permitted.");
@@ -335,7 +345,7 @@ final class DdlHandler {
         s.catalog().replace(t, t.withName(t.schema(), newName));
     }
 
-    private void createIndex(Stmt st) throws SqlServerError, SQLException {
+    private void createIndex(Stmt st) throws SqlServerError, SQLException, IOException {
         refuseInTransaction(st.text);
         int i = 1;
         boolean unique = false;
@@ -355,6 +365,7 @@ final class DdlHandler {
         }
         ObjectName n = ObjectName.at(st.tokens, i + 3);
         TableDef t = existing(n);
+        s.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
         int j = n.next;
         if (j >= st.tokens.size() || !st.tokens.get(j).isSymbol("(")) {
             throw SqlServerError.syntax(st.text);
@@ -375,13 +386,14 @@ final class DdlHandler {
         ctx.done(DoneStatus.CMD_NONE, -1);
     }
 
-    private void dropIndex(Stmt st) throws SqlServerError, SQLException {
+    private void dropIndex(Stmt st) throws SqlServerError, SQLException, IOException {
         refuseInTransaction(st.text);
         String index = st.tokens.get(2).value();
         if (!st.kw(3, "ON")) {
             throw SqlServerError.unsupported("DROP INDEX without ON table");
         }
         TableDef t = existing(ObjectName.at(st.tokens, 4));
+        s.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
         try (Statement x = s.h2.createStatement()) {
             x.execute("DROP INDEX " + Identifiers.h2Quote(t.schema()) + "." + Identifiers.h2Quote(t.name() + "."
                     + index));

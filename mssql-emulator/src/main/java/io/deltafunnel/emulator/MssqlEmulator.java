@@ -38,6 +38,7 @@ public final class MssqlEmulator implements AutoCloseable {
     private final Catalog catalog;
     private final EmulatorDatabase database;
     private final Faults faults = new Faults();
+    private final LockManager locks = new LockManager();
     private final ServerSocket listener;
     private final Thread acceptor;
     private final Set<ConnectionHandler> connections = ConcurrentHashMap.newKeySet();
@@ -324,6 +325,10 @@ public final class MssqlEmulator implements AutoCloseable {
         return database;
     }
 
+    LockManager locks() {
+        return locks;
+    }
+
     void addBulkRowsDecoded(long n) {
         bulkRowsDecoded.addAndGet(n);
     }
@@ -343,6 +348,7 @@ public final class MssqlEmulator implements AutoCloseable {
             return;
         }
         closed = true;
+        locks.close();
         try {
             listener.close();
         } catch (IOException e) {

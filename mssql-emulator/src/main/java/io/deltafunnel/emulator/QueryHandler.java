@@ -30,6 +30,7 @@ final class QueryHandler {
             s.beginImplicitIfNeeded(ctx.response);
         }
         H2Sql q = ctx.translator().translate(st.tokens);
+        s.lock(LockPlanner.plan(s, st.tokens, false, ctx.fmtOnly));
         try (PreparedStatement ps = q.prepare(s.h2)) {
             if (ctx.fmtOnly) {
                 List<ResultColumn> cols = ColumnTypeResolver.describe(ps.getMetaData(), s.catalog());
@@ -49,12 +50,13 @@ final class QueryHandler {
     }
 
     /** SELECT list INTO new_table FROM ...: creates the table from the result's types, then fills it. */
-    private void selectInto(Stmt st, int into) throws SqlServerError, SQLException {
+    private void selectInto(Stmt st, int into) throws SqlServerError, SQLException, IOException {
         ObjectName target = ObjectName.at(st.tokens, into + 1);
         List<Token> query = new ArrayList<>(st.tokens.subList(0, into));
         query.addAll(st.tokens.subList(target.next, st.tokens.size()));
         s.beginImplicitIfNeeded(ctx.response);
         H2Sql q = ctx.translator().translate(query);
+        s.lock(LockPlanner.plan(s, query, false, false));
         List<ResultColumn> cols;
         try (PreparedStatement ps = q.prepare(s.h2)) {
             cols = ColumnTypeResolver.describe(ps.getMetaData(), s.catalog());
@@ -127,7 +129,7 @@ final class QueryHandler {
         return out;
     }
 
-    void dml(Stmt st, int curCmd) throws SqlServerError, SQLException {
+    void dml(Stmt st, int curCmd) throws SqlServerError, SQLException, IOException {
         TableDef target = target(st);
         if (ctx.fmtOnly) {
             ctx.done(curCmd, -1);
@@ -135,6 +137,7 @@ final class QueryHandler {
         }
         s.beginImplicitIfNeeded(ctx.response);
         H2Sql q = ctx.translator().translate(st.tokens);
+        s.lock(LockPlanner.plan(s, st.tokens, true, false));
         try (PreparedStatement ps = q.prepare(s.h2)) {
             long n = ps.executeLargeUpdate();
             if (curCmd == DoneStatus.CMD_INSERT && target != null && namesIdentityColumn(st, target)) {

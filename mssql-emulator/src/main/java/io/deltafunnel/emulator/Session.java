@@ -45,6 +45,12 @@ final class Session {
     /** Undo actions for DDL run (auto-committed) inside the open transaction, newest last. */
     private final List<DdlUndo> ddlUndo = new ArrayList<>();
     private final IdentityReseeder reseeder = new IdentityReseeder();
+    /** This session's table locks (see {@link LockManager}); released at transaction end and on disconnect. */
+    final LockManager.Owner lockOwner;
+    /** SET TRANSACTION ISOLATION LEVEL (default READ COMMITTED, read-committed snapshot off). */
+    private int isolationLevel = LockPlanner.READ_COMMITTED;
+    /** SET LOCK_TIMEOUT in milliseconds; -1 (the default) waits forever. */
+    long lockTimeout = -1;
 
     /** Reverts a DDL statement that H2 could not make transactional. */
     interface DdlUndo {
@@ -66,6 +72,51 @@ final class Session {
         this.connection = connection;
         this.database = database;
         this.h2 = emu.database().openSession();
+        this.lockOwner = emu.locks().newOwner(connection == null ? 0 : connection.spid());
+    }
+
+    int isolationLevel() {
+        return isolationLevel;
+    }
+
+    void isolationLevel(int level) {
+        this.isolationLevel = level;
+    }
+
+    // ---- locks ------------------------------------------------------------------------------------------------
+
+    /** Takes the planned locks, waiting as SQL Server would (LOCK_TIMEOUT, ATTENTION, deadlock victim). */
+    void lock(List<LockPlanner.Lock> locks) throws SqlServerError, IOException {
+        for (LockPlanner.Lock l : locks) {
+            lock(l.table(), l.mode(), l.duration(), l.nowait());
+        }
+    }
+
+    void lock(TableDef table, LockManager.Mode mode, LockManager.Duration duration, boolean nowait)
+            throws SqlServerError, IOException {
+        emu.locks().acquire(lockOwner, table.objectId(), mode, duration, nowait ? 0 : lockTimeout, () -> {
+            if (connection != null && connection.attentionArrived()) {
+                throw new AttentionException();
+            }
+        });
+    }
+
+    /**
+     * A lock for a BULK_LOAD: the request's own packets are still arriving, so the wait does not look for
+     * ATTENTION (the client sends it only after its message).
+     */
+    void lockForBulkLoad(TableDef table, LockManager.Mode mode) throws SqlServerError, IOException {
+        emu.locks().acquire(lockOwner, table.objectId(), mode, LockManager.Duration.TRANSACTION, lockTimeout, () -> {
+        });
+    }
+
+    /** A statement ended: its statement-duration locks go; outside a transaction every lock goes. */
+    void statementLocksEnd() {
+        if (tranCount == 0) {
+            emu.locks().releaseAll(lockOwner);
+        } else {
+            emu.locks().endStatement(lockOwner);
+        }
     }
 
     Catalog catalog() {
@@ -146,9 +197,13 @@ final class Session {
             LOG.log(Level.FINE, "rollback on connection reset", e);
         }
         runDdlUndo();
+        emu.locks().releaseAll(lockOwner);
         tranCount = 0;
         descriptor = 0;
         implicitTransactions = false;
+        isolationLevel = LockPlanner.READ_COMMITTED;
+        lockTimeout = -1;
+        lockOwner.deadlockPriority = 0;
         nocount = false;
         xactAbort = false;
         prepared.clear();
@@ -213,7 +268,11 @@ final class Session {
         if (tranCount == 0) {
             h2.commit();
             ddlUndo.clear();
-            reseeder.reseed(h2, catalog());
+            try {
+                reseeder.reseed(h2, catalog());
+            } finally {
+                emu.locks().releaseAll(lockOwner);
+            }
             TokenWriter.envChangeBytes(r.token(), EnvChangeType.COMMIT_TRANSACTION, new byte[0],
                     descriptorBytes(descriptor));
             descriptor = 0;
@@ -230,9 +289,13 @@ final class Session {
 
     /** Rolls back the whole transaction (also after a fatal error). */
     void rollbackAll(Response r) throws SQLException {
-        h2.rollback();
-        reseeder.clear();
-        runDdlUndo();
+        try {
+            h2.rollback();
+            reseeder.clear();
+            runDdlUndo();
+        } finally {
+            emu.locks().releaseAll(lockOwner);
+        }
         if (tranCount > 0) {
             tranCount = 0;
             if (r != null) {
@@ -269,22 +332,38 @@ final class Session {
     }
 
     void statementSucceeded(Savepoint sp) throws SQLException {
-        if (tranCount == 0) {
-            h2.commit();
-            reseeder.reseed(h2, catalog());
-        } else if (sp != null) {
-            h2.releaseSavepoint(sp);
+        try {
+            if (tranCount == 0) {
+                h2.commit();
+                reseeder.reseed(h2, catalog());
+            } else if (sp != null) {
+                h2.releaseSavepoint(sp);
+            }
+        } finally {
+            statementLocksEnd();
         }
     }
 
     void statementFailed(Savepoint sp, Response r) throws SQLException {
-        if (tranCount == 0) {
-            h2.rollback();
-            reseeder.clear();
-        } else if (xactAbort) {
-            rollbackAll(r);
-        } else if (sp != null) {
-            h2.rollback(sp);
+        statementFailed(sp, r, null);
+    }
+
+    /**
+     * A statement failed with {@code error} (may be null): its work is undone. A deadlock victim (1205) loses its
+     * whole transaction, as in SQL Server; so does every failure under XACT_ABORT.
+     */
+    void statementFailed(Savepoint sp, Response r, SqlServerError error) throws SQLException {
+        try {
+            if (tranCount == 0) {
+                h2.rollback();
+                reseeder.clear();
+            } else if (xactAbort || error != null && error.number() == 1205) {
+                rollbackAll(r);
+            } else if (sp != null) {
+                h2.rollback(sp);
+            }
+        } finally {
+            statementLocksEnd();
         }
     }
 
@@ -296,6 +375,7 @@ final class Session {
             LOG.log(Level.FINE, "rollback on disconnect", e);
         }
         runDdlUndo();
+        emu.locks().releaseAll(lockOwner);
         try {
             h2.close();
         } catch (SQLException e) {

@@ -6,10 +6,10 @@ import java.util.Set;
 
 /** SET statements: session options that matter are honoured, harmless ones are accepted and ignored. */
 final class SetHandler {
-    private static final Set<String> IGNORED = Set.of("TRANSACTION", "LOCK_TIMEOUT", "ANSI_NULLS", "ANSI_PADDING",
+    private static final Set<String> IGNORED = Set.of("ANSI_NULLS", "ANSI_PADDING",
             "ANSI_WARNINGS", "ANSI_NULL_DFLT_ON", "ANSI_DEFAULTS", "QUOTED_IDENTIFIER", "ARITHABORT",
             "CONCAT_NULL_YIELDS_NULL", "NUMERIC_ROUNDABORT", "TEXTSIZE", "DATEFORMAT", "DATEFIRST", "LANGUAGE",
-            "DEADLOCK_PRIORITY", "STATISTICS", "CURSOR_CLOSE_ON_COMMIT", "ARITHIGNORE", "NOEXEC", "SHOWPLAN_ALL",
+            "STATISTICS", "CURSOR_CLOSE_ON_COMMIT", "ARITHIGNORE", "NOEXEC", "SHOWPLAN_ALL",
             "SHOWPLAN_XML", "PARSEONLY", "QUERY_GOVERNOR_COST_LIMIT", "CONTEXT_INFO", "ROWCOUNT");
 
     private final ExecContext ctx;
@@ -41,6 +41,15 @@ final class SetHandler {
             case "FMTONLY":
                 ctx.fmtOnly = onOff(st);
                 break;
+            case "TRANSACTION":
+                s.isolationLevel(isolationLevel(st));
+                break;
+            case "LOCK_TIMEOUT":
+                s.lockTimeout = lockTimeout(st);
+                break;
+            case "DEADLOCK_PRIORITY":
+                s.lockOwner.deadlockPriority = deadlockPriority(st);
+                break;
             case "IDENTITY_INSERT":
                 // explicit identity values are always accepted by the emulator; the option is accepted
                 break;
@@ -53,6 +62,77 @@ final class SetHandler {
                 }
         }
         ctx.done(DoneStatus.CMD_NONE, -1);
+    }
+
+    /** SET TRANSACTION ISOLATION LEVEL READ UNCOMMITTED | READ COMMITTED | REPEATABLE READ | SNAPSHOT | SERIALIZABLE. */
+    private static int isolationLevel(Stmt st) throws SqlServerError {
+        if (!st.kw(2, "ISOLATION") || !st.kw(3, "LEVEL") || st.tokens.size() < 5) {
+            throw SqlServerError.syntax(st.tokens.get(Math.min(st.tokens.size() - 1, 2)).text());
+        }
+        String a = st.tokens.get(4).upper();
+        String b = st.tokens.size() > 5 ? st.tokens.get(5).upper() : "";
+        int words = 2;
+        int level;
+        if (a.equals("READ") && b.equals("UNCOMMITTED")) {
+            level = LockPlanner.READ_UNCOMMITTED;
+        } else if (a.equals("READ") && b.equals("COMMITTED")) {
+            level = LockPlanner.READ_COMMITTED;
+        } else if (a.equals("REPEATABLE") && b.equals("READ")) {
+            level = LockPlanner.REPEATABLE_READ;
+        } else if (a.equals("SNAPSHOT")) {
+            level = LockPlanner.SNAPSHOT;
+            words = 1;
+        } else if (a.equals("SERIALIZABLE")) {
+            level = LockPlanner.SERIALIZABLE;
+            words = 1;
+        } else {
+            throw SqlServerError.syntax(st.tokens.get(4).text());
+        }
+        if (st.tokens.size() != 4 + words) {
+            throw SqlServerError.syntax(st.tokens.get(4 + words).text());
+        }
+        return level;
+    }
+
+    /** SET LOCK_TIMEOUT n: -1 waits forever, 0 fails at once, n ms. */
+    private static long lockTimeout(Stmt st) throws SqlServerError {
+        String text = st.tokens.size() == 3 ? st.tokens.get(2).text()
+                : st.tokens.size() == 4 && st.tokens.get(2).isSymbol("-") ? "-" + st.tokens.get(3).text() : null;
+        long v;
+        try {
+            v = text == null ? Long.MIN_VALUE : Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            v = Long.MIN_VALUE;
+        }
+        if (v < -1 || v > Integer.MAX_VALUE) {
+            throw SqlServerError.unsupported("SET LOCK_TIMEOUT other than a number from -1 up: "
+                    + BatchExecutor.abbreviate(st.text));
+        }
+        return v;
+    }
+
+    /** SET DEADLOCK_PRIORITY LOW | NORMAL | HIGH | -10..10. */
+    private static int deadlockPriority(Stmt st) throws SqlServerError {
+        if (st.tokens.size() == 3) {
+            switch (st.tokens.get(2).upper()) {
+                case "LOW": return -5;
+                case "NORMAL": return 0;
+                case "HIGH": return 5;
+                default: break;
+            }
+        }
+        String text = st.tokens.size() == 3 ? st.tokens.get(2).text()
+                : st.tokens.size() == 4 && st.tokens.get(2).isSymbol("-") ? "-" + st.tokens.get(3).text() : null;
+        try {
+            int v = Integer.parseInt(String.valueOf(text));
+            if (v >= -10 && v <= 10) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // fall through
+        }
+        throw SqlServerError.unsupported("SET DEADLOCK_PRIORITY other than LOW, NORMAL, HIGH or -10..10: "
+                + BatchExecutor.abbreviate(st.text));
     }
 
     private static boolean onOff(Stmt st) throws SqlServerError {

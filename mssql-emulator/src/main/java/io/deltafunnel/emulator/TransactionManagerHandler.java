@@ -24,12 +24,19 @@ final class TransactionManagerHandler {
         this.r = r;
     }
 
+    /** The request's isolation level byte: 0 keeps the session's, 1..5 = READ UNCOMMITTED .. SNAPSHOT. */
+    private void isolation(int level) {
+        if (level >= LockPlanner.READ_UNCOMMITTED && level <= LockPlanner.SNAPSHOT) {
+            s.isolationLevel(level);
+        }
+    }
+
     void handle(TdsReader reader) {
         int type = reader.readUnsignedShort();
         try {
             switch (type) {
                 case TM_BEGIN_XACT:
-                    reader.readUnsignedByte(); // isolation level
+                    isolation(reader.readUnsignedByte());
                     reader.readBVarchar(); // transaction name
                     s.beginTransaction(r);
                     break;
@@ -43,7 +50,7 @@ final class TransactionManagerHandler {
                         s.rollback(r);
                     }
                     if ((flags & 0x01) != 0) { // fBeginXact: start a new transaction right away
-                        reader.readUnsignedByte();
+                        isolation(reader.readUnsignedByte());
                         reader.readBVarchar();
                         s.beginTransaction(r);
                     }

@@ -42,7 +42,11 @@ class TransactionTest {
             c.setAutoCommit(false);
             TestSupport.exec(c, "INSERT INTO [dbo].[tx_jdbc] VALUES (1, N'a')");
             assertEquals(1, ((Number) TestSupport.scalar(c, "SELECT @@TRANCOUNT")).intValue());
-            assertEquals(0L, TestSupport.count(other, "[dbo].[tx_jdbc]"));
+            // READ COMMITTED: another session's reader waits for the uncommitted insert (here: at once 1222)
+            TestSupport.exec(other, "SET LOCK_TIMEOUT 0");
+            assertEquals(1222, assertThrows(SQLServerException.class,
+                    () -> TestSupport.count(other, "[dbo].[tx_jdbc]")).getErrorCode());
+            TestSupport.exec(other, "SET LOCK_TIMEOUT -1");
             c.rollback();
             assertEquals(0L, TestSupport.count(c, "[dbo].[tx_jdbc]"));
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO [dbo].[tx_jdbc] VALUES (?, ?)")) {
