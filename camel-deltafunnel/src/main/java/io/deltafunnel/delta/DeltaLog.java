@@ -64,9 +64,7 @@ public final class DeltaLog {
                 throw checkpointFailure;
             }
             try {
-                String checkpointRelation = segment.checkpoint() == null ? null
-                        : CheckpointReader.relation(duckdb, table, segment.checkpoint());
-                ActionReconciler.Replay replay = ActionReconciler.replay(duckdb, table, segment, checkpointRelation);
+                ActionReconciler.Replay replay = ActionReconciler.replay(duckdb, table, segment);
                 return toSnapshot(table, target, replay);
             } catch (CorruptLogException e) {
                 if (segment.checkpoint() == null || (e.file() != null && segment.commits().contains(e.file()))) {
