@@ -59,7 +59,18 @@ public final class DeltaLog {
         String table = listing.table();
         CorruptLogException checkpointFailure = null;
         for (int skip = 0;; skip++) {
-            LogSegment segment = LogSegment.build(listing, target, skip);
+            LogSegment segment;
+            try {
+                segment = LogSegment.build(listing, target, skip);
+            } catch (DeltaException e) {
+                if (checkpointFailure == null) {
+                    throw e;
+                }
+                // no usable fallback (for example the commits after the older checkpoint are gone): the corrupt
+                // checkpoint is the real problem
+                checkpointFailure.addSuppressed(e);
+                throw checkpointFailure;
+            }
             if (segment == null) {
                 throw checkpointFailure;
             }
