@@ -86,6 +86,8 @@ class DeltaLogFuzzTest {
 
     static Connection conn;
     private static int counter;
+    /** How many mutants ended in each expected outcome (printed at the end, and each one must occur). */
+    private static final Map<String, Integer> OUTCOMES = new java.util.concurrent.ConcurrentSkipListMap<>();
 
     @BeforeAll
     static void open() throws SQLException {
@@ -95,6 +97,14 @@ class DeltaLogFuzzTest {
     @AfterAll
     static void close() throws SQLException {
         conn.close();
+        System.out.println("DeltaLogFuzzTest outcomes: " + OUTCOMES);
+        for (String outcome : List.of("refused", "same rows", "changed (model's live set)")) {
+            assertTrue(OUTCOMES.getOrDefault(outcome, 0) > 0, "no mutant ended as " + outcome + ": " + OUTCOMES);
+        }
+    }
+
+    private static void outcome(String name) {
+        OUTCOMES.merge(name, 1, Integer::sum);
     }
 
     // ---------------------------------------------------------------- test factories
@@ -175,10 +185,12 @@ class DeltaLogFuzzTest {
                 : model.sameAs(original) ? "SAME" : "CHANGED");
         if (model.refusal != null) {
             expectCorrupt(table, context);
+            outcome("refused");
             return;
         }
         if (model.sameAs(original)) {
             expectRows(table, expected, context);
+            outcome("same rows");
             return;
         }
         DeltaSnapshot snapshot;
@@ -199,11 +211,14 @@ class DeltaLogFuzzTest {
             long rows = count("SELECT count(*) FROM m");
             assertNull(missing, context + ": the live file " + missing + " does not exist, yet the view registered");
             assertEquals(model.expectedRows(table), rows, context + ": rows");
+            outcome("changed (model's live set)");
         } catch (MissingDataFileException e) {
             assertNotNull(missing, context + ": unexpected " + e);
+            outcome("changed, live file missing");
         } catch (DeltaException | SQLException e) {
             // only a changed schema or protocol (an older metaData now applies) may make the data unreadable
             assertTrue(metadataChanged, context + ": unexpected " + e);
+            outcome("changed metadata, data unreadable");
         }
     }
 
@@ -219,8 +234,10 @@ class DeltaLogFuzzTest {
                 + (fallback ? "fallback possible" : "no fallback")) + ")";
         if (kind.neutral || fallback) {
             expectRows(table, expected, context);
+            outcome(kind.neutral ? "checkpoint neutral, same rows" : "checkpoint corrupt, fallback, same rows");
         } else {
             expectCorrupt(table, context);
+            outcome("checkpoint corrupt, refused");
         }
     }
 
