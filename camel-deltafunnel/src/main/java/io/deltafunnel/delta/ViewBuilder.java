@@ -30,7 +30,10 @@ import org.duckdb.DuckDBConnection;
  * replaced with it, dropped when a later registration of the same view does not need them, gone with the
  * connection. Both joins keep projection and filter pushdown into the Parquet scan, and filters on partition columns
  * reach the scan as DuckDB dynamic join filters on the file name. {@code union_by_name} is only used when the files' schemas
- * differ (schema evolution), see {@link #physicalSchema}.
+ * differ (schema evolution), see {@link #physicalSchema}. When the same data file is live more than once (the live set
+ * is keyed by (path, deletion vector), so a lost {@code remove} can leave a file live with and without a deletion
+ * vector), each repetition is read by its own scan ("layer", a column of both helper tables) and the scans are joined
+ * with UNION ALL; an ordinary snapshot has one layer and the SQL above.
  */
 final class ViewBuilder {
 
