@@ -27,6 +27,14 @@ final class ActionSpec {
         }
     }
 
+    /** A violation: the offending field as a dotted path, and what is wrong. */
+    record Problem(String field, String message) {
+        @Override
+        public String toString() {
+            return field + ": " + message;
+        }
+    }
+
     record Field(String name, Kind kind, boolean required, List<Field> fields) {
         static Field req(String name, Kind kind) {
             return new Field(name, kind, true, List.of());
@@ -98,20 +106,20 @@ final class ActionSpec {
     /**
      * Checks one action object (already known to be a JSON object).
      *
-     * @return null when valid, else "field: problem" for the first violation, the field written as a dotted path
-     *         starting with the action name
+     * @return null when valid, else the first violation, its field written as a dotted path starting with the
+     *         action name
      */
-    static String check(String action, JsonNode node, List<Field> fields) {
+    static Problem check(String action, JsonNode node, List<Field> fields) {
         for (Field f : fields) {
             JsonNode v = node.get(f.name());
             String path = action + "." + f.name();
             if (v == null || v.isNull()) {
                 if (f.required()) {
-                    return path + ": required field is " + (v == null ? "missing" : "null");
+                    return new Problem(path, "required field is " + (v == null ? "missing" : "null"));
                 }
                 continue;
             }
-            String problem = checkValue(path, f, v);
+            Problem problem = checkValue(path, f, v);
             if (problem != null) {
                 return problem;
             }
@@ -119,7 +127,7 @@ final class ActionSpec {
         return null;
     }
 
-    private static String checkValue(String path, Field f, JsonNode v) {
+    private static Problem checkValue(String path, Field f, JsonNode v) {
         boolean ok;
         switch (f.kind()) {
             case STRING -> ok = v.isTextual();
@@ -134,7 +142,8 @@ final class ActionSpec {
                 for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext();) {
                     Map.Entry<String, JsonNode> e = it.next();
                     if (!e.getValue().isTextual() && !e.getValue().isNull()) {
-                        return path + "[" + quote(e.getKey()) + "]: must be a string or null, found " + describe(e.getValue());
+                        return new Problem(path + "[" + quote(e.getKey()) + "]", "must be a string or null, found "
+                                + describe(e.getValue()));
                     }
                 }
                 ok = true;
@@ -146,7 +155,7 @@ final class ActionSpec {
                 }
                 for (int i = 0; i < v.size(); i++) {
                     if (!v.get(i).isTextual()) {
-                        return path + "[" + i + "]: must be a string, found " + describe(v.get(i));
+                        return new Problem(path + "[" + i + "]", "must be a string, found " + describe(v.get(i)));
                     }
                 }
                 ok = true;
@@ -160,7 +169,7 @@ final class ActionSpec {
             }
             default -> throw new IllegalStateException(f.kind().name());
         }
-        return ok ? null : path + ": must be " + f.kind().description + ", found " + describe(v);
+        return ok ? null : new Problem(path, "must be " + f.kind().description + ", found " + describe(v));
     }
 
     /** A short description of a JSON value for messages: its type and, for scalars, the value (cut short). */

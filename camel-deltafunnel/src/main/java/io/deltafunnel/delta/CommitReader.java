@@ -128,9 +128,9 @@ final class CommitReader {
                     throw invalid(table, file, lineNo, e.getKey(), e.getKey() + ": must be an object, found "
                             + ActionSpec.describe(action));
                 }
-                String problem = ActionSpec.check(e.getKey(), action, e.getValue());
+                ActionSpec.Problem problem = ActionSpec.check(e.getKey(), action, e.getValue());
                 if (problem != null) {
-                    throw invalid(table, file, lineNo, problem.substring(0, problem.indexOf(':')), problem);
+                    throw invalid(table, file, lineNo, problem.field(), problem.toString());
                 }
             }
             for (String name : spec.keySet()) {

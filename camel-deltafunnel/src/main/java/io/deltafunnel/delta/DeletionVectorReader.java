@@ -65,7 +65,7 @@ final class DeletionVectorReader {
                 if (loc != null) {
                     onDisk.add(loc);
                 }
-            } catch (IllegalArgumentException e) {
+            } catch (RuntimeException e) {
                 throw new CorruptLogException(table, f.location(), "bad deletion vector descriptor (" + e.getMessage() + ")", e);
             }
         }
@@ -85,7 +85,7 @@ final class DeletionVectorReader {
                 } else {
                     rows = fromFile(blobs.get(loc), dv);
                 }
-            } catch (IllegalArgumentException | java.nio.BufferUnderflowException | IndexOutOfBoundsException e) {
+            } catch (RuntimeException e) { // malformed bytes or descriptor: bad sizes, offsets, counts
                 throw new CorruptLogException(table, loc == null ? f.location() : loc,
                         "cannot decode deletion vector of " + f.location() + " (" + e.getMessage() + ")", e);
             }
