@@ -1,167 +1,154 @@
 package io.deltafunnel.delta;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * Replays a {@link LogSegment} inside DuckDB: the checkpoint and all commits are read in bulk into one temporary
- * table, then the protocol's reconciliation rules pick the latest protocol, the latest metaData and the live
- * {@code add} actions (newest action per (path, deletion-vector id); adds win only when newest). The temporary table
- * is dropped before returning.
+ * Replays a {@link LogSegment}: the checkpoint (read and checked by {@link CheckpointReader}) and then every commit
+ * in version order (read and checked by {@link CommitReader}). The protocol's reconciliation rules pick the latest
+ * protocol, the latest metaData and the live {@code add} actions, keyed by the protocol's logical-file key
+ * (path, deletion-vector unique id): the live set holds one entry per key, so the same path can be live twice with
+ * different deletion vectors. Within one version removes are applied before adds (an add and a remove of the same key
+ * in one version leave the file live).
  */
 final class ActionReconciler {
 
-    private static final Pattern FILE_IN_MESSAGE = Pattern.compile("file \"([^\"]+)\"");
-
-    /** What a replay yields. {@code metadata} holds id, schemaString, partitionColumns, configuration. */
+    /** What a replay yields. */
     record Replay(DeltaProtocol protocol, String metadataId, String schemaString, List<String> partitionColumns,
             Map<String, String> configuration, List<AddFile> files) {
+    }
+
+    /** The fields of a metaData action the reader uses. */
+    record Metadata(String id, String schemaString, List<String> partitionColumns, Map<String, String> configuration) {
+    }
+
+    /** Receives actions in log order (non-decreasing versions). */
+    interface Sink {
+        void protocol(long version, DeltaProtocol protocol);
+
+        void metaData(long version, Metadata metadata);
+
+        void add(long version, AddFile file);
+
+        /** {@code dvId} is the deletion vector's unique id, "" without one. */
+        void remove(long version, String path, String dvId);
+    }
+
+    /** The protocol's logical-file key. The path is compared percent-decoded, as URIs are. */
+    record FileKey(String path, String dvId) {
+        static FileKey of(String rawPath, DeletionVectorDescriptor dv) {
+            return new FileKey(TablePaths.percentDecode(rawPath), dv == null ? "" : dv.uniqueId());
+        }
+    }
+
+    /** Reconciliation state; also used by the change feed to resolve removes against a previous snapshot. */
+    static final class State implements Sink {
+        private DeltaProtocol protocol;
+        private Metadata metadata;
+        private final Map<FileKey, AddFile> live = new HashMap<>();
+        private long pendingVersion = Long.MIN_VALUE;
+        private final List<AddFile> pendingAdds = new ArrayList<>();
+        private final List<FileKey> pendingRemoves = new ArrayList<>();
+
+        @Override
+        public void protocol(long version, DeltaProtocol p) {
+            protocol = p;
+        }
+
+        @Override
+        public void metaData(long version, Metadata m) {
+            metadata = m;
+        }
+
+        @Override
+        public void add(long version, AddFile file) {
+            switchTo(version);
+            pendingAdds.add(file);
+        }
+
+        @Override
+        public void remove(long version, String path, String dvId) {
+            switchTo(version);
+            pendingRemoves.add(new FileKey(TablePaths.percentDecode(path), dvId));
+        }
+
+        private void switchTo(long version) {
+            if (version != pendingVersion) {
+                flush();
+                pendingVersion = version;
+            }
+        }
+
+        private void flush() {
+            for (FileKey k : pendingRemoves) {
+                live.remove(k);
+            }
+            for (AddFile f : pendingAdds) {
+                live.put(FileKey.of(f.path(), f.deletionVector()), f);
+            }
+            pendingRemoves.clear();
+            pendingAdds.clear();
+        }
+
+        /** The live files sorted by path, then deletion-vector id. */
+        List<AddFile> files() {
+            flush();
+            List<AddFile> files = new ArrayList<>(live.values());
+            files.sort(Comparator.comparing(AddFile::path).thenComparing(
+                    f -> f.deletionVector() == null ? "" : f.deletionVector().uniqueId()));
+            return files;
+        }
     }
 
     private ActionReconciler() {
     }
 
-    static Replay replay(Connection duckdb, String table, LogSegment segment, String checkpointRelation)
-            throws DeltaException {
-        List<String> parts = new ArrayList<>();
-        if (checkpointRelation != null) {
-            parts.add(checkpointRelation);
+    static Replay replay(Connection duckdb, String table, LogSegment segment) throws DeltaException {
+        State state = new State();
+        if (segment.checkpoint() != null) {
+            CheckpointReader.read(duckdb, table, segment.checkpoint(), state);
         }
-        if (!segment.commits().isEmpty()) {
-            parts.add(CommitReader.relation(segment.commits()));
-        }
-        String temp = SqlText.ident("__deltafunnel_replay_" + UUID.randomUUID().toString().replace('-', '_'));
-        String create = "CREATE TEMP TABLE " + temp + " AS SELECT * FROM (" + String.join(" UNION ALL BY NAME ", parts)
-                + ") WHERE \"add\" IS NOT NULL OR \"remove\" IS NOT NULL OR \"metaData\" IS NOT NULL OR \"protocol\" IS NOT NULL";
-        try {
-            execute(duckdb, create);
-        } catch (SQLException e) {
-            throw failure(duckdb, table, segment, e);
-        }
-        try {
-            return read(duckdb, table, temp);
-        } catch (SQLException e) {
-            throw new CorruptLogException(table, null, "cannot replay the log (" + e.getMessage() + ")", e);
-        } finally {
-            try {
-                execute(duckdb, "DROP TABLE IF EXISTS " + temp);
-            } catch (SQLException e) {
-                org.slf4j.LoggerFactory.getLogger(ActionReconciler.class)
-                        .warn("Delta table {}: cannot drop temporary table {}: {}", table, temp, e.getMessage());
-            }
-        }
-    }
-
-    private static Replay read(Connection duckdb, String table, String temp) throws SQLException, DeltaException {
-        DeltaProtocol protocol = null;
-        try (Statement st = duckdb.createStatement();
-                ResultSet rs = st.executeQuery("SELECT protocol.minReaderVersion, protocol.minWriterVersion, "
-                        + "to_json(protocol.readerFeatures)::VARCHAR, to_json(protocol.writerFeatures)::VARCHAR FROM " + temp
-                        + " WHERE \"protocol\" IS NOT NULL ORDER BY version DESC LIMIT 1")) {
-            if (rs.next()) {
-                protocol = new DeltaProtocol(rs.getInt(1), rs.getInt(2), stringList(rs.getString(3)),
-                        stringList(rs.getString(4)));
-            }
-        }
-        if (protocol == null) {
+        CommitReader.read(duckdb, table, segment.commits(), ActionSpec.SNAPSHOT,
+                (version, file, line, name, action) -> visit(table, state, version, name, action));
+        if (state.protocol == null) {
             throw new CorruptLogException(table, null, "the log has no protocol action", null);
         }
-        ProtocolSupport.check(table, protocol);
-        String id;
-        String schema;
-        List<String> partitionColumns;
-        Map<String, String> configuration;
-        try (Statement st = duckdb.createStatement();
-                ResultSet rs = st.executeQuery("SELECT metaData.id, metaData.schemaString, "
-                        + "to_json(metaData.partitionColumns)::VARCHAR, to_json(metaData.configuration)::VARCHAR FROM "
-                        + temp + " WHERE \"metaData\" IS NOT NULL ORDER BY version DESC LIMIT 1")) {
-            if (!rs.next()) {
-                throw new CorruptLogException(table, null, "the log has no metaData action", null);
+        ProtocolSupport.check(table, state.protocol);
+        if (state.metadata == null) {
+            throw new CorruptLogException(table, null, "the log has no metaData action", null);
+        }
+        Metadata m = state.metadata;
+        return new Replay(state.protocol, m.id(), m.schemaString(), m.partitionColumns(), m.configuration(),
+                state.files());
+    }
+
+    /** Hands one validated JSON action to the sink (other action names are ignored). */
+    static void visit(String table, Sink sink, long version, String name, JsonNode action) {
+        switch (name) {
+            case "protocol" -> sink.protocol(version, new DeltaProtocol(action.get("minReaderVersion").asInt(),
+                    action.get("minWriterVersion").asInt(), CommitReader.stringList(action.get("readerFeatures")),
+                    CommitReader.stringList(action.get("writerFeatures"))));
+            case "metaData" -> sink.metaData(version, new Metadata(action.get("id").asText(),
+                    action.get("schemaString").asText(), CommitReader.stringList(action.get("partitionColumns")),
+                    CommitReader.stringMap(action.get("configuration"))));
+            case "add" -> sink.add(version, CommitReader.addFile(table, action));
+            case "remove" -> {
+                DeletionVectorDescriptor dv = CommitReader.deletionVector(action);
+                sink.remove(version, action.get("path").asText(), dv == null ? "" : dv.uniqueId());
             }
-            id = rs.getString(1);
-            schema = rs.getString(2);
-            partitionColumns = stringList(rs.getString(3));
-            configuration = stringMap(rs.getString(4));
-        }
-        if (schema == null) {
-            throw new CorruptLogException(table, null, "the metaData action has no schemaString", null);
-        }
-        List<AddFile> files = new ArrayList<>();
-        String live = "WITH actions AS ("
-                + " SELECT version, 1 AS is_add, \"add\".path AS path, \"add\".deletionVector AS dv, \"add\".partitionValues AS pv,"
-                + " \"add\".size AS size, \"add\".modificationTime AS mtime FROM " + temp + " WHERE \"add\" IS NOT NULL"
-                + " UNION ALL SELECT version, 0, \"remove\".path, \"remove\".deletionVector, NULL, NULL, NULL FROM " + temp
-                + " WHERE \"remove\" IS NOT NULL),"
-                + " keyed AS (SELECT *, url_decode(path) AS key_path, coalesce(dv.storageType || dv.pathOrInlineDv"
-                + " || coalesce('@' || dv.\"offset\", ''), '') AS dv_id FROM actions),"
-                + " newest AS (SELECT * FROM keyed QUALIFY row_number() OVER (PARTITION BY key_path, dv_id"
-                + " ORDER BY version DESC, is_add DESC) = 1)"
-                + " SELECT path, to_json(pv)::VARCHAR, size, mtime, dv.storageType, dv.pathOrInlineDv, dv.\"offset\","
-                + " dv.sizeInBytes, dv.cardinality FROM newest WHERE is_add = 1"
-                + " QUALIFY row_number() OVER (PARTITION BY key_path ORDER BY version DESC) = 1 ORDER BY path";
-        try (Statement st = duckdb.createStatement(); ResultSet rs = st.executeQuery(live)) {
-            while (rs.next()) {
-                String path = rs.getString(1);
-                Map<String, String> pv = stringMap(rs.getString(2));
-                long size = rs.getLong(3);
-                long mtime = rs.getLong(4);
-                DeletionVectorDescriptor dv = null;
-                String storage = rs.getString(5);
-                if (storage != null) {
-                    int offset = rs.getInt(7);
-                    Integer off = rs.wasNull() ? null : offset;
-                    dv = new DeletionVectorDescriptor(storage, rs.getString(6), off, rs.getInt(8), rs.getLong(9));
-                }
-                files.add(new AddFile(path, TablePaths.resolve(table, path), pv, size, mtime, dv));
+            default -> {
             }
         }
-        return new Replay(protocol, id, schema, partitionColumns, configuration, files);
     }
 
-    private static DeltaException failure(Connection duckdb, String table, LogSegment segment, SQLException e) {
-        String message = e.getMessage() == null ? "" : e.getMessage();
-        Matcher m = FILE_IN_MESSAGE.matcher(message);
-        String file = m.find() ? m.group(1) : null;
-        if (file == null && !segment.commits().isEmpty()) {
-            file = findUnreadableCommit(duckdb, segment.commits());
-        }
-        if (file == null && segment.checkpoint() != null) {
-            file = segment.checkpoint().files().get(0);
-        }
-        String firstLine = message.lines().findFirst().orElse(message);
-        return new CorruptLogException(table, file, "cannot read the Delta log (" + firstLine + ")", e);
-    }
-
-    /** Error path only: probe the commits one by one to name the one DuckDB cannot read. */
-    private static String findUnreadableCommit(Connection duckdb, List<String> commits) {
-        for (String commit : commits) {
-            try (Statement st = duckdb.createStatement();
-                    ResultSet rs = st.executeQuery("SELECT count(*) FROM (" + CommitReader.relation(List.of(commit))
-                            + ") WHERE \"add\" IS NOT NULL OR \"remove\" IS NOT NULL OR \"metaData\" IS NOT NULL"
-                            + " OR \"protocol\" IS NOT NULL")) {
-                rs.next();
-            } catch (SQLException probe) {
-                return commit;
-            }
-        }
-        return null;
-    }
-
-    private static void execute(Connection duckdb, String sql) throws SQLException {
-        try (Statement st = duckdb.createStatement()) {
-            st.execute(sql);
-        }
-    }
-
+    /** A JSON array of strings (DuckDB {@code to_json}) as a list; null gives an empty list. */
     @SuppressWarnings("unchecked")
     static List<String> stringList(String json) {
         if (json == null) {
@@ -174,6 +161,7 @@ final class ActionReconciler {
         return result;
     }
 
+    /** A JSON object of strings (DuckDB {@code to_json} of a MAP) as a map; null gives an empty map. */
     static Map<String, String> stringMap(String json) {
         Map<String, String> result = new LinkedHashMap<>();
         if (json == null) {

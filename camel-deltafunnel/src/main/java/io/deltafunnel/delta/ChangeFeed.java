@@ -1,7 +1,6 @@
 package io.deltafunnel.delta;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -9,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,14 +44,6 @@ public final class ChangeFeed {
 
     private static final Logger LOG = LoggerFactory.getLogger(ChangeFeed.class);
 
-    private static final String ACTION_ADD = "STRUCT(path VARCHAR, partitionValues MAP(VARCHAR, VARCHAR), size BIGINT, "
-            + "dataChange BOOLEAN, deletionVector " + ActionSchema.DV + ")";
-    private static final String ACTION_REMOVE = "STRUCT(path VARCHAR, partitionValues MAP(VARCHAR, VARCHAR), "
-            + "size BIGINT, dataChange BOOLEAN, deletionVector " + ActionSchema.DV + ")";
-    private static final String ACTION_CDC = "STRUCT(path VARCHAR, partitionValues MAP(VARCHAR, VARCHAR), size BIGINT)";
-    private static final String ACTION_METADATA = "STRUCT(configuration MAP(VARCHAR, VARCHAR))";
-    private static final String ACTION_COMMIT_INFO = "STRUCT(\"timestamp\" BIGINT, inCommitTimestamp BIGINT)";
-
     private ChangeFeed() {
     }
 
@@ -66,8 +59,8 @@ public final class ChangeFeed {
         final List<AddFile> cdc = new ArrayList<>();
         final List<AddFile> adds = new ArrayList<>();
         final List<AddFile> removes = new ArrayList<>();
-        /** Removes without partition values (no extendedFileMetadata): resolved from the previous snapshot. */
-        final List<String> bareRemoves = new ArrayList<>();
+        /** Removes without partition values (no extendedFileMetadata): resolved from the previous snapshot by key. */
+        final List<ActionReconciler.FileKey> bareRemoves = new ArrayList<>();
         Boolean cdfEnabled;
 
         VersionActions(long version) {
@@ -126,16 +119,17 @@ public final class ChangeFeed {
                         continue;
                     }
                     if (!va.bareRemoves.isEmpty()) {
-                        Map<String, AddFile> before = new LinkedHashMap<>();
+                        Map<ActionReconciler.FileKey, AddFile> before = new LinkedHashMap<>();
                         for (AddFile f : DeltaLog.snapshot(duckdb, table, va.version - 1, null).files()) {
-                            before.put(TablePaths.percentDecode(f.path()), f);
+                            before.put(ActionReconciler.FileKey.of(f.path(), f.deletionVector()), f);
                         }
-                        for (String path : va.bareRemoves) {
-                            AddFile f = before.get(TablePaths.percentDecode(path));
+                        for (ActionReconciler.FileKey key : va.bareRemoves) {
+                            AddFile f = before.get(key);
                             if (f == null) {
                                 throw new CorruptLogException(table, listing.commitFileName(va.version), "version "
-                                        + va.version + " removes " + path + ", which is not live at version "
-                                        + (va.version - 1), null);
+                                        + va.version + " removes " + key.path()
+                                        + (key.dvId().isEmpty() ? "" : " (deletion vector " + key.dvId() + ")")
+                                        + ", which is not live at version " + (va.version - 1), null);
                             }
                             va.removes.add(f);
                         }
@@ -206,94 +200,58 @@ public final class ChangeFeed {
         for (long v = first; v <= last; v++) {
             out.put(v, new VersionActions(v));
         }
-        if (files.isEmpty()) {
-            return out;
-        }
-        Map<String, String> actions = new LinkedHashMap<>();
-        actions.put("add", ACTION_ADD);
-        actions.put("remove", ACTION_REMOVE);
-        actions.put("cdc", ACTION_CDC);
-        actions.put("metaData", ACTION_METADATA);
-        actions.put("commitInfo", ACTION_COMMIT_INFO);
-        String relation = CommitReader.lines(files, actions);
-        String sql = "SELECT version,"
-                + " CASE WHEN \"add\" IS NOT NULL THEN 'add' WHEN \"remove\" IS NOT NULL THEN 'remove'"
-                + " WHEN cdc IS NOT NULL THEN 'cdc' WHEN \"metaData\" IS NOT NULL THEN 'metaData' ELSE 'commitInfo' END,"
-                + " coalesce(\"add\".path, \"remove\".path, cdc.path),"
-                + " to_json(coalesce(\"add\".partitionValues, \"remove\".partitionValues, cdc.partitionValues))::VARCHAR,"
-                + " coalesce(\"add\".size, \"remove\".size, cdc.size),"
-                + " coalesce(\"add\".dataChange, \"remove\".dataChange),"
-                + " coalesce(\"add\".deletionVector, \"remove\".deletionVector).storageType,"
-                + " coalesce(\"add\".deletionVector, \"remove\".deletionVector).pathOrInlineDv,"
-                + " coalesce(\"add\".deletionVector, \"remove\".deletionVector).\"offset\","
-                + " coalesce(\"add\".deletionVector, \"remove\".deletionVector).sizeInBytes,"
-                + " coalesce(\"add\".deletionVector, \"remove\".deletionVector).cardinality,"
-                + " \"metaData\".configuration[" + SqlText.literal(ENABLE_PROPERTY) + "],"
-                + " coalesce(commitInfo.inCommitTimestamp, commitInfo.\"timestamp\"),"
-                + " \"metaData\" IS NOT NULL"
-                + " FROM (" + relation + ") WHERE \"add\" IS NOT NULL OR \"remove\" IS NOT NULL OR cdc IS NOT NULL"
-                + " OR \"metaData\" IS NOT NULL OR commitInfo IS NOT NULL ORDER BY version";
-        try (Statement st = duckdb.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-                VersionActions va = out.get(rs.getLong(1));
-                String kind = rs.getString(2);
-                switch (kind) {
-                    case "commitInfo" -> {
-                        long ts = rs.getLong(13);
-                        if (!rs.wasNull()) {
-                            va.timestampMs = ts;
-                        }
+        CommitReader.read(duckdb, table, files, ActionSpec.CHANGE_FEED, (version, file, line, name, action) -> {
+            VersionActions va = out.get(version);
+            switch (name) {
+                case "commitInfo" -> {
+                    Long ts = commitTimestamp(action);
+                    if (ts != null) {
+                        va.timestampMs = ts;
                     }
-                    case "metaData" -> {
-                        String enabled = rs.getString(12);
-                        va.cdfEnabled = enabled != null && "true".equalsIgnoreCase(enabled.trim());
+                }
+                case "metaData" -> {
+                    JsonNode enabled = action.get("configuration").get(ENABLE_PROPERTY);
+                    va.cdfEnabled = enabled != null && !enabled.isNull() && "true".equalsIgnoreCase(enabled.asText().trim());
+                }
+                case "cdc" -> {
+                    AddFile f = CommitReader.addFile(table, action);
+                    va.cdc.add(new AddFile(f.path(), f.location(), f.partitionValues(), f.size(), 0, null));
+                }
+                case "add" -> {
+                    if (action.get("dataChange").asBoolean()) {
+                        va.adds.add(CommitReader.addFile(table, action));
                     }
-                    default -> {
-                        String path = rs.getString(3);
-                        String pvJson = rs.getString(4);
-                        Map<String, String> pv = pvJson == null ? null : ActionReconciler.stringMap(pvJson);
-                        long size = rs.getLong(5);
-                        boolean dataChange = rs.getObject(6) == null || rs.getBoolean(6);
-                        DeletionVectorDescriptor dv = null;
-                        String storage = rs.getString(7);
-                        if (storage != null) {
-                            int offset = rs.getInt(9);
-                            Integer off = rs.wasNull() ? null : offset;
-                            dv = new DeletionVectorDescriptor(storage, rs.getString(8), off, rs.getInt(10),
-                                    rs.getLong(11));
-                        }
-                        AddFile file = new AddFile(path, TablePaths.resolve(table, path), pv == null ? Map.of() : pv,
-                                size, 0, dv);
-                        switch (kind) {
-                            case "cdc" -> va.cdc.add(new AddFile(path, file.location(), file.partitionValues(), size,
-                                    0, null));
-                            case "add" -> {
-                                if (dataChange) {
-                                    va.adds.add(file);
-                                }
-                            }
-                            default -> {
-                                if (dataChange) {
-                                    if (pv == null) {
-                                        va.bareRemoves.add(path);
-                                    } else {
-                                        va.removes.add(file);
-                                    }
-                                }
-                            }
+                }
+                case "remove" -> {
+                    if (action.get("dataChange").asBoolean()) {
+                        if (action.hasNonNull("partitionValues")) {
+                            va.removes.add(CommitReader.addFile(table, action));
+                        } else {
+                            va.bareRemoves.add(ActionReconciler.FileKey.of(action.get("path").asText(),
+                                    CommitReader.deletionVector(action)));
                         }
                     }
                 }
+                default -> {
+                }
             }
-        } catch (SQLException e) {
-            throw new CorruptLogException(table, null, "cannot read the commits of versions " + first + " to " + last
-                    + " (" + e.getMessage() + ")", e);
-        }
+        });
         return out;
     }
 
-    /** Commit timestamps (in-commit timestamp, else commitInfo.timestamp) in ms, null when unknown. */
-    private static Map<Long, Long> timestamps(Connection duckdb, LogListing listing, List<Long> versions) {
+    /** In-commit timestamp, else commitInfo.timestamp, else null (both already checked to be integers). */
+    private static Long commitTimestamp(JsonNode commitInfo) {
+        JsonNode ict = commitInfo.get("inCommitTimestamp");
+        if (ict != null && !ict.isNull()) {
+            return ict.asLong();
+        }
+        JsonNode ts = commitInfo.get("timestamp");
+        return ts != null && !ts.isNull() ? ts.asLong() : null;
+    }
+
+    /** Commit timestamps (in-commit timestamp, else commitInfo.timestamp) in ms, absent when unknown. */
+    private static Map<Long, Long> timestamps(Connection duckdb, LogListing listing, List<Long> versions)
+            throws DeltaException {
         Map<Long, Long> out = new TreeMap<>();
         List<String> files = new ArrayList<>();
         for (long v : versions) {
@@ -302,21 +260,12 @@ public final class ChangeFeed {
                 files.add(f);
             }
         }
-        if (files.isEmpty()) {
-            return out;
-        }
-        String sql = "SELECT version, coalesce(commitInfo.inCommitTimestamp, commitInfo.\"timestamp\") FROM ("
-                + CommitReader.lines(files, Map.of("commitInfo", ACTION_COMMIT_INFO)) + ") WHERE commitInfo IS NOT NULL";
-        try (Statement st = duckdb.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-                long ts = rs.getLong(2);
-                if (!rs.wasNull()) {
-                    out.put(rs.getLong(1), ts);
-                }
+        CommitReader.read(duckdb, listing.table(), files, ActionSpec.TIMESTAMPS, (version, file, line, name, action) -> {
+            Long ts = commitTimestamp(action);
+            if (ts != null) {
+                out.put(version, ts);
             }
-        } catch (SQLException e) {
-            LOG.debug("Delta table {}: no commit timestamps ({})", listing.table(), e.getMessage());
-        }
+        });
         return out;
     }
 

@@ -48,9 +48,12 @@ final class DeletionVectorReader {
         }
     }
 
-    /** Deleted row positions per file location, for the files that have a deletion vector. */
-    static Map<String, long[]> read(Connection duckdb, String table, List<AddFile> files) throws DeltaException {
-        Map<String, long[]> result = new LinkedHashMap<>();
+    /**
+     * Deleted row positions of each file, in the order of {@code files} (null for a file without a deletion vector).
+     * Per entry, not per location: the same data file can be live twice with different deletion vectors.
+     */
+    static List<long[]> read(Connection duckdb, String table, List<AddFile> files) throws DeltaException {
+        List<long[]> result = new ArrayList<>(files.size());
         Set<String> onDisk = new LinkedHashSet<>();
         for (AddFile f : files) {
             DeletionVectorDescriptor dv = f.deletionVector();
@@ -62,7 +65,7 @@ final class DeletionVectorReader {
                 if (loc != null) {
                     onDisk.add(loc);
                 }
-            } catch (IllegalArgumentException e) {
+            } catch (RuntimeException e) {
                 throw new CorruptLogException(table, f.location(), "bad deletion vector descriptor (" + e.getMessage() + ")", e);
             }
         }
@@ -70,6 +73,7 @@ final class DeletionVectorReader {
         for (AddFile f : files) {
             DeletionVectorDescriptor dv = f.deletionVector();
             if (dv == null) {
+                result.add(null);
                 continue;
             }
             String loc = location(table, dv);
@@ -81,7 +85,7 @@ final class DeletionVectorReader {
                 } else {
                     rows = fromFile(blobs.get(loc), dv);
                 }
-            } catch (IllegalArgumentException | java.nio.BufferUnderflowException | IndexOutOfBoundsException e) {
+            } catch (RuntimeException e) { // malformed bytes or descriptor: bad sizes, offsets, counts
                 throw new CorruptLogException(table, loc == null ? f.location() : loc,
                         "cannot decode deletion vector of " + f.location() + " (" + e.getMessage() + ")", e);
             }
@@ -89,7 +93,7 @@ final class DeletionVectorReader {
                 throw new CorruptLogException(table, loc == null ? f.location() : loc, "deletion vector of "
                         + f.location() + " holds " + rows.length + " rows but its cardinality is " + dv.cardinality(), null);
             }
-            result.put(f.location(), rows);
+            result.add(rows);
         }
         return result;
     }

@@ -59,14 +59,23 @@ public final class DeltaLog {
         String table = listing.table();
         CorruptLogException checkpointFailure = null;
         for (int skip = 0;; skip++) {
-            LogSegment segment = LogSegment.build(listing, target, skip);
+            LogSegment segment;
+            try {
+                segment = LogSegment.build(listing, target, skip);
+            } catch (DeltaException e) {
+                if (checkpointFailure == null) {
+                    throw e;
+                }
+                // no usable fallback (for example the commits after the older checkpoint are gone): the corrupt
+                // checkpoint is the real problem
+                checkpointFailure.addSuppressed(e);
+                throw checkpointFailure;
+            }
             if (segment == null) {
                 throw checkpointFailure;
             }
             try {
-                String checkpointRelation = segment.checkpoint() == null ? null
-                        : CheckpointReader.relation(duckdb, table, segment.checkpoint());
-                ActionReconciler.Replay replay = ActionReconciler.replay(duckdb, table, segment, checkpointRelation);
+                ActionReconciler.Replay replay = ActionReconciler.replay(duckdb, table, segment);
                 return toSnapshot(table, target, replay);
             } catch (CorruptLogException e) {
                 if (segment.checkpoint() == null || (e.file() != null && segment.commits().contains(e.file()))) {

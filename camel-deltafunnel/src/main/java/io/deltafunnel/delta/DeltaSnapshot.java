@@ -76,7 +76,10 @@ public final class DeltaSnapshot {
         return columnMappingMode;
     }
 
-    /** The live logical files, sorted by path. */
+    /**
+     * The live logical files, one per (path, deletion-vector unique id), sorted by path then deletion-vector id: the
+     * same path appears twice when it is live with two different deletion vectors.
+     */
     public List<AddFile> files() {
         return files;
     }

@@ -58,7 +58,13 @@ final class ProtocolSupport {
                     if (c instanceof Map<?, ?> m) {
                         String from = String.valueOf(m.get("fromType"));
                         String to = String.valueOf(m.get("toType"));
-                        if (!supportedWidening(from, to)) {
+                        boolean supported;
+                        try {
+                            supported = supportedWidening(from, to);
+                        } catch (RuntimeException malformed) { // e.g. "decimal(x" cannot be parsed
+                            supported = false;
+                        }
+                        if (!supported) {
                             throw new UnsupportedFeatureException(table, "type change " + from + " -> " + to,
                                     "column '" + f.name() + "' had an unsupported type change " + from + " -> " + to);
                         }

@@ -49,7 +49,12 @@ final class SchemaParser {
             }
             Matcher m = DECIMAL.matcher(name);
             if (m.matches()) {
-                return new DeltaType.Decimal(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
+                try {
+                    return new DeltaType.Decimal(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
+                } catch (NumberFormatException e) {
+                    throw new CorruptLogException(tablePath, null, 0, "metaData.schemaString",
+                            "metaData.schemaString: bad decimal type '" + name + "'", e);
+                }
             }
             if (name.equals("decimal")) {
                 return new DeltaType.Decimal(10, 0);
@@ -69,6 +74,10 @@ final class SchemaParser {
                     throw new CorruptLogException(tablePath, null, "struct type without fields", null);
                 }
                 for (Object f : (List<Object>) raw) {
+                    if (!(f instanceof Map)) {
+                        throw new CorruptLogException(tablePath, null, 0, "metaData.schemaString",
+                                "metaData.schemaString: struct field is not an object: " + f, null);
+                    }
                     fields.add(field((Map<String, Object>) f));
                 }
                 return new DeltaType.Struct(fields);
@@ -89,7 +98,7 @@ final class SchemaParser {
         if (!(name instanceof String logical)) {
             throw new CorruptLogException(tablePath, null, "schema field without a name: " + f, null);
         }
-        Map<String, Object> metadata = f.get("metadata") instanceof Map ? (Map<String, Object>) f.get("metadata") : Map.of();
+        Map<String, Object> metadata = f.get("metadata") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
         String physical = logical;
         Integer id = null;
         if (mode != ColumnMappingMode.NONE) {

@@ -32,7 +32,12 @@ final class TimeTravel {
         long ictFrom = Long.MAX_VALUE;
         if (ict) {
             String from = conf.get("delta.inCommitTimestampEnablementVersion");
-            ictFrom = from == null ? 0 : Long.parseLong(from.trim());
+            try {
+                ictFrom = from == null ? 0 : Long.parseLong(from.trim());
+            } catch (NumberFormatException e) {
+                throw new CorruptLogException(table, null, 0, "metaData.configuration",
+                        "delta.inCommitTimestampEnablementVersion is not a version number: '" + from + "'", e);
+            }
         }
         TreeMap<Long, Long> timestamps = new TreeMap<>();
         List<String> ictFiles = new ArrayList<>();
@@ -45,19 +50,20 @@ final class TimeTravel {
             }
         }
         if (!ictFiles.isEmpty()) {
-            String sql = "SELECT version, max(commitInfo.inCommitTimestamp) FROM ("
-                    + CommitReader.commitInfoRelation(ictFiles) + ") GROUP BY version";
-            try (Statement st = duckdb.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-                while (rs.next()) {
-                    long ts = rs.getLong(2);
-                    if (rs.wasNull()) {
-                        throw new CorruptLogException(table, listing.commitFileName(rs.getLong(1)),
-                                "in-commit timestamps are enabled but the commit has no commitInfo.inCommitTimestamp", null);
-                    }
-                    timestamps.put(rs.getLong(1), ts);
+            Map<Long, Long> ictTimes = new TreeMap<>();
+            CommitReader.read(duckdb, table, ictFiles, ActionSpec.TIMESTAMPS, (version, file, line, name, action) -> {
+                com.fasterxml.jackson.databind.JsonNode ts = action.get("inCommitTimestamp");
+                if (ts != null && !ts.isNull()) {
+                    ictTimes.merge(version, ts.asLong(), Math::max);
                 }
-            } catch (SQLException e) {
-                throw new CorruptLogException(table, null, "cannot read commit timestamps (" + e.getMessage() + ")", e);
+            });
+            for (Map.Entry<Long, String> e : listing.commits().tailMap(ictFrom, true).entrySet()) {
+                Long ts = ictTimes.get(e.getKey());
+                if (ts == null) {
+                    throw new CorruptLogException(table, e.getValue(), 0, "commitInfo.inCommitTimestamp",
+                            "in-commit timestamps are enabled but the commit has no commitInfo.inCommitTimestamp", null);
+                }
+                timestamps.put(e.getKey(), ts);
             }
         }
         TreeMap<Long, Long> mtimes = modificationTimes(duckdb, table, mtimeFiles);

@@ -30,7 +30,10 @@ import org.duckdb.DuckDBConnection;
  * replaced with it, dropped when a later registration of the same view does not need them, gone with the
  * connection. Both joins keep projection and filter pushdown into the Parquet scan, and filters on partition columns
  * reach the scan as DuckDB dynamic join filters on the file name. {@code union_by_name} is only used when the files' schemas
- * differ (schema evolution), see {@link #physicalSchema}.
+ * differ (schema evolution), see {@link #physicalSchema}. When the same data file is live more than once (the live set
+ * is keyed by (path, deletion vector), so a lost {@code remove} can leave a file live with and without a deletion
+ * vector), each repetition is read by its own scan ("layer", a column of both helper tables) and the scans are joined
+ * with UNION ALL; an ordinary snapshot has one layer and the SQL above.
  */
 final class ViewBuilder {
 
@@ -66,17 +69,32 @@ final class ViewBuilder {
                 }
                 select = "SELECT " + cols + " WHERE false";
             } else {
-                List<String> locations = snapshot.files().stream().map(AddFile::location).toList();
+                List<AddFile> files = snapshot.files();
+                // the same data file may be live more than once (one entry per (path, deletion vector)): each
+                // repetition goes into its own "layer", a separate scan, so that joins by file name stay unambiguous
+                int[] layerOf = new int[files.size()];
+                Map<String, Integer> seen = new java.util.HashMap<>();
+                int layers = 1;
+                for (int i = 0; i < files.size(); i++) {
+                    layerOf[i] = seen.merge(files.get(i).location(), 1, Integer::sum) - 1;
+                    layers = Math.max(layers, layerOf[i] + 1);
+                }
+                List<String> locations = new ArrayList<>(seen.keySet().size());
+                for (int i = 0; i < files.size(); i++) {
+                    if (layerOf[i] == 0) {
+                        locations.add(files.get(i).location());
+                    }
+                }
                 PhysicalSchema physical = physicalSchema(duckdb, table, locations);
                 boolean partitioned = !snapshot.partitionColumns().isEmpty();
-                Map<String, long[]> deleted = DeletionVectorReader.read(duckdb, table, snapshot.files());
+                List<long[]> deleted = DeletionVectorReader.read(duckdb, table, files);
                 if (partitioned) {
                     filesTable = filesTable(view);
-                    createFilesTable(duckdb, filesTable, snapshot);
+                    createFilesTable(duckdb, filesTable, snapshot, layerOf);
                 }
-                if (!deleted.isEmpty()) {
+                if (deleted.stream().anyMatch(java.util.Objects::nonNull)) {
                     dvTable = dvTable(view);
-                    createDvTable(duckdb, dvTable, deleted);
+                    createDvTable(duckdb, dvTable, files, layerOf, deleted);
                 }
                 StringJoiner cols = new StringJoiner(", ");
                 for (DeltaColumn c : columns) {
@@ -90,25 +108,37 @@ final class ViewBuilder {
                     }
                     cols.add(expr + " AS " + SqlText.ident(c.name()));
                 }
-                StringBuilder sb = new StringBuilder("SELECT ").append(cols).append(" FROM read_parquet(")
-                        .append(SqlText.list(locations));
-                if (filesTable != null || dvTable != null) {
-                    sb.append(", filename = ").append(SqlText.literal(FILE_COLUMN));
+                List<String> scans = new ArrayList<>();
+                for (int layer = 0; layer < layers; layer++) {
+                    List<String> layerFiles = new ArrayList<>();
+                    for (int i = 0; i < files.size(); i++) {
+                        if (layerOf[i] == layer) {
+                            layerFiles.add(files.get(i).location());
+                        }
+                    }
+                    String layerFilter = layers == 1 ? "" : " AND %s.layer = " + layer;
+                    StringBuilder sb = new StringBuilder("SELECT ").append(cols).append(" FROM read_parquet(")
+                            .append(SqlText.list(layerFiles));
+                    if (filesTable != null || dvTable != null) {
+                        sb.append(", filename = ").append(SqlText.literal(FILE_COLUMN));
+                    }
+                    if (dvTable != null) {
+                        sb.append(", file_row_number = true");
+                    }
+                    sb.append(", hive_partitioning = false").append(physical.uniform() ? "" : ", union_by_name = true")
+                            .append(") AS d");
+                    String file = "d." + SqlText.ident(FILE_COLUMN);
+                    if (filesTable != null) {
+                        sb.append(" JOIN ").append(tempRef(filesTable)).append(" AS f ON ").append(file)
+                                .append(" = f.filename").append(String.format(layerFilter, "f"));
+                    }
+                    if (dvTable != null) {
+                        sb.append(" ANTI JOIN ").append(tempRef(dvTable)).append(" AS x ON ").append(file)
+                                .append(" = x.filename AND d.file_row_number = x.pos").append(String.format(layerFilter, "x"));
+                    }
+                    scans.add(sb.toString());
                 }
-                if (dvTable != null) {
-                    sb.append(", file_row_number = true");
-                }
-                sb.append(", hive_partitioning = false").append(physical.uniform() ? "" : ", union_by_name = true")
-                        .append(") AS d");
-                String file = "d." + SqlText.ident(FILE_COLUMN);
-                if (filesTable != null) {
-                    sb.append(" JOIN ").append(tempRef(filesTable)).append(" AS f ON ").append(file).append(" = f.filename");
-                }
-                if (dvTable != null) {
-                    sb.append(" ANTI JOIN ").append(tempRef(dvTable)).append(" AS x ON ").append(file)
-                            .append(" = x.filename AND d.file_row_number = x.pos");
-                }
-                select = sb.toString();
+                select = String.join(" UNION ALL ", scans);
             }
             if (filesTable == null) {
                 execute(duckdb, "DROP TABLE IF EXISTS " + tempRef(filesTable(view)));
@@ -203,23 +233,26 @@ final class ViewBuilder {
         return null;
     }
 
-    private static void createFilesTable(Connection duckdb, String name, DeltaSnapshot snapshot) throws SQLException {
+    private static void createFilesTable(Connection duckdb, String name, DeltaSnapshot snapshot, int[] layerOf)
+            throws SQLException {
         String staging = name + "_staging";
         List<String> partitionColumns = snapshot.partitionColumns();
         List<DeltaColumn> partitionFields = new ArrayList<>();
         for (String p : partitionColumns) {
             partitionFields.add(snapshot.schema().stream().filter(c -> c.name().equals(p)).findFirst().orElseThrow());
         }
-        StringJoiner ddl = new StringJoiner(", ", "CREATE OR REPLACE TEMP TABLE " + tempRef(staging) + " (filename VARCHAR, ", ")");
+        StringJoiner ddl = new StringJoiner(", ", "CREATE OR REPLACE TEMP TABLE " + tempRef(staging) + " (filename VARCHAR, layer INTEGER, ", ")");
         for (int i = 0; i < partitionFields.size(); i++) {
             ddl.add(SqlText.ident("p" + i) + " VARCHAR");
         }
         execute(duckdb, ddl.toString());
         try {
             try (DuckDBAppender appender = duckdb.unwrap(DuckDBConnection.class).createAppender("temp", "main", staging)) {
-                for (AddFile f : snapshot.files()) {
+                for (int n = 0; n < snapshot.files().size(); n++) {
+                    AddFile f = snapshot.files().get(n);
                     appender.beginRow();
                     appender.append(f.location());
+                    appender.append(layerOf[n]);
                     for (DeltaColumn field : partitionFields) {
                         String value = PartitionValues.prepare(field.type(), f.partitionValues().get(field.physicalName()));
                         if (value == null) {
@@ -231,7 +264,7 @@ final class ViewBuilder {
                     appender.endRow();
                 }
             }
-            StringJoiner typed = new StringJoiner(", ", "CREATE OR REPLACE TEMP TABLE " + tempRef(name) + " AS SELECT filename, ",
+            StringJoiner typed = new StringJoiner(", ", "CREATE OR REPLACE TEMP TABLE " + tempRef(name) + " AS SELECT filename, layer, ",
                     " FROM " + tempRef(staging));
             for (int i = 0; i < partitionFields.size(); i++) {
                 typed.add(PartitionValues.convert(SqlText.ident("p" + i), partitionFields.get(i).type()) + " AS "
@@ -243,13 +276,19 @@ final class ViewBuilder {
         }
     }
 
-    private static void createDvTable(Connection duckdb, String name, Map<String, long[]> deleted) throws SQLException {
-        execute(duckdb, "CREATE OR REPLACE TEMP TABLE " + tempRef(name) + " (filename VARCHAR, pos BIGINT)");
+    private static void createDvTable(Connection duckdb, String name, List<AddFile> files, int[] layerOf,
+            List<long[]> deleted) throws SQLException {
+        execute(duckdb, "CREATE OR REPLACE TEMP TABLE " + tempRef(name) + " (filename VARCHAR, layer INTEGER, pos BIGINT)");
         try (DuckDBAppender appender = duckdb.unwrap(DuckDBConnection.class).createAppender("temp", "main", name)) {
-            for (Map.Entry<String, long[]> e : deleted.entrySet()) {
-                for (long pos : e.getValue()) {
+            for (int i = 0; i < files.size(); i++) {
+                long[] rows = deleted.get(i);
+                if (rows == null) {
+                    continue;
+                }
+                for (long pos : rows) {
                     appender.beginRow();
-                    appender.append(e.getKey());
+                    appender.append(files.get(i).location());
+                    appender.append(layerOf[i]);
                     appender.append(pos);
                     appender.endRow();
                 }

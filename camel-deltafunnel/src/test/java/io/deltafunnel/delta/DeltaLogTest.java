@@ -198,8 +198,8 @@ class DeltaLogTest extends DuckDbTestSupport {
         t.parquetFromJson(t.log.resolve("_sidecars/two.parquet"), DeltaTableWriter.SIDECAR_COLUMNS, remove("b.parquet"));
         t.parquetFromJson(t.log.resolve("00000000000000000002.checkpoint.80a083e8-7026-4e79-81be-64bd76c43a11.parquet"),
                 DeltaTableWriter.V2_CHECKPOINT_COLUMNS, "{\"checkpointMetadata\":{\"version\":2}}",
-                protocol(3, 7, "v2Checkpoint"), metadata(SCHEMA), "{\"sidecar\":{\"path\":\"one.parquet\"}}",
-                "{\"sidecar\":{\"path\":\"two.parquet\"}}");
+                protocol(3, 7, "v2Checkpoint"), metadata(SCHEMA), "{\"sidecar\":{\"path\":\"one.parquet\",\"sizeInBytes\":1,\"modificationTime\":1}}",
+                "{\"sidecar\":{\"path\":\"two.parquet\",\"sizeInBytes\":1,\"modificationTime\":1}}");
         for (int v = 0; v <= 2; v++) {
             Files.delete(t.log.resolve(String.format("%020d.json", v)));
         }

@@ -35,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DeltaResolutionBenchmark {
 
     private static final int FILES = 10_000;
+    private static final int LONG_LOG_COMMITS = 2_000;
     private static final String SCHEMA = schema(field("id", prim("long")), field("f", prim("integer")),
             field("p", prim("integer")));
 
@@ -44,6 +45,14 @@ class DeltaResolutionBenchmark {
     @Test
     void measure() throws Exception {
         run(tmp, System.out);
+    }
+
+    /** Only the long-log case: {@code -Dtest='DeltaResolutionBenchmark#largeLog' -Ddeltafunnel.perf=true}. */
+    @Test
+    void largeLog() throws Exception {
+        try (Connection conn = DriverManager.getConnection("jdbc:duckdb:")) {
+            System.out.println(largeLog(conn, tmp));
+        }
     }
 
     public static void main(String[] args) throws Exception {
@@ -72,8 +81,56 @@ class DeltaResolutionBenchmark {
             }
             Path cp = table(conn, dir, data, "cp", FILES, 100, true);
             out.printf("%,6d files: checkpoint at v89 + 10 JSON commits    : %s%n", FILES, measure(conn, cp));
+            out.println(largeLog(conn, dir));
             out.printf("baseline, plain read_parquet over the same %,d files: %s%n", FILES, baseline(conn, data));
         }
+    }
+
+    /**
+     * Snapshot resolution of a long log: {@value #LONG_LOG_COMMITS} JSON commits, no checkpoint, each adding 10 files
+     * with realistic add actions (stats, tags), every commit from the 1,000th on also removing one file of an earlier
+     * commit. Only the log is measured (the data files do not exist), so this is log replay and validation time.
+     */
+    static String largeLog(Connection conn, Path dir) throws Exception {
+        DeltaTableWriter t = new DeltaTableWriter(conn, dir.resolve("long-log"));
+        int file = 0;
+        for (int c = 0; c < LONG_LOG_COMMITS; c++) {
+            List<String> actions = new ArrayList<>();
+            actions.add("{\"commitInfo\":{\"timestamp\":" + (1_700_000_000_000L + c) + ",\"operation\":\"WRITE\","
+                    + "\"operationParameters\":{\"mode\":\"Append\",\"partitionBy\":\"[\\\"p\\\"]\"},\"readVersion\":"
+                    + (c - 1) + ",\"isBlindAppend\":true,\"operationMetrics\":{\"numFiles\":\"10\"}}}");
+            if (c == 0) {
+                actions.add(protocol(1, 2));
+                actions.add(metadata(SCHEMA, List.of("p"), Map.of()));
+            }
+            for (int i = 0; i < 10; i++, file++) {
+                actions.add("{\"add\":{\"path\":\"p=" + (file % 100) + "/part-" + String.format("%05d", file)
+                        + "-3c1e4a2b-6f0d-4c8e-9a57-1b2d3e4f5a6b.c000.snappy.parquet\",\"partitionValues\":{\"p\":\""
+                        + (file % 100) + "\"},\"size\":" + (4000 + file % 977) + ",\"modificationTime\":"
+                        + (1_700_000_000_000L + c) + ",\"dataChange\":true,\"stats\":\"{\\\"numRecords\\\":20,"
+                        + "\\\"minValues\\\":{\\\"id\\\":" + file * 20 + ",\\\"f\\\":" + file + "},\\\"maxValues\\\":{\\\"id\\\":"
+                        + (file * 20 + 19) + ",\\\"f\\\":" + file + "},\\\"nullCount\\\":{\\\"id\\\":0,\\\"f\\\":0}}\","
+                        + "\"tags\":{\"INSERTION_TIME\":\"" + (1_700_000_000_000_000L + c) + "\"}}}");
+            }
+            if (c >= 1000) {
+                int victim = (c - 1000) * 10 + 3;
+                actions.add("{\"remove\":{\"path\":\"p=" + (victim % 100) + "/part-" + String.format("%05d", victim)
+                        + "-3c1e4a2b-6f0d-4c8e-9a57-1b2d3e4f5a6b.c000.snappy.parquet\",\"deletionTimestamp\":"
+                        + (1_700_000_000_000L + c) + ",\"dataChange\":true,\"extendedFileMetadata\":true,"
+                        + "\"partitionValues\":{\"p\":\"" + (victim % 100) + "\"},\"size\":4000}}");
+            }
+            t.commit(c, actions.toArray(String[]::new));
+        }
+        long best = Long.MAX_VALUE;
+        long files = 0;
+        for (int run = 0; run < 5; run++) {
+            long t0 = System.nanoTime();
+            DeltaSnapshot s = DeltaLog.snapshot(conn, t.root.toString(), null, null);
+            best = Math.min(best, System.nanoTime() - t0);
+            files = s.fileCount();
+        }
+        return String.format("%,d JSON commits, %,d adds, %,d live files, no checkpoint: snapshot %5d ms (best of 5)",
+                LONG_LOG_COMMITS, file, files, best / 1_000_000);
     }
 
     /** Builds a table whose log points at the shared data files (absolute paths), partitioned by p = f % 100. */
