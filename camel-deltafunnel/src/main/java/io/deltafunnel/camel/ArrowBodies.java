@@ -1,0 +1,62 @@
+package io.deltafunnel.camel;
+
+import java.io.File;
+import java.io.InputStream;
+import java.nio.file.Path;
+
+import io.deltafunnel.arrow.ArrowIpc;
+import io.deltafunnel.arrow.RecordBatches;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.camel.Exchange;
+import org.apache.camel.InvalidPayloadException;
+import org.apache.camel.Message;
+import org.apache.camel.StreamCache;
+import org.apache.camel.WrappedFile;
+
+/**
+ * Resolves the body the {@code deltafunnel-mssql:} producer writes into a sequence of Arrow record batches.
+ *
+ * <ul>
+ *   <li>a {@link VectorSchemaRoot}: that one batch, borrowed (its owner, e.g. the {@code deltafunnel:} consumer or
+ *       a conversion's exchange, closes it);</li>
+ *   <li>Arrow IPC, stream or file format, as {@link Path}, {@link File}, a file component's {@code GenericFile},
+ *       {@code byte[]}, {@link InputStream} or stream cache: each record batch in turn, read one batch ahead from the
+ *       context's {@link ArrowConversionMemory} and released by the returned sequence;</li>
+ *   <li>anything else a type converter turns into a {@link VectorSchemaRoot}: that root, borrowed.</li>
+ * </ul>
+ * The caller closes the returned sequence.
+ */
+final class ArrowBodies {
+
+    private ArrowBodies() {
+    }
+
+    static RecordBatches batches(Exchange exchange) throws InvalidPayloadException {
+        Message in = exchange.getIn();
+        Object body = in.getBody();
+        if (body instanceof VectorSchemaRoot root) {
+            return RecordBatches.borrowing(root);
+        }
+        if (body instanceof WrappedFile<?> wrapped && wrapped.getFile() instanceof File file) {
+            body = file;
+        }
+        if (body instanceof File file) {
+            body = file.toPath();
+        }
+        if (body instanceof Path path) {
+            return ArrowIpc.read(path, ArrowConversionMemory.allocator(exchange.getContext()));
+        }
+        if (body instanceof byte[] bytes) {
+            return ArrowIpc.read(bytes, ArrowConversionMemory.allocator(exchange.getContext()));
+        }
+        if (body instanceof InputStream || body instanceof StreamCache || body instanceof WrappedFile) {
+            return ArrowIpc.read(in.getMandatoryBody(InputStream.class),
+                    ArrowConversionMemory.allocator(exchange.getContext()));
+        }
+        VectorSchemaRoot root = body == null ? null : in.getBody(VectorSchemaRoot.class);
+        if (root == null) {
+            throw new InvalidPayloadException(exchange, VectorSchemaRoot.class);
+        }
+        return RecordBatches.borrowing(root);
+    }
+}
