@@ -33,8 +33,18 @@ public interface RecordBatches extends AutoCloseable {
 
     /** A one-batch sequence over {@code root}, which stays owned by the caller: closing the sequence leaves it open. */
     static RecordBatches borrowing(VectorSchemaRoot root) {
+        return single(root, false);
+    }
+
+    /** A one-batch sequence that owns {@code root}: closing the sequence closes it. */
+    static RecordBatches owning(VectorSchemaRoot root) {
+        return single(root, true);
+    }
+
+    private static RecordBatches single(VectorSchemaRoot root, boolean owned) {
         return new RecordBatches() {
             private long index = -1;
+            private boolean closed;
 
             @Override
             public VectorSchemaRoot next() {
@@ -57,7 +67,10 @@ public interface RecordBatches extends AutoCloseable {
 
             @Override
             public void close() {
-                // borrowed: the caller closes the root
+                if (owned && !closed) {
+                    root.close();
+                }
+                closed = true;
             }
         };
     }

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.nio.file.Path;
 
 import io.deltafunnel.arrow.ArrowIpc;
+import io.deltafunnel.arrow.ArrowJsonLines;
 import io.deltafunnel.arrow.RecordBatches;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.camel.Exchange;
@@ -22,6 +23,8 @@ import org.apache.camel.WrappedFile;
  *   <li>Arrow IPC, stream or file format, as {@link Path}, {@link File}, a file component's {@code GenericFile},
  *       {@code byte[]}, {@link InputStream} or stream cache: each record batch in turn, read one batch ahead from the
  *       context's {@link ArrowConversionMemory} and released by the returned sequence;</li>
+ *   <li>a {@link String}: JSON lines (as the {@code deltafunnel:application-json} data type makes them), one batch
+ *       with inferred column types ({@link ArrowJsonLines#fromJsonLines}), released by the returned sequence;</li>
  *   <li>anything else a type converter turns into a {@link VectorSchemaRoot}: that root, borrowed.</li>
  * </ul>
  * The caller closes the returned sequence.
@@ -52,6 +55,10 @@ final class ArrowBodies {
         if (body instanceof InputStream || body instanceof StreamCache || body instanceof WrappedFile) {
             return ArrowIpc.read(in.getMandatoryBody(InputStream.class),
                     ArrowConversionMemory.allocator(exchange.getContext()));
+        }
+        if (body instanceof String text) {
+            return RecordBatches.owning(ArrowJsonLines.fromJsonLines(text,
+                    ArrowConversionMemory.allocator(exchange.getContext())));
         }
         VectorSchemaRoot root = body == null ? null : in.getBody(VectorSchemaRoot.class);
         if (root == null) {

@@ -101,7 +101,7 @@ public final class DeltaFunnelArrowConverters {
         return ArrowConversionMemory.allocator(exchange.getContext());
     }
 
-    private static VectorSchemaRoot ownedByExchange(VectorSchemaRoot root, Exchange exchange) {
+    static VectorSchemaRoot ownedByExchange(VectorSchemaRoot root, Exchange exchange) {
         exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
             @Override
             public void onDone(Exchange done) {

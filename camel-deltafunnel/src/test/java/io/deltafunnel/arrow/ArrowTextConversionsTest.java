@@ -78,4 +78,39 @@ class ArrowTextConversionsTest {
         assertEquals("[5,6]", row.get("list"));
         assertEquals("{\"a\":5,\"b\":\"x5\"}", row.get("st"));
     }
+
+    @Test
+    void jsonLinesReadBackWithInferredTypes() {
+        String lines = ArrowJsonLines.toJsonLines(root);
+        try (VectorSchemaRoot back = ArrowJsonLines.fromJsonLines(lines, allocator)) {
+            assertEquals(3, back.getRowCount());
+            assertEquals("Schema<id: Int(64, true), name: Utf8, amount: Decimal(3, 2, 128), day: Utf8, flag: Bool,"
+                    + " ratio: Decimal(2, 1, 128), list: Utf8, st: Utf8>", back.getSchema().toString());
+            // nested values come back as their JSON text, everything else renders as before
+            assertEquals("""
+                    {"id":4,"name":"name 4","amount":5.00,"day":"2024-01-05","flag":false,"ratio":1.0,\
+                    "list":"[4,5]","st":"{\\"a\\":4,\\"b\\":\\"x4\\"}"}""",
+                    ArrowJsonLines.toJsonLines(back).split("\n")[0]);
+            List<Map<String, Object>> rows = ArrowRows.toRows(back);
+            assertEquals(new BigDecimal("6.25"), rows.get(1).get("amount"));
+            assertEquals("2024-01-06", rows.get(1).get("day"));
+            assertEquals("{\"a\":5,\"b\":\"x5\"}", rows.get(1).get("st"));
+            assertNull(rows.get(1).get("ratio"));
+        }
+    }
+
+    @Test
+    void jsonLinesThatAreNotObjectsOrMixTypesFailNamingLineAndColumn() {
+        JsonLinesException notJson = org.junit.jupiter.api.Assertions.assertThrows(JsonLinesException.class,
+                () -> ArrowJsonLines.fromJsonLines("{\"a\":1}\n\nnot json\n", allocator));
+        assertEquals(3, notJson.line());
+        JsonLinesException mixed = org.junit.jupiter.api.Assertions.assertThrows(JsonLinesException.class,
+                () -> ArrowJsonLines.fromJsonLines("{\"a\":1}\n{\"a\":\"one\"}\n", allocator));
+        assertEquals(2, mixed.line());
+        assertEquals("a", mixed.column());
+        try (VectorSchemaRoot widened = ArrowJsonLines.fromJsonLines("{\"a\":1}\n{\"b\":true,\"a\":2.5}\n", allocator)) {
+            assertEquals("Schema<a: Decimal(2, 1, 128), b: Bool>", widened.getSchema().toString());
+            assertEquals("{\"a\":1.0,\"b\":null}\n{\"a\":2.5,\"b\":true}\n", ArrowJsonLines.toJsonLines(widened));
+        }
+    }
 }
