@@ -23,8 +23,9 @@ import org.apache.camel.WrappedFile;
  *   <li>Arrow IPC, stream or file format, as {@link Path}, {@link File}, a file component's {@code GenericFile},
  *       {@code byte[]}, {@link InputStream} or stream cache: each record batch in turn, read one batch ahead from the
  *       context's {@link ArrowConversionMemory} and released by the returned sequence;</li>
- *   <li>a {@link String}: JSON lines (as the {@code deltafunnel:application-json} data type makes them), one batch
- *       with inferred column types ({@link ArrowJsonLines#fromJsonLines}), released by the returned sequence;</li>
+ *   <li>a {@link String} with {@code Content-Type} {@code application/json} (as the {@code deltafunnel:application-json}
+ *       data type sets it; also {@code application/x-ndjson}, {@code application/jsonl}): JSON lines, one batch with
+ *       inferred column types ({@link ArrowJsonLines#fromJsonLines}), released by the returned sequence;</li>
  *   <li>anything else a type converter turns into a {@link VectorSchemaRoot}: that root, borrowed.</li>
  * </ul>
  * The caller closes the returned sequence.
@@ -56,7 +57,7 @@ final class ArrowBodies {
             return ArrowIpc.read(in.getMandatoryBody(InputStream.class),
                     ArrowConversionMemory.allocator(exchange.getContext()));
         }
-        if (body instanceof String text) {
+        if (body instanceof String text && isJson(in.getHeader(Exchange.CONTENT_TYPE, String.class))) {
             return RecordBatches.owning(ArrowJsonLines.fromJsonLines(text,
                     ArrowConversionMemory.allocator(exchange.getContext())));
         }
@@ -65,5 +66,14 @@ final class ArrowBodies {
             throw new InvalidPayloadException(exchange, VectorSchemaRoot.class);
         }
         return RecordBatches.borrowing(root);
+    }
+
+    private static boolean isJson(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        String type = contentType.split(";", 2)[0].strip().toLowerCase(java.util.Locale.ROOT);
+        return type.equals("application/json") || type.equals("application/x-ndjson")
+                || type.equals("application/jsonl");
     }
 }

@@ -157,6 +157,30 @@ class ArrowInteropRouteTest extends EmulatorRouteTestSupport {
     }
 
     @Test
+    void jsonLinesBodyIsWrittenOnlyWhenDeclaredAsJson() throws Exception {
+        String target = mssql("createTable=true");
+        context.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:json").to(target);
+            }
+        });
+        String lines = "{\"id\":1,\"name\":\"a\",\"amount\":1.25}\n{\"id\":2,\"name\":null,\"amount\":3}\n";
+        Exchange undeclared = template.send("direct:json", e -> e.getIn().setBody(lines));
+        assertInstanceOf(org.apache.camel.InvalidPayloadException.class, undeclared.getException());
+        Exchange json = template.send("direct:json", e -> {
+            e.getIn().setBody(lines);
+            e.getIn().setHeader(Exchange.CONTENT_TYPE, "application/json");
+        });
+        assertEquals(null, json.getException());
+        assertEquals(2L, json.getMessage().getHeader(DeltaFunnelConstants.OUTPUT_ROWS, Long.class));
+        List<List<Object>> rows = query("SELECT id, name, amount FROM [dbo].[" + table + "] ORDER BY id");
+        assertEquals(List.of(List.of(1L, "a", new BigDecimal("1.25"))), rows.subList(0, 1));
+        assertEquals(Arrays.asList(2L, null, new BigDecimal("3.00")), rows.get(1));
+        assertConversionsReleased();
+    }
+
+    @Test
     void deltafunnelToSplitAndLogThroughListOfMaps() throws Exception {
         MockEndpoint rows = getMockEndpoint("mock:rows");
         rows.expectedMessageCount(25);
