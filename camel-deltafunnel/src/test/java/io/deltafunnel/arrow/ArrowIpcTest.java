@@ -1,11 +1,16 @@
 package io.deltafunnel.arrow;
 
 import java.io.ByteArrayInputStream;
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 import org.apache.arrow.flatbuf.MessageHeader;
 import org.apache.arrow.memory.BufferAllocator;
@@ -135,6 +140,33 @@ class ArrowIpcTest {
         Path missing = dir.resolve("missing.arrows");
         ArrowIpcException absent = assertThrows(ArrowIpcException.class, () -> ArrowIpc.read(missing, allocator));
         assertTrue(absent.getMessage().contains(missing.toString()), absent.getMessage());
+    }
+
+    @Test
+    void streamAndFileWrittenByPyarrowAreRead() throws Exception {
+        // fixtures written by pyarrow (src/test/resources/arrow/make_pyarrow_fixtures.py)
+        for (String name : List.of("pyarrow-stream.arrows", "pyarrow-file.arrow")) {
+            Path path = Path.of(getClass().getResource("/arrow/" + name).toURI());
+            try (RecordBatches sequence = ArrowIpc.read(path, allocator)) {
+                int[] sizes = {10, 5, 1};
+                long id = 0;
+                for (int b = 0; b < sizes.length; b++) {
+                    VectorSchemaRoot batch = sequence.next();
+                    assertEquals(sizes[b], batch.getRowCount(), name + " batch " + b);
+                    assertEquals(b == 2, sequence.isLast());
+                    for (Map<String, Object> row : ArrowRows.toRows(batch)) {
+                        assertEquals(id, row.get("id"));
+                        assertEquals(id % 4 == 0 ? null : "n" + id, row.get("name"));
+                        assertEquals(BigDecimal.valueOf(id * 25, 2), row.get("amount"));
+                        assertEquals(LocalDate.of(2024, 1, 1).plusDays(id), row.get("day"));
+                        assertEquals("[" + id + "," + (id + 1) + "]", row.get("tags"));
+                        assertEquals(OffsetDateTime.of(2024, 1, 1, 0, 0, (int) id, 0, ZoneOffset.UTC), row.get("ts"));
+                        id++;
+                    }
+                }
+                assertNull(sequence.next());
+            }
+        }
     }
 
     private void assertSameBatches(RecordBatches sequence) {
