@@ -2,6 +2,8 @@ package io.deltafunnel.camel;
 
 import java.time.Duration;
 
+import io.deltafunnel.arrow.ArrowIpcException;
+import io.deltafunnel.arrow.RecordBatches;
 import io.deltafunnel.handoff.HandoffStats;
 import io.deltafunnel.handoff.IncrementalLoad;
 import io.deltafunnel.mssql.BulkLoadException;
@@ -16,7 +18,6 @@ import io.deltafunnel.mssql.TransactionMode;
 import io.deltafunnel.mssql.WriteMode;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.camel.Exchange;
-import org.apache.camel.InvalidPayloadException;
 import org.apache.camel.Message;
 import org.apache.camel.support.DefaultProducer;
 import org.slf4j.Logger;
@@ -24,6 +25,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes each exchange's Arrow batch synchronously into SQL Server.
+ *
+ * <p>The body is a {@link VectorSchemaRoot} (borrowed: its owner closes it) or Arrow IPC (stream or file format, as
+ * {@code byte[]}, {@code InputStream}, {@code File}, {@code Path} or a file component's {@code GenericFile}); each
+ * record batch of an IPC body is written in turn as one batch of the run, and only the last one can complete it
+ * (see {@link ArrowBodies}).
  *
  * <p>Keeps at most one open run per endpoint: a batch with a new run id (or a new attempt of the same run) while an
  * older run is still open (its complete batch never came) rolls back and discards the older run. Stopping the
@@ -93,10 +99,13 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
                     in.getHeader(DeltaFunnelConstants.STATE));
             return;
         }
-        VectorSchemaRoot root = in.getBody(VectorSchemaRoot.class);
-        if (root == null) {
-            throw new InvalidPayloadException(exchange, VectorSchemaRoot.class);
+        try (RecordBatches batches = ArrowBodies.batches(exchange)) {
+            process(exchange, in, batches);
         }
+    }
+
+    /** Writes the body's batches (one, or each record batch of an Arrow IPC body) as batches of the exchange's run. */
+    private void process(Exchange exchange, Message in, RecordBatches batches) {
         String runId = in.getHeader(DeltaFunnelConstants.RUN_ID, String.class);
         boolean standalone = runId == null;
         boolean complete;
@@ -126,7 +135,13 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
             LOG.debug("deltafunnel-mssql:{}: run {} attempt {} started", settings.table(), runId, attempt);
         }
         try {
-            publish(exchange, writeRetryingInPlace(root, complete, standalone));
+            // An IPC body may hold several record batches: one write each; only the last can complete the run.
+            // After the first, a retry must not restart a standalone run (earlier batches are in its session).
+            VectorSchemaRoot root;
+            while ((root = batches.next()) != null) {
+                publish(exchange, writeRetryingInPlace(root, complete && batches.isLast(),
+                        standalone && batches.index() == 0));
+            }
         } catch (BulkLoadException e) {
             BulkLoadException failure = inPlace(standalone) ? e : RunFailures.replayOrFinal(e, attempt, retryPolicy);
             publish(exchange, failure.stats());
@@ -134,6 +149,13 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
                 lastFailed = new RunFailures.Failed(runId, attempt, failure);
             }
             throw failure;
+        } catch (ArrowIpcException e) {
+            // The IPC body broke off after some of its batches were written: discard the run, nothing half-written.
+            if (open != null) {
+                open.abort("the Arrow IPC body could not be read: " + e.getMessage());
+                open = null;
+            }
+            throw e;
         } finally {
             if (open != null && open.state() != BulkLoadSession.State.OPEN) {
                 open = null;

@@ -12,7 +12,7 @@ import java.util.Map;
  * numbers {@link Long} when integral and in range else {@link BigDecimal}, plus {@link String}, {@link Boolean} and
  * null. Bulk log reading is done by DuckDB, not here.
  */
-final class Json {
+public final class Json {
 
     private final String text;
     private int pos;
@@ -22,7 +22,7 @@ final class Json {
     }
 
     /** @throws IllegalArgumentException on malformed input, with the offending offset */
-    static Object parse(String text) {
+    public static Object parse(String text) {
         Json parser = new Json(text);
         parser.skipWhitespace();
         Object value = parser.value();

@@ -22,8 +22,11 @@ import org.apache.arrow.vector.types.pojo.Field;
  * order). Scalars: integers and decimals as JSON numbers (decimals in plain notation, never rounded), floats as
  * numbers ({@code "NaN"}, {@code "Infinity"} as strings), booleans, strings escaped, binary as base64 strings,
  * dates/times/timestamps/UUIDs as ISO-8601 strings, nulls as {@code null}.
+ *
+ * <p>Public so that {@code io.deltafunnel.arrow} renders JSON lines with exactly this rendering. An instance is
+ * bound to one vector (valid as long as that vector is) and is not thread-safe.
  */
-final class JsonWriter {
+public final class JsonWriter {
 
     private final Node root;
     private final StringBuilder sb = new StringBuilder();
@@ -45,12 +48,17 @@ final class JsonWriter {
         }
     }
 
-    static JsonWriter forVector(FieldVector vector) {
+    /**
+     * A writer of the values of {@code vector} (any type {@link SqlServerTypes} supports, nested or scalar).
+     *
+     * @throws UnsupportedArrowTypeException when some (nested) type cannot be rendered
+     */
+    public static JsonWriter forVector(FieldVector vector) {
         return new JsonWriter(node(vector));
     }
 
     /** The JSON text of the value at {@code row} (the caller handles a top-level null). */
-    String write(int row) {
+    public String write(int row) {
         sb.setLength(0);
         root.append(sb, row);
         return sb.toString();
@@ -193,7 +201,8 @@ final class JsonWriter {
         }
     }
 
-    static void appendString(StringBuilder out, String s) {
+    /** Appends {@code s} as a JSON string literal (quoted and escaped). */
+    public static void appendString(StringBuilder out, String s) {
         out.append('"');
         for (int k = 0; k < s.length(); k++) {
             char c = s.charAt(k);

@@ -69,6 +69,29 @@ class GeneratedMetadataIT {
         }
     }
 
+    @Test
+    void jarRegistersTheGeneratedTypeConverterLoaderAndTheDataTypeTransformers() throws Exception {
+        Path jar = Path.of(System.getProperty("deltafunnel.jar", "target/camel-deltafunnel.jar"));
+        assertTrue(Files.isRegularFile(jar), "the component jar is built: " + jar);
+        try (JarFile jarFile = new JarFile(jar.toFile())) {
+            ZipEntry loaders = jarFile.getEntry("META-INF/services/org/apache/camel/TypeConverterLoader");
+            assertNotNull(loaders, "TypeConverterLoader service file");
+            String text = new String(jarFile.getInputStream(loaders).readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(text.lines().anyMatch("io.deltafunnel.camel.DeltaFunnelArrowConvertersLoader"::equals), text);
+            assertNotNull(jarFile.getEntry("io/deltafunnel/camel/DeltaFunnelArrowConvertersLoader.class"),
+                    "the generated loader is compiled into the jar");
+            for (String[] transformer : new String[][] {
+                    {"deltafunnel-application-json", "ArrowJsonDataTypeTransformer"},
+                    {"deltafunnel-application-vnd-apache-arrow-stream", "ArrowStreamDataTypeTransformer"},
+                    {"deltafunnel-application-x-java-object", "ArrowRootDataTypeTransformer"}}) {
+                ZipEntry service = jarFile.getEntry("META-INF/services/org/apache/camel/transformer/" + transformer[0]);
+                assertNotNull(service, "transformer service file " + transformer[0]);
+                String content = new String(jarFile.getInputStream(service).readAllBytes(), StandardCharsets.UTF_8);
+                assertTrue(content.contains("class=io.deltafunnel.camel." + transformer[1]), content);
+            }
+        }
+    }
+
     @SuppressWarnings("unchecked")
     private static void assertDocumented(String scheme, String section, Map<?, ?> entries) {
         assertNotNull(entries, scheme + " " + section);

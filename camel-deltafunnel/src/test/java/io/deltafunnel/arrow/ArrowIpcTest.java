@@ -1,0 +1,183 @@
+package io.deltafunnel.arrow;
+
+import java.io.ByteArrayInputStream;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.arrow.flatbuf.MessageHeader;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ArrowIpcTest {
+
+    private BufferAllocator allocator;
+    private final List<VectorSchemaRoot> batches = new ArrayList<>();
+
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void open() {
+        allocator = new RootAllocator();
+        batches.add(ArrowTestData.query(allocator, ArrowTestData.sql(0, 1000)));
+        batches.add(ArrowTestData.query(allocator, ArrowTestData.sql(1000, 1700)));
+        batches.add(ArrowTestData.query(allocator, ArrowTestData.sql(1700, 1703)));
+    }
+
+    @AfterEach
+    void close() {
+        batches.forEach(VectorSchemaRoot::close);
+        assertEquals(0, allocator.getAllocatedMemory(), "Arrow memory outstanding");
+        allocator.close();
+    }
+
+    @Test
+    void streamBytesAreSchemaOneBatchAndEndOfStreamAndLeaveTheRootIntact() throws Exception {
+        VectorSchemaRoot root = batches.get(0);
+        byte[] bytes = ArrowIpc.toStreamBytes(root);
+        assertEquals(List.of(MessageHeader.Schema, MessageHeader.RecordBatch), ArrowTestData.messageTypes(bytes));
+        assertEquals(1000, root.getRowCount());
+        assertEquals(999L, ((BigIntVector) root.getVector("id")).get(999));
+        // Arrow Java's own stream reader reads the same values back
+        try (ArrowStreamReader reader = new ArrowStreamReader(new ByteArrayInputStream(bytes), allocator)) {
+            assertTrue(reader.loadNextBatch());
+            assertTrue(root.equals(reader.getVectorSchemaRoot()), "read back differs");
+            assertFalse(reader.loadNextBatch());
+        }
+    }
+
+    @Test
+    void multiBatchStreamIsReadOneBatchAheadFromBytesStreamAndPath() throws Exception {
+        byte[] stream = ArrowTestData.stream(allocator, batches);
+        assertEquals(List.of(MessageHeader.Schema, MessageHeader.RecordBatch, MessageHeader.RecordBatch,
+                MessageHeader.RecordBatch), ArrowTestData.messageTypes(stream));
+        Path file = Files.write(dir.resolve("three.arrows"), stream);
+        assertSameBatches(ArrowIpc.read(stream, allocator));
+        assertSameBatches(ArrowIpc.read(new ByteArrayInputStream(stream), allocator));
+        assertSameBatches(ArrowIpc.read(file, allocator));
+    }
+
+    @Test
+    void ipcFileFormatIsReadFromPathBytesAndStream() throws Exception {
+        Path file = dir.resolve("three.arrow");
+        ArrowTestData.file(allocator, batches, file);
+        byte[] bytes = Files.readAllBytes(file);
+        assertEquals("ARROW1", new String(bytes, 0, 6, java.nio.charset.StandardCharsets.US_ASCII));
+        assertSameBatches(ArrowIpc.read(file, allocator));
+        assertSameBatches(ArrowIpc.read(bytes, allocator));
+        assertSameBatches(ArrowIpc.read(new ByteArrayInputStream(bytes), allocator));
+    }
+
+    @Test
+    void readAllConcatenatesEveryBatchIntoOneRoot() throws Exception {
+        byte[] stream = ArrowTestData.stream(allocator, batches);
+        try (RecordBatches sequence = ArrowIpc.read(stream, allocator);
+             VectorSchemaRoot all = ArrowIpc.readAll(sequence, allocator);
+             VectorSchemaRoot expected = ArrowTestData.query(allocator, ArrowTestData.sql(0, 1703))) {
+            assertEquals(1703, all.getRowCount());
+            assertTrue(expected.equals(all), "concatenation differs from the whole result");
+        }
+    }
+
+    @Test
+    void schemaOnlyStreamYieldsOneEmptyBatch() throws Exception {
+        byte[] stream;
+        try (VectorSchemaRoot empty = VectorSchemaRoot.create(batches.get(0).getSchema(), allocator)) {
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            try (ArrowStreamWriter writer = new ArrowStreamWriter(empty, null, out)) {
+                writer.start();
+                writer.end();
+            }
+            stream = out.toByteArray();
+        }
+        assertEquals(List.of(MessageHeader.Schema), ArrowTestData.messageTypes(stream));
+        try (RecordBatches sequence = ArrowIpc.read(stream, allocator)) {
+            VectorSchemaRoot only = sequence.next();
+            assertEquals(0, only.getRowCount());
+            assertEquals(batches.get(0).getSchema(), only.getSchema());
+            assertTrue(sequence.isLast());
+            assertNull(sequence.next());
+        }
+    }
+
+    @Test
+    void garbageAndTruncatedStreamsFailNamingTheSourceAndBatchesRead() throws Exception {
+        ArrowIpcException garbage = assertThrows(ArrowIpcException.class,
+                () -> ArrowIpc.read("{\"not\":\"arrow\"}".getBytes(), allocator).close());
+        assertTrue(garbage.getMessage().contains("byte[15]"), garbage.getMessage());
+
+        byte[] stream = ArrowTestData.stream(allocator, batches);
+        byte[] truncated = Arrays.copyOf(stream, stream.length - 200); // inside the last record batch
+        try (RecordBatches sequence = ArrowIpc.read(truncated, allocator)) {
+            assertEquals(1000, sequence.next().getRowCount());
+            ArrowIpcException e = assertThrows(ArrowIpcException.class, sequence::next);
+            assertEquals(2, e.batchesRead(), e.getMessage());
+            assertTrue(e.getMessage().contains("record batch 2"), e.getMessage());
+        }
+
+        Path missing = dir.resolve("missing.arrows");
+        ArrowIpcException absent = assertThrows(ArrowIpcException.class, () -> ArrowIpc.read(missing, allocator));
+        assertTrue(absent.getMessage().contains(missing.toString()), absent.getMessage());
+    }
+
+    @Test
+    void streamAndFileWrittenByPyarrowAreRead() throws Exception {
+        // fixtures written by pyarrow (src/test/resources/arrow/make_pyarrow_fixtures.py)
+        for (String name : List.of("pyarrow-stream.arrows", "pyarrow-file.arrow")) {
+            Path path = Path.of(getClass().getResource("/arrow/" + name).toURI());
+            try (RecordBatches sequence = ArrowIpc.read(path, allocator)) {
+                int[] sizes = {10, 5, 1};
+                long id = 0;
+                for (int b = 0; b < sizes.length; b++) {
+                    VectorSchemaRoot batch = sequence.next();
+                    assertEquals(sizes[b], batch.getRowCount(), name + " batch " + b);
+                    assertEquals(b == 2, sequence.isLast());
+                    for (Map<String, Object> row : ArrowRows.toRows(batch)) {
+                        assertEquals(id, row.get("id"));
+                        assertEquals(id % 4 == 0 ? null : "n" + id, row.get("name"));
+                        assertEquals(BigDecimal.valueOf(id * 25, 2), row.get("amount"));
+                        assertEquals(LocalDate.of(2024, 1, 1).plusDays(id), row.get("day"));
+                        assertEquals("[" + id + "," + (id + 1) + "]", row.get("tags"));
+                        assertEquals(OffsetDateTime.of(2024, 1, 1, 0, 0, (int) id, 0, ZoneOffset.UTC), row.get("ts"));
+                        id++;
+                    }
+                }
+                assertNull(sequence.next());
+            }
+        }
+    }
+
+    private void assertSameBatches(RecordBatches sequence) {
+        try (sequence) {
+            for (int i = 0; i < batches.size(); i++) {
+                VectorSchemaRoot batch = sequence.next();
+                assertEquals(i, sequence.index());
+                assertEquals(i == batches.size() - 1, sequence.isLast(), "last flag of batch " + i);
+                assertTrue(batches.get(i).equals(batch), "batch " + i + " differs");
+            }
+            assertNull(sequence.next());
+        }
+    }
+}
