@@ -63,7 +63,7 @@ import org.apache.camel.impl.DefaultCamelContext;
  * <pre>
  * benchmark/cpu.sh [--rows 2000000] [--shapes LINEITEM,NARROW] [--runs 3] [--warmups 1] [--batch-size 65536]
  *                  [--paths src,adapt,direct,driver] [--work-dir DIR] [--emulator-jar JAR] [--sink-mode sink]
- *                  [--jfr DIR]
+ *                  [--jfr DIR] [--duckdb-threads N]
  * </pre>
  */
 public final class ClientCpu {
@@ -85,6 +85,8 @@ public final class ClientCpu {
     String sinkMode = "sink";
     /** When set, one JFR recording per shape and path covers its measured runs. */
     Path jfrDir;
+    /** DuckDB's worker threads ({@code SET threads=N} through the consumer's initSql); 0 = DuckDB's default. */
+    int duckdbThreads;
 
     /** One path's measured runs on one shape. */
     record PathResult(Shape shape, String path, long rows, double[] clientNsPerRow, double[] emulatorNsPerRow,
@@ -136,6 +138,7 @@ public final class ClientCpu {
                 case "--emulator-jar" -> emulatorJar = Path.of(v);
                 case "--sink-mode" -> sinkMode = v;
                 case "--jfr" -> jfrDir = Path.of(v);
+                case "--duckdb-threads" -> duckdbThreads = Integer.parseInt(v);
                 default -> throw new IllegalArgumentException("unknown option " + a + " (see the class comment)");
             }
             i++;
@@ -335,7 +338,8 @@ public final class ClientCpu {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         AtomicLong rowsDone = new AtomicLong();
         String source = "deltafunnel:" + id + "?query=RAW(" + query + ")&batchSize=" + batchSize
-                + "&repeatCount=1&initialDelay=0&delay=3600000";
+                + "&repeatCount=1&initialDelay=0&delay=3600000"
+                + (duckdbThreads > 0 ? "&initSql=RAW(SET threads=" + duckdbThreads + ")" : "");
         String sink = "deltafunnel-mssql:dbo." + target + "?url=RAW(" + url + ")&username=sa&password=RAW("
                 + PASSWORD + ")&tableLock=true&transaction=run"
                 + (path.equals("direct") ? "&bulkEncoder=direct&bulkEncoderFallback=false" : "");

@@ -72,6 +72,10 @@ public final class ArrowBulkData extends BoundBulkData {
             }
             // Without NULLs in the batch's vector, skip the per-value validity lookup.
             boolean noNulls = vectors[c].getNullCount() == 0;
+            if (noNulls && binding.allFit(vectors[c], rowCount)) {
+                // one tight pass over the raw buffers proved every value fits (see TargetBinding.allFit)
+                continue;
+            }
             int r = 0;
             try {
                 if (noNulls) {
