@@ -21,6 +21,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -156,6 +157,56 @@ class ArrowBulkDataFastPathTest {
         DateDayVector late = track(new DateDayVector("late", allocator));
         late.set(0, (int) LocalDate.of(10000, 1, 1).toEpochDay());
         assertTrue(rejection(late, 1, col("date", null, null, null, null)).contains("outside the target's range"));
+    }
+
+    /** A one-column binding of {@code v} into {@code target}, for the column-wide checks. */
+    private static TargetBinding binding(FieldVector v, TargetColumn target) {
+        return TargetBinding.of(SqlServerTypes.forField(v.getField()).kind(), target, true);
+    }
+
+    @Test
+    void columnWidePassesAcceptOnlyWhatTheValueChecksAccept() {
+        int rows = 1000;
+        DecimalVector d = track(new DecimalVector("d", allocator, 38, 2));
+        VarCharVector s = track(new VarCharVector("s", allocator));
+        DateDayVector days = track(new DateDayVector("days", allocator));
+        for (int r = 0; r < rows; r++) {
+            d.set(r, new BigDecimal(r % 2 == 0 ? "9999999999999.99" : "-9999999999999.99")); // decimal(15,2)'s limits
+            s.setSafe(r, (r % 2 == 0 ? "äöü" : "abcdef").getBytes(StandardCharsets.UTF_8)); // 6 bytes each
+            days.set(r, (int) (r % 2 == 0 ? LocalDate.of(1, 1, 1) : LocalDate.of(9999, 12, 31)).toEpochDay());
+        }
+        d.setValueCount(rows);
+        s.setValueCount(rows);
+        days.setValueCount(rows);
+        TargetColumn dec = col("decimal", null, 15, 2, null);
+        TargetColumn nv6 = col("nvarchar", 6, null, null, null);
+        TargetColumn date = col("date", null, null, null, null);
+        assertTrue(binding(d, dec).allFit(d, rows));
+        assertTrue(binding(s, nv6).allFit(s, rows));
+        assertTrue(binding(days, date).allFit(days, rows));
+        // one value beyond the limit, deep in the column: the pass cannot accept, the per-value check names it
+        d.set(737, new BigDecimal("10000000000000.00"));
+        s.setSafe(737, "abcdefg".getBytes(StandardCharsets.UTF_8));
+        s.setValueCount(rows);
+        days.set(737, (int) LocalDate.of(10000, 1, 1).toEpochDay());
+        assertFalse(binding(d, dec).allFit(d, rows));
+        assertFalse(binding(s, nv6).allFit(s, rows));
+        assertFalse(binding(days, date).allFit(days, rows));
+        for (FieldVector v : List.<FieldVector>of(d, s, days)) {
+            TargetColumn target = v == d ? dec : v == s ? nv6 : date;
+            ArrowBulkData.Rejection e = assertThrows(ArrowBulkData.Rejection.class, () -> load(v, rows, target));
+            assertEquals(737, e.rowInBatch(), v.getName());
+        }
+        // more UTF-8 bytes than characters: the pass cannot tell, the per-value check decodes and accepts
+        VarCharVector wide = track(new VarCharVector("wide", allocator));
+        wide.setSafe(0, "äöüäöü".getBytes(StandardCharsets.UTF_8)); // 12 bytes, 6 characters
+        wide.setValueCount(1);
+        assertFalse(binding(wide, nv6).allFit(wide, 1));
+        // a decimal with a larger source scale is never accepted by the pass (it may need rounding)
+        DecimalVector fine = track(new DecimalVector("fine", allocator, 10, 3));
+        fine.set(0, new BigDecimal("1.230"));
+        fine.setValueCount(1);
+        assertFalse(binding(fine, col("decimal", null, 10, 2, null)).allFit(fine, 1));
     }
 
     private static long micros(LocalDateTime t) {
