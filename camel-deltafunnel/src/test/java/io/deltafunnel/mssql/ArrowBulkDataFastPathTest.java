@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -207,6 +208,29 @@ class ArrowBulkDataFastPathTest {
         fine.set(0, new BigDecimal("1.230"));
         fine.setValueCount(1);
         assertFalse(binding(fine, col("decimal", null, 10, 2, null)).allFit(fine, 1));
+    }
+
+    @Test
+    void shortStringsShareEqualValuesAndStopCachingWhenValuesDoNotRepeat() {
+        ArrowColumnTypes.ShortStrings strings = new ArrowColumnTypes.ShortStrings();
+        byte[] a = "AIR".getBytes(StandardCharsets.UTF_8);
+        byte[] b = "äir".getBytes(StandardCharsets.UTF_8);
+        String first = strings.decode(a, a.length);
+        assertEquals("AIR", first);
+        assertSame(first, strings.decode("AIRxx".getBytes(StandardCharsets.UTF_8), 3), "equal bytes, one String");
+        assertEquals("äir", strings.decode(b, b.length));
+        assertEquals("", strings.decode(new byte[0], 0));
+        assertEquals("AI", strings.decode(a, 2), "a prefix is another value");
+        String longer = "x".repeat(40);
+        assertEquals(longer, strings.decode(longer.getBytes(StandardCharsets.UTF_8), 40));
+        // values that never repeat: every one still decodes exactly, and caching switches itself off
+        ArrowColumnTypes.ShortStrings distinct = new ArrowColumnTypes.ShortStrings();
+        for (int i = 0; i < 5000; i++) {
+            byte[] v = ("v" + i).getBytes(StandardCharsets.UTF_8);
+            assertEquals("v" + i, distinct.decode(v, v.length));
+        }
+        byte[] again = "v4999".getBytes(StandardCharsets.UTF_8);
+        assertNotSame(distinct.decode(again, again.length), distinct.decode(again, again.length));
     }
 
     private static long micros(LocalDateTime t) {
