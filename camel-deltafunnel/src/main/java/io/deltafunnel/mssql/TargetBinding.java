@@ -19,7 +19,9 @@ import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
  * How values of one {@link ValueKind} go into one target column: the JDBC type, precision and scale declared to
@@ -808,6 +810,44 @@ public abstract class TargetBinding {
             super(target);
             this.legacyDatetime = legacyDatetime;
             this.digits = legacyDatetime ? 3 : datetimeDigits();
+        }
+
+        @Override
+        boolean allFit(FieldVector vector, int rowCount) {
+            // checkValue's fast path, column-wide: raw timestamps without zone within 0001-01-01..9999-12-31 and
+            // without digits beyond the target's fraction
+            if (legacyDatetime || kind != ValueKind.TIMESTAMP || !(vector instanceof TimeStampVector)
+                    || !(vector.getField().getType() instanceof ArrowType.Timestamp type)
+                    || rowCount > vector.getValueCount()) {
+                return false;
+            }
+            long unitsPerSecond = switch (type.getUnit()) {
+                case SECOND -> 1L;
+                case MILLISECOND -> 1_000L;
+                case MICROSECOND -> 1_000_000L;
+                case NANOSECOND -> 1_000_000_000L;
+            };
+            long a = address(vector.getDataBuffer(), 8L * rowCount);
+            if (a == 0) {
+                return false;
+            }
+            // [min, max] in the unit, saturated at the long range (nanoseconds cover only 1677..2262)
+            long minSecond = MIN_EPOCH_DAY * 86_400L;
+            long maxSecond = (MAX_EPOCH_DAY + 1) * 86_400L - 1;
+            long min = minSecond < Long.MIN_VALUE / unitsPerSecond ? Long.MIN_VALUE : minSecond * unitsPerSecond;
+            long max = maxSecond > Long.MAX_VALUE / unitsPerSecond ? Long.MAX_VALUE
+                    : maxSecond * unitsPerSecond + (unitsPerSecond - 1);
+            // the target keeps 10^-digits s: raw values must be multiples of this many units (1 = any value)
+            long nanosPerUnit = 1_000_000_000L / unitsPerSecond;
+            long nanosPerTick = POW10[9 - digits];
+            long step = nanosPerUnit >= nanosPerTick ? 1 : nanosPerTick / nanosPerUnit;
+            for (int r = 0; r < rowCount; r++) {
+                long raw = MemoryUtil.getLong(a + 8L * r);
+                if (raw < min || raw > max || (step != 1 && Math.floorMod(raw, step) != 0)) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         @Override

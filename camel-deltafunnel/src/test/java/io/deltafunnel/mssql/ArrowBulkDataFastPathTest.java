@@ -261,6 +261,26 @@ class ArrowBulkDataFastPathTest {
         assertTrue(rejection(legacy, 1, col("datetime", null, null, null, 3)).contains("not exactly representable"));
     }
 
+    @Test
+    void timestampColumnPassAtTheLimits() {
+        TimeStampMicroVector ts = track(new TimeStampMicroVector("ts", allocator));
+        ts.set(0, micros(LocalDateTime.of(1, 1, 1, 0, 0, 0)));
+        ts.set(1, micros(LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_000)));
+        ts.set(2, micros(LocalDateTime.of(2024, 1, 2, 3, 4, 5, 123_000_000)));
+        ts.setValueCount(3);
+        TargetColumn dt3 = col("datetime2", null, null, null, 3);
+        TargetColumn dt6 = col("datetime2", null, null, null, 6);
+        assertTrue(binding(ts, dt6).allFit(ts, 3));
+        assertFalse(binding(ts, dt3).allFit(ts, 3), "9999-12-31 23:59:59.999999 has 6 digits");
+        assertTrue(binding(ts, dt3).allFit(ts, 1));
+        ts.set(0, micros(LocalDateTime.of(1, 1, 1, 0, 0, 0)) - 1); // one microsecond before 0001-01-01
+        assertFalse(binding(ts, dt6).allFit(ts, 3));
+        assertTrue(rejection(ts, 3, dt6).contains("outside the target's range"));
+        ts.set(0, micros(LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_000)) + 1); // year 10000
+        assertFalse(binding(ts, dt6).allFit(ts, 3));
+        assertFalse(binding(ts, col("datetime", null, null, null, 3)).allFit(ts, 3), "datetime keeps its own rules");
+    }
+
     private TimeStampMicroVector whole() {
         TimeStampMicroVector ts = track(new TimeStampMicroVector("whole", allocator));
         ts.set(0, micros(LocalDateTime.of(2024, 1, 2, 3, 4, 5)));
