@@ -24,6 +24,8 @@ public final class ArrowBulkData extends BoundBulkData {
     private final transient org.apache.arrow.vector.FieldVector[] vectors;
     private final transient VectorSchemaRoot root;
     private final transient Object[] row;
+    /** Per column: whether the batch's vector has NULLs (without, getRowData skips the validity lookup). */
+    private final transient boolean[] mayBeNull;
     private final int rowCount;
     private int current = -1;
 
@@ -41,6 +43,10 @@ public final class ArrowBulkData extends BoundBulkData {
         }
         this.row = new Object[columns.size()];
         this.rowCount = root.getRowCount();
+        this.mayBeNull = new boolean[columns.size()];
+        for (int i = 0; i < readers.length; i++) {
+            mayBeNull[i] = vectors[i].getNullCount() > 0;
+        }
     }
 
     /** The batch (owned by the caller). */
@@ -72,6 +78,10 @@ public final class ArrowBulkData extends BoundBulkData {
             }
             // Without NULLs in the batch's vector, skip the per-value validity lookup.
             boolean noNulls = vectors[c].getNullCount() == 0;
+            if (noNulls && binding.allFit(vectors[c], rowCount)) {
+                // one tight pass over the raw buffers proved every value fits (see TargetBinding.allFit)
+                continue;
+            }
             int r = 0;
             try {
                 if (noNulls) {
@@ -119,7 +129,8 @@ public final class ArrowBulkData extends BoundBulkData {
     public Object[] getRowData() throws SQLException {
         try {
             for (int c = 0; c < readers.length; c++) {
-                row[c] = bindings[c].value(readers[c], current);
+                row[c] = mayBeNull[c] ? bindings[c].value(readers[c], current)
+                        : bindings[c].convert(readers[c], current);
             }
         } catch (RuntimeException e) {
             throw new SQLException("reading row " + current + " of the Arrow batch failed: " + e.getMessage(), e);

@@ -403,13 +403,56 @@ final class ArrowColumnTypes {
                     return v.getValueLength(row);
                 }
 
+                private final ShortStrings shortStrings = new ShortStrings();
+
                 @Override
                 public Object getObject(int row) {
                     // Decoded straight from a reused buffer: no byte[] copy per value.
                     v.read(row, bytes);
-                    return new String(bytes.getBuffer(), 0, (int) bytes.getLength(), StandardCharsets.UTF_8);
+                    return shortStrings.decode(bytes.getBuffer(), (int) bytes.getLength());
                 }
             };
+        }
+    }
+
+    /**
+     * UTF-8 decoding of one column's values in one batch, where equal short values share one String: codes, flags
+     * and modes repeat on almost every row, and decoding each again costs a String and its array per value. A
+     * direct-mapped cache of values up to 32 bytes, compared byte for byte (a hit returns a String of exactly those
+     * bytes). When the column's values rarely repeat (after 1024 lookups, fewer than 1 in 4 hit), it stops
+     * caching for the rest of the batch.
+     */
+    static final class ShortStrings {
+        private static final int SIZE = 256;
+        private static final int MAX_BYTES = 32;
+        private final byte[][] keys = new byte[SIZE][];
+        private final String[] values = new String[SIZE];
+        private boolean caching = true;
+        private int lookups;
+        private int hits;
+
+        String decode(byte[] utf8, int n) {
+            if (!caching || n > MAX_BYTES) {
+                return new String(utf8, 0, n, StandardCharsets.UTF_8);
+            }
+            int h = n;
+            for (int i = 0; i < n; i++) {
+                h = 31 * h + utf8[i];
+            }
+            int slot = (h ^ (h >>> 16)) & (SIZE - 1);
+            byte[] key = keys[slot];
+            lookups++;
+            if (key != null && java.util.Arrays.equals(key, 0, key.length, utf8, 0, n)) {
+                hits++;
+                return values[slot];
+            }
+            String value = new String(utf8, 0, n, StandardCharsets.UTF_8);
+            keys[slot] = java.util.Arrays.copyOf(utf8, n);
+            values[slot] = value;
+            if (lookups >= 1024 && hits < lookups / 4) {
+                caching = false;
+            }
+            return value;
         }
     }
 

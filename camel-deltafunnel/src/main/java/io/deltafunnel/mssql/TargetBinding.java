@@ -15,6 +15,14 @@ import java.util.Set;
 import java.util.UUID;
 
 import io.deltafunnel.tds.Pow10;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.TimeStampVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
  * How values of one {@link ValueKind} go into one target column: the JDBC type, precision and scale declared to
@@ -56,6 +64,24 @@ public abstract class TargetBinding {
 
     /** The driver object for the non-null, already checked value at {@code row}. */
     abstract Object convert(ColumnReader reader, int row);
+
+    /**
+     * True when every value of rows 0..rowCount-1 of {@code vector} (a vector WITHOUT nulls) provably fits, found by
+     * one tight pass over its raw buffers; false when that pass cannot tell, and then every value is checked by
+     * {@link #checkValue} as usual (which names the value that does not fit). It only ever accepts: the values it
+     * accepts are exactly those {@link #checkValue} accepts on its own fast path.
+     */
+    boolean allFit(FieldVector vector, int rowCount) {
+        return false;
+    }
+
+    /**
+     * The address of {@code buffer} when it holds {@code bytes} bytes, else 0: the column-wide passes of
+     * {@link #allFit} check the size once and then read without Arrow's per-access checks.
+     */
+    static long address(ArrowBuf buffer, long bytes) {
+        return buffer != null && buffer.capacity() >= bytes ? buffer.memoryAddress() : 0;
+    }
 
     /**
      * True when every non-null value of {@code source} fits the target by type alone (an Int32 into int, any string
@@ -392,6 +418,30 @@ public abstract class TargetBinding {
         Object convert(ColumnReader reader, int row) {
             return decimalOf(kind, reader, row).setScale(scale, java.math.RoundingMode.UNNECESSARY);
         }
+
+        @Override
+        boolean allFit(FieldVector vector, int rowCount) {
+            // checkValue's fast path, column-wide: source scale <= target scale, unscaled values within a long
+            // and within the digits before the point
+            if (kind != ValueKind.DECIMAL || !(vector instanceof DecimalVector dv) || dv.getScale() > scale
+                    || rowCount > vector.getValueCount()) {
+                return false;
+            }
+            long a = address(dv.getDataBuffer(), (long) rowCount * DecimalVector.TYPE_WIDTH);
+            if (a == 0) {
+                return false;
+            }
+            int maxDigits = precision - scale + dv.getScale();
+            long limit = maxDigits >= 19 ? Long.MAX_VALUE : Pow10.of(maxDigits);
+            for (int r = 0; r < rowCount; r++) {
+                long lo = MemoryUtil.getLong(a + 16L * r);
+                long hi = MemoryUtil.getLong(a + 16L * r + 8);
+                if (hi != lo >> 63 || (maxDigits < 19 && (lo == Long.MIN_VALUE || Math.abs(lo) >= limit))) {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     static final class FloatBinding extends TargetBinding {
@@ -477,6 +527,28 @@ public abstract class TargetBinding {
         @Override
         public int precision() {
             return maxLength < 0 ? MAX_CHARS : maxLength;
+        }
+
+        @Override
+        boolean allFit(FieldVector vector, int rowCount) {
+            // checkValue's fast path, column-wide: every Utf8 value has at most maxLength bytes
+            if (kind != ValueKind.STRING || !unicode || maxLength < 0 || !(vector instanceof VarCharVector v)
+                    || rowCount > vector.getValueCount()) {
+                return false;
+            }
+            long a = address(v.getOffsetBuffer(), 4L * (rowCount + 1));
+            if (a == 0) {
+                return false;
+            }
+            int start = MemoryUtil.getInt(a);
+            for (int r = 1; r <= rowCount; r++) {
+                int end = MemoryUtil.getInt(a + 4L * r);
+                if (end - start > maxLength) {
+                    return false;
+                }
+                start = end;
+            }
+            return true;
         }
 
         @Override
@@ -613,6 +685,25 @@ public abstract class TargetBinding {
         }
 
         @Override
+        boolean allFit(FieldVector vector, int rowCount) {
+            // checkValue's fast path, column-wide: every Date32 day within 0001-01-01..9999-12-31
+            if (!(vector instanceof DateDayVector) || rowCount > vector.getValueCount()) {
+                return false;
+            }
+            long a = address(vector.getDataBuffer(), 4L * rowCount);
+            if (a == 0) {
+                return false;
+            }
+            for (int r = 0; r < rowCount; r++) {
+                int day = MemoryUtil.getInt(a + 4L * r);
+                if (day < MIN_EPOCH_DAY || day > MAX_EPOCH_DAY) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        @Override
         Set<ValueKind> accepts() {
             return EnumSet.of(ValueKind.DATE);
         }
@@ -712,6 +803,44 @@ public abstract class TargetBinding {
             super(target);
             this.legacyDatetime = legacyDatetime;
             this.digits = legacyDatetime ? 3 : datetimeDigits();
+        }
+
+        @Override
+        boolean allFit(FieldVector vector, int rowCount) {
+            // checkValue's fast path, column-wide: raw timestamps without zone within 0001-01-01..9999-12-31 and
+            // without digits beyond the target's fraction
+            if (legacyDatetime || kind != ValueKind.TIMESTAMP || !(vector instanceof TimeStampVector)
+                    || !(vector.getField().getType() instanceof ArrowType.Timestamp type)
+                    || rowCount > vector.getValueCount()) {
+                return false;
+            }
+            long unitsPerSecond = switch (type.getUnit()) {
+                case SECOND -> 1L;
+                case MILLISECOND -> 1_000L;
+                case MICROSECOND -> 1_000_000L;
+                case NANOSECOND -> 1_000_000_000L;
+            };
+            long a = address(vector.getDataBuffer(), 8L * rowCount);
+            if (a == 0) {
+                return false;
+            }
+            // [min, max] in the unit, saturated at the long range (nanoseconds cover only 1677..2262)
+            long minSecond = MIN_EPOCH_DAY * 86_400L;
+            long maxSecond = (MAX_EPOCH_DAY + 1) * 86_400L - 1;
+            long min = minSecond < Long.MIN_VALUE / unitsPerSecond ? Long.MIN_VALUE : minSecond * unitsPerSecond;
+            long max = maxSecond > Long.MAX_VALUE / unitsPerSecond ? Long.MAX_VALUE
+                    : maxSecond * unitsPerSecond + (unitsPerSecond - 1);
+            // the target keeps 10^-digits s: raw values must be multiples of this many units (1 = any value)
+            long nanosPerUnit = 1_000_000_000L / unitsPerSecond;
+            long nanosPerTick = Pow10.of(9 - digits);
+            long step = nanosPerUnit >= nanosPerTick ? 1 : nanosPerTick / nanosPerUnit;
+            for (int r = 0; r < rowCount; r++) {
+                long raw = MemoryUtil.getLong(a + 8L * r);
+                if (raw < min || raw > max || (step != 1 && Math.floorMod(raw, step) != 0)) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         @Override

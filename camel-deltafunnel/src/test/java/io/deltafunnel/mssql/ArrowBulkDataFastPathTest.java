@@ -21,6 +21,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -158,6 +160,79 @@ class ArrowBulkDataFastPathTest {
         assertTrue(rejection(late, 1, col("date", null, null, null, null)).contains("outside the target's range"));
     }
 
+    /** A one-column binding of {@code v} into {@code target}, for the column-wide checks. */
+    private static TargetBinding binding(FieldVector v, TargetColumn target) {
+        return TargetBinding.of(SqlServerTypes.forField(v.getField()).kind(), target, true);
+    }
+
+    @Test
+    void columnWidePassesAcceptOnlyWhatTheValueChecksAccept() {
+        int rows = 1000;
+        DecimalVector d = track(new DecimalVector("d", allocator, 38, 2));
+        VarCharVector s = track(new VarCharVector("s", allocator));
+        DateDayVector days = track(new DateDayVector("days", allocator));
+        for (int r = 0; r < rows; r++) {
+            d.set(r, new BigDecimal(r % 2 == 0 ? "9999999999999.99" : "-9999999999999.99")); // decimal(15,2)'s limits
+            s.setSafe(r, (r % 2 == 0 ? "äöü" : "abcdef").getBytes(StandardCharsets.UTF_8)); // 6 bytes each
+            days.set(r, (int) (r % 2 == 0 ? LocalDate.of(1, 1, 1) : LocalDate.of(9999, 12, 31)).toEpochDay());
+        }
+        d.setValueCount(rows);
+        s.setValueCount(rows);
+        days.setValueCount(rows);
+        TargetColumn dec = col("decimal", null, 15, 2, null);
+        TargetColumn nv6 = col("nvarchar", 6, null, null, null);
+        TargetColumn date = col("date", null, null, null, null);
+        assertTrue(binding(d, dec).allFit(d, rows));
+        assertTrue(binding(s, nv6).allFit(s, rows));
+        assertTrue(binding(days, date).allFit(days, rows));
+        // one value beyond the limit, deep in the column: the pass cannot accept, the per-value check names it
+        d.set(737, new BigDecimal("10000000000000.00"));
+        s.setSafe(737, "abcdefg".getBytes(StandardCharsets.UTF_8));
+        s.setValueCount(rows);
+        days.set(737, (int) LocalDate.of(10000, 1, 1).toEpochDay());
+        assertFalse(binding(d, dec).allFit(d, rows));
+        assertFalse(binding(s, nv6).allFit(s, rows));
+        assertFalse(binding(days, date).allFit(days, rows));
+        for (FieldVector v : List.<FieldVector>of(d, s, days)) {
+            TargetColumn target = v == d ? dec : v == s ? nv6 : date;
+            ArrowBulkData.Rejection e = assertThrows(ArrowBulkData.Rejection.class, () -> load(v, rows, target));
+            assertEquals(737, e.rowInBatch(), v.getName());
+        }
+        // more UTF-8 bytes than characters: the pass cannot tell, the per-value check decodes and accepts
+        VarCharVector wide = track(new VarCharVector("wide", allocator));
+        wide.setSafe(0, "äöüäöü".getBytes(StandardCharsets.UTF_8)); // 12 bytes, 6 characters
+        wide.setValueCount(1);
+        assertFalse(binding(wide, nv6).allFit(wide, 1));
+        // a decimal with a larger source scale is never accepted by the pass (it may need rounding)
+        DecimalVector fine = track(new DecimalVector("fine", allocator, 10, 3));
+        fine.set(0, new BigDecimal("1.230"));
+        fine.setValueCount(1);
+        assertFalse(binding(fine, col("decimal", null, 10, 2, null)).allFit(fine, 1));
+    }
+
+    @Test
+    void shortStringsShareEqualValuesAndStopCachingWhenValuesDoNotRepeat() {
+        ArrowColumnTypes.ShortStrings strings = new ArrowColumnTypes.ShortStrings();
+        byte[] a = "AIR".getBytes(StandardCharsets.UTF_8);
+        byte[] b = "äir".getBytes(StandardCharsets.UTF_8);
+        String first = strings.decode(a, a.length);
+        assertEquals("AIR", first);
+        assertSame(first, strings.decode("AIRxx".getBytes(StandardCharsets.UTF_8), 3), "equal bytes, one String");
+        assertEquals("äir", strings.decode(b, b.length));
+        assertEquals("", strings.decode(new byte[0], 0));
+        assertEquals("AI", strings.decode(a, 2), "a prefix is another value");
+        String longer = "x".repeat(40);
+        assertEquals(longer, strings.decode(longer.getBytes(StandardCharsets.UTF_8), 40));
+        // values that never repeat: every one still decodes exactly, and caching switches itself off
+        ArrowColumnTypes.ShortStrings distinct = new ArrowColumnTypes.ShortStrings();
+        for (int i = 0; i < 5000; i++) {
+            byte[] v = ("v" + i).getBytes(StandardCharsets.UTF_8);
+            assertEquals("v" + i, distinct.decode(v, v.length));
+        }
+        byte[] again = "v4999".getBytes(StandardCharsets.UTF_8);
+        assertNotSame(distinct.decode(again, again.length), distinct.decode(again, again.length));
+    }
+
     private static long micros(LocalDateTime t) {
         return t.toEpochSecond(ZoneOffset.UTC) * 1_000_000L + t.getNano() / 1_000;
     }
@@ -184,6 +259,26 @@ class ArrowBulkDataFastPathTest {
         assertEquals("2024-01-02 03:04:05.003", load(legacy, 1, col("datetime", null, null, null, 3)).get(0));
         legacy.set(0, micros(LocalDateTime.of(2024, 1, 2, 3, 4, 5, 4_000_000)));
         assertTrue(rejection(legacy, 1, col("datetime", null, null, null, 3)).contains("not exactly representable"));
+    }
+
+    @Test
+    void timestampColumnPassAtTheLimits() {
+        TimeStampMicroVector ts = track(new TimeStampMicroVector("ts", allocator));
+        ts.set(0, micros(LocalDateTime.of(1, 1, 1, 0, 0, 0)));
+        ts.set(1, micros(LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_000)));
+        ts.set(2, micros(LocalDateTime.of(2024, 1, 2, 3, 4, 5, 123_000_000)));
+        ts.setValueCount(3);
+        TargetColumn dt3 = col("datetime2", null, null, null, 3);
+        TargetColumn dt6 = col("datetime2", null, null, null, 6);
+        assertTrue(binding(ts, dt6).allFit(ts, 3));
+        assertFalse(binding(ts, dt3).allFit(ts, 3), "9999-12-31 23:59:59.999999 has 6 digits");
+        assertTrue(binding(ts, dt3).allFit(ts, 1));
+        ts.set(0, micros(LocalDateTime.of(1, 1, 1, 0, 0, 0)) - 1); // one microsecond before 0001-01-01
+        assertFalse(binding(ts, dt6).allFit(ts, 3));
+        assertTrue(rejection(ts, 3, dt6).contains("outside the target's range"));
+        ts.set(0, micros(LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_000)) + 1); // year 10000
+        assertFalse(binding(ts, dt6).allFit(ts, 3));
+        assertFalse(binding(ts, col("datetime", null, null, null, 3)).allFit(ts, 3), "datetime keeps its own rules");
     }
 
     private TimeStampMicroVector whole() {

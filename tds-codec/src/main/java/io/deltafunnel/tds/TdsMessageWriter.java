@@ -89,6 +89,43 @@ public final class TdsMessageWriter {
         return writeBytes(b, 0, b.length);
     }
 
+    /**
+     * Writes {@code n} ASCII bytes (each below 0x80, checked by the caller) as UTF-16LE: each byte followed by a
+     * zero byte, widened straight into the packet buffer.
+     */
+    public TdsMessageWriter writeAsciiAsUtf16le(byte[] ascii, int off, int n) throws IOException {
+        int end = off + n;
+        while (off < end) {
+            if (pos == buf.length) {
+                flushPacket(false);
+            }
+            int room = (buf.length - pos) >> 1;
+            if (room == 0) {
+                // one byte left in the packet: the character straddles two packets
+                writeByte(ascii[off++]);
+                writeByte(0);
+                continue;
+            }
+            int chunk = Math.min(room, end - off);
+            int p = pos;
+            int i = off;
+            int stop = off + chunk;
+            // 4 characters per step: 4 ASCII bytes b0..b3 become the little-endian long b0 0 b1 0 b2 0 b3 0
+            for (; i + 4 <= stop; i += 4, p += 8) {
+                long x = (ascii[i] & 0xFFL) | (ascii[i + 1] & 0xFFL) << 16 | (ascii[i + 2] & 0xFFL) << 32
+                        | (ascii[i + 3] & 0xFFL) << 48;
+                LONG_LE.set(buf, p, x);
+            }
+            for (; i < stop; i++, p += 2) {
+                buf[p] = ascii[i];
+                buf[p + 1] = 0;
+            }
+            pos = p;
+            off = stop;
+        }
+        return this;
+    }
+
     /** UTF-16LE characters, no length prefix. */
     public TdsMessageWriter writeChars(String s) throws IOException {
         for (int i = 0; i < s.length(); i++) {

@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.zone.ZoneOffsetTransition;
 import java.time.zone.ZoneRules;
+import java.util.Objects;
 
 import io.deltafunnel.mssql.BoundColumn;
 import io.deltafunnel.mssql.ColumnReader;
@@ -28,6 +29,7 @@ import io.deltafunnel.tds.TdsMessageWriter;
 import io.deltafunnel.tds.TemporalCodec;
 import io.deltafunnel.tds.TypeId;
 import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
@@ -76,6 +78,8 @@ import org.apache.arrow.vector.util.ReusableByteArray;
 final class DirectEncoders {
 
     private static final long NANOS_PER_DAY = 86_400_000_000_000L;
+    private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles
+            .byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
 
     private DirectEncoders() {
     }
@@ -168,9 +172,29 @@ final class DirectEncoders {
         long get(int row);
     }
 
+    /**
+     * The address of {@code v}'s data buffer when it holds {@code width} bytes for each of the vector's values, else
+     * 0. The hot columns read their fixed-width values at this address: the buffer's size is checked here once per
+     * batch and each row index against the value count ({@link Objects#checkIndex}), instead of Arrow's per-access
+     * bounds and reference-count checks. The batch stays open (owned by the caller) while it is written.
+     */
+    static long rawAddress(FieldVector v, int width) {
+        ArrowBuf d = v.getDataBuffer();
+        return d != null && d.capacity() >= (long) v.getValueCount() * width ? d.memoryAddress() : 0;
+    }
+
     /** Integer and Bool vectors as longs; UInt64 as its (unsigned) bits. Null for any other vector. */
     static LongSource longs(FieldVector v) {
         ArrowBuf d = v.getDataBuffer();
+        int count = v.getValueCount();
+        if (v instanceof IntVector && rawAddress(v, 4) != 0) {
+            long a = rawAddress(v, 4);
+            return r -> MemoryUtil.getInt(a + 4L * Objects.checkIndex(r, count));
+        }
+        if ((v instanceof BigIntVector || v instanceof UInt8Vector) && rawAddress(v, 8) != 0) {
+            long a = rawAddress(v, 8);
+            return r -> MemoryUtil.getLong(a + 8L * Objects.checkIndex(r, count));
+        }
         if (v instanceof TinyIntVector) {
             return r -> d.getByte(r);
         }
@@ -355,7 +379,13 @@ final class DirectEncoders {
             @Override
             void write(TdsMessageWriter w, int row) throws IOException {
                 src.load(row, value);
-                w.writeByte(len).writeBytes(wire, 0, DecimalCodec.encode(value.lo, value.hi, len, wire, 0));
+                if (len <= 9) {
+                    // precision <= 19: the magnitude fits the low 64 bits; sign byte (1 = positive), magnitude LE
+                    boolean negative = value.hi < 0;
+                    w.writeByte(len).writeByte(negative ? 0 : 1).writeLE(negative ? -value.lo : value.lo, len - 1);
+                } else {
+                    w.writeByte(len).writeBytes(wire, 0, DecimalCodec.encode(value.lo, value.hi, len, wire, 0));
+                }
             }
         };
     }
@@ -404,6 +434,27 @@ final class DirectEncoders {
         int sourceScale = v instanceof DecimalVector dv ? dv.getScale() : ((Decimal256Vector) v).getScale();
         int up = scale - sourceScale;
         long factor = up >= 0 && up <= 18 ? Pow10.of(up) : 0;
+        long a = width == 16 ? rawAddress(v, 16) : 0;
+        int count = v.getValueCount();
+        if (a != 0) {
+            // Decimal128, the common case: read at the buffer's address (see rawAddress)
+            return (row, out) -> {
+                long at = a + 16L * Objects.checkIndex(row, count);
+                long lo = MemoryUtil.getLong(at);
+                long hi = MemoryUtil.getLong(at + 8);
+                if (up == 0) {
+                    out.lo = lo;
+                    out.hi = hi;
+                } else if (factor != 0 && hi == lo >> 63) {
+                    out.lo = lo * factor;
+                    out.hi = Math.multiplyHigh(lo, factor);
+                } else {
+                    // slow path: scale reduction (trailing zeros), or a rescale of a value beyond 64 bits
+                    out.set(((BigDecimal) reader.getObject(row)).setScale(scale, RoundingMode.UNNECESSARY)
+                            .unscaledValue());
+                }
+            };
+        }
         return (row, out) -> {
             long at = (long) row * width;
             long lo = d.getLong(at);
@@ -506,6 +557,19 @@ final class DirectEncoders {
                 byte[] utf8 = in.getBuffer();
                 int bytes;
                 byte[] data;
+                if (unicode && isAscii(utf8, n)) {
+                    // ASCII: UTF-16LE is each byte and a zero, widened straight into the packet
+                    if (plp) {
+                        w.writeLong(2L * n);
+                        if (n > 0) {
+                            w.writeInt(2 * n).writeAsciiAsUtf16le(utf8, 0, n);
+                        }
+                        w.writeInt(0);
+                    } else {
+                        w.writeShort(2 * n).writeAsciiAsUtf16le(utf8, 0, n);
+                    }
+                    return;
+                }
                 if (unicode) {
                     if (out.length < 2 * n) {
                         out = new byte[Math.max(2 * n, 2 * out.length)];
@@ -577,7 +641,13 @@ final class DirectEncoders {
     }
 
     static boolean isAscii(byte[] b, int n) {
-        for (int i = 0; i < n; i++) {
+        int i = 0;
+        for (; i + 8 <= n; i += 8) {
+            if (((long) LONGS.get(b, i) & 0x8080_8080_8080_8080L) != 0) {
+                return false;
+            }
+        }
+        for (; i < n; i++) {
             if (b[i] < 0) {
                 return false;
             }
@@ -734,6 +804,11 @@ final class DirectEncoders {
     /** Date32 / Date64 as days since 1970-01-01. */
     private static LongSource epochDays(FieldVector v) {
         ArrowBuf d = v.getDataBuffer();
+        if (v instanceof DateDayVector && rawAddress(v, 4) != 0) {
+            long a = rawAddress(v, 4);
+            int count = v.getValueCount();
+            return r -> MemoryUtil.getInt(a + 4L * Objects.checkIndex(r, count));
+        }
         if (v instanceof DateDayVector) {
             return r -> d.getInt((long) r * 4);
         }
@@ -762,7 +837,8 @@ final class DirectEncoders {
     }
 
     /** A timestamp column's raw values and unit (UTC instants for zoned timestamps). */
-    private record Timestamps(ArrowBuf data, long unitsPerDay, long nanosPerUnit, long unitsPerSecond) {
+    private record Timestamps(ArrowBuf data, long unitsPerDay, long nanosPerUnit, long unitsPerSecond, long address,
+            int count) {
         static Timestamps of(FieldVector v) {
             if (!(v instanceof TimeStampVector) || !(v.getField().getType() instanceof ArrowType.Timestamp ts)) {
                 return null;
@@ -774,11 +850,12 @@ final class DirectEncoders {
                 case NANOSECOND -> 1L;
             };
             return new Timestamps(v.getDataBuffer(), NANOS_PER_DAY / nanosPerUnit, nanosPerUnit,
-                    1_000_000_000L / nanosPerUnit);
+                    1_000_000_000L / nanosPerUnit, rawAddress(v, 8), v.getValueCount());
         }
 
         long raw(int row) {
-            return data.getLong((long) row * 8);
+            return address != 0 ? MemoryUtil.getLong(address + 8L * Objects.checkIndex(row, count))
+                    : data.getLong((long) row * 8);
         }
 
         long epochDay(long raw) {

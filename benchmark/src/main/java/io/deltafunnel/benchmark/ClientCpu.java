@@ -1,0 +1,510 @@
+package io.deltafunnel.benchmark;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import io.deltafunnel.delta.write.DeltaTableWriter;
+import io.deltafunnel.mssql.ArrowBulkData;
+import io.deltafunnel.mssql.BoundColumn;
+import io.deltafunnel.query.DuckDbConnections;
+import io.deltafunnel.query.DuckDbSettings;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.impl.DefaultCamelContext;
+
+/**
+ * The loader's own CPU per row, with the server in another process. See benchmark/README.md, "Client CPU per row".
+ *
+ * <p>The {@code mssql-emulator}'s executable jar runs as a child process in sink mode (it decodes every bulk row and
+ * stores nothing). For every shape and path, each run builds a fresh Camel context with one route, starts it, waits
+ * for the batch marked complete and stops the context; the loading JVM's process CPU time
+ * ({@code com.sun.management.OperatingSystemMXBean.getProcessCpuTime}: all its threads, DuckDB's native threads, JIT
+ * and GC included) over that whole span, divided by the rows, is the client CPU per row. The emulator process's CPU
+ * over the same span is read separately ({@link ProcessHandle.Info#totalCpuDuration()}).
+ *
+ * <p>Paths, each a {@code deltafunnel:} consumer (DuckDB → Arrow) with the same query and batch size:
+ * <ul>
+ *   <li>{@code src}: into a no-op processor (the source: what reading costs);</li>
+ *   <li>{@code adapt}: into a processor that runs {@link ArrowBulkData#validate} and {@link ArrowBulkData#getRowData}
+ *       for every row, as the driver encoder does, and sends nothing: adapt − src is our part of the driver route
+ *       (adapter, validation, value conversion);</li>
+ *   <li>{@code direct}: {@code deltafunnel-mssql:} with {@code bulkEncoder=direct&bulkEncoderFallback=false};</li>
+ *   <li>{@code driver}: {@code deltafunnel-mssql:} with the default (mssql-jdbc) encoder; driver − adapt is
+ *       mssql-jdbc's part plus the producer's connection and per-batch work.</li>
+ * </ul>
+ *
+ * <pre>
+ * benchmark/cpu.sh [--rows 2000000] [--shapes LINEITEM,NARROW] [--runs 3] [--warmups 1] [--batch-size 65536]
+ *                  [--paths src,adapt,direct,driver] [--work-dir DIR] [--emulator-jar JAR] [--sink-mode sink]
+ *                  [--jfr DIR] [--duckdb-threads N]
+ * </pre>
+ */
+public final class ClientCpu {
+
+    static final String PASSWORD = "Bench!Passw0rd";
+    static final List<String> ALL_PATHS = List.of("src", "adapt", "direct", "driver");
+
+    // ---- options ----
+    long rows = 2_000_000;
+    List<Shape> shapes = List.of(Shape.LINEITEM, Shape.NARROW);
+    int runs = 3;
+    int warmups = 1;
+    int batchSize = 65_536;
+    int files = 4;
+    List<String> paths = ALL_PATHS;
+    Path workDir;
+    Path emulatorJar;
+    /** The emulator's sink option: {@code sink} (full decoding, the default). */
+    String sinkMode = "sink";
+    /** When set, one JFR recording per shape and path covers its measured runs. */
+    Path jfrDir;
+    /** DuckDB's worker threads ({@code SET threads=N} through the consumer's initSql); 0 = DuckDB's default. */
+    int duckdbThreads;
+
+    /** One path's measured runs on one shape. */
+    record PathResult(Shape shape, String path, long rows, double[] clientNsPerRow, double[] emulatorNsPerRow,
+            double[] wallSeconds) {
+        double clientNs() {
+            return median(clientNsPerRow);
+        }
+
+        double emulatorNs() {
+            return median(emulatorNsPerRow);
+        }
+
+        double rowsPerSecond() {
+            return rows / median(wallSeconds);
+        }
+    }
+
+    private final List<PathResult> results = new ArrayList<>();
+    private final Map<Shape, List<BoundColumn>> adapterColumns = new LinkedHashMap<>();
+    private Process emulator;
+    private int port;
+    private String url;
+    private String launchedAs;
+    private int routeSeq;
+
+    public static void main(String[] args) throws Exception {
+        ClientCpu c = new ClientCpu();
+        c.parse(args);
+        c.run();
+        System.exit(0);
+    }
+
+    void parse(String[] args) {
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            String v = i + 1 < args.length ? args[i + 1] : null;
+            if (v == null) {
+                throw new IllegalArgumentException(a + " needs a value (see the class comment)");
+            }
+            switch (a) {
+                case "--rows" -> rows = Long.parseLong(v.replace("_", ""));
+                case "--shapes", "--shape" -> shapes = Arrays.stream(v.split(","))
+                        .map(s -> Shape.valueOf(s.trim().toUpperCase(Locale.ROOT))).toList();
+                case "--runs" -> runs = Integer.parseInt(v);
+                case "--warmups" -> warmups = Integer.parseInt(v);
+                case "--batch-size" -> batchSize = Integer.parseInt(v);
+                case "--paths" -> paths = List.of(v.split(","));
+                case "--work-dir" -> workDir = Path.of(v);
+                case "--emulator-jar" -> emulatorJar = Path.of(v);
+                case "--sink-mode" -> sinkMode = v;
+                case "--jfr" -> jfrDir = Path.of(v);
+                case "--duckdb-threads" -> duckdbThreads = Integer.parseInt(v);
+                default -> throw new IllegalArgumentException("unknown option " + a + " (see the class comment)");
+            }
+            i++;
+        }
+        for (String p : paths) {
+            if (!ALL_PATHS.contains(p)) {
+                throw new IllegalArgumentException("unknown path " + p + "; known: " + ALL_PATHS);
+            }
+        }
+    }
+
+    void run() throws Exception {
+        System.out.printf("DeltaFunnel client CPU per row: shapes %s, %,d rows, batch %,d, %d warm-up + %d measured"
+                + " runs%n", shapes, rows, batchSize, warmups, runs);
+        System.out.printf("date %s, java %s, %d CPUs, args %s, load average %s%n",
+                ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), System.getProperty("java.version"),
+                Runtime.getRuntime().availableProcessors(), ManagementFactory.getRuntimeMXBean().getInputArguments(),
+                Benchmark.loadAverage());
+        boolean ownWorkDir = workDir == null;
+        if (ownWorkDir) {
+            workDir = Files.createTempDirectory("deltafunnel-cpu");
+        }
+        try {
+            startEmulator();
+            for (Shape shape : shapes) {
+                runShape(shape);
+            }
+            report(System.out);
+        } finally {
+            stopEmulator();
+            if (ownWorkDir) {
+                deleteTree(workDir);
+            }
+        }
+    }
+
+    /** The results of the last {@link #run()}, in run order. */
+    List<PathResult> results() {
+        return results;
+    }
+
+    // ---- the emulator, as a child process ----
+
+    private void startEmulator() throws IOException, InterruptedException {
+        Path jar = emulatorJar != null ? emulatorJar : findEmulatorJar();
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-Xmx2g");
+        if (jar != null) {
+            cmd.add("-jar");
+            cmd.add(jar.toString());
+            launchedAs = "java -jar " + jar;
+        } else {
+            // Not packaged yet (e.g. a module build without -am): the same Main from this JVM's class path.
+            cmd.add("-cp");
+            cmd.add(System.getProperty("java.class.path"));
+            cmd.add("io.deltafunnel.emulator.Main");
+            launchedAs = "java -cp <this class path> io.deltafunnel.emulator.Main (no shaded jar found)";
+        }
+        cmd.addAll(List.of("--port", "0", "--password", PASSWORD, "--" + sinkMode));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        emulator = pb.start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(emulator.getInputStream(),
+                StandardCharsets.UTF_8));
+        Pattern ready = Pattern.compile("listening on (\\d+)");
+        StringBuilder seen = new StringBuilder();
+        String line;
+        while ((line = out.readLine()) != null) {
+            seen.append(line).append('\n');
+            Matcher m = ready.matcher(line);
+            if (m.find()) {
+                port = Integer.parseInt(m.group(1));
+                break;
+            }
+        }
+        if (port == 0) {
+            emulator.waitFor(10, TimeUnit.SECONDS);
+            throw new IllegalStateException("the emulator process did not start (" + String.join(" ", cmd)
+                    + "):\n" + seen);
+        }
+        // Keep draining its output so that it never blocks on a full pipe.
+        Thread drain = new Thread(() -> {
+            try {
+                while (out.readLine() != null) {
+                    // discarded
+                }
+            } catch (IOException e) {
+                // the process ended
+            }
+        }, "emulator-output");
+        drain.setDaemon(true);
+        drain.start();
+        url = "jdbc:sqlserver://localhost:" + port + ";databaseName=master;encrypt=false";
+        System.out.printf("emulator: pid %d, port %d, %s --%s%n", emulator.pid(), port, launchedAs, sinkMode);
+    }
+
+    /** {@code mssql-emulator/target/mssql-emulator-*-all.jar} from the project root or from a module directory. */
+    static Path findEmulatorJar() throws IOException {
+        for (String base : List.of("mssql-emulator/target", "../mssql-emulator/target")) {
+            Path dir = Path.of(base);
+            if (Files.isDirectory(dir)) {
+                try (Stream<Path> s = Files.list(dir)) {
+                    var jar = s.filter(p -> p.getFileName().toString().matches("mssql-emulator-.*-all\\.jar"))
+                            .findFirst();
+                    if (jar.isPresent()) {
+                        return jar.get().toAbsolutePath();
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    private void stopEmulator() throws InterruptedException {
+        if (emulator != null) {
+            emulator.destroy();
+            if (!emulator.waitFor(10, TimeUnit.SECONDS)) {
+                emulator.destroyForcibly();
+            }
+        }
+    }
+
+    /** The emulator process's CPU time so far, in ns, or -1 when the OS does not report it. */
+    private long emulatorCpuNanos() {
+        return emulator.toHandle().info().totalCpuDuration().map(Duration::toNanos).orElse(-1L);
+    }
+
+    static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
+    // ---- one shape ----
+
+    private void runShape(Shape shape) throws Exception {
+        String name = shape.name().toLowerCase(Locale.ROOT);
+        Path table = workDir.resolve("table-" + name + "-" + rows);
+        generate(shape, table);
+        String target = "cpu_" + name;
+        try (Connection c = Benchmark.sqlServer(url); Statement st = c.createStatement()) {
+            st.execute(shape.createTableSql(target));
+        }
+        String query = "SELECT * FROM read_parquet('" + table.toAbsolutePath() + "/*.parquet')";
+        for (String path : paths) {
+            System.out.printf("%n== %s %s (load average %s)%n", shape, path, Benchmark.loadAverage());
+            for (int w = 0; w < warmups; w++) {
+                measureOnce(shape, path, query, target, "warm-up " + (w + 1));
+            }
+            jdk.jfr.Recording jfr = null;
+            if (jfrDir != null) {
+                Files.createDirectories(jfrDir);
+                jfr = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
+                jfr.start();
+            }
+            double[] client = new double[runs];
+            double[] emu = new double[runs];
+            double[] wall = new double[runs];
+            for (int i = 0; i < runs; i++) {
+                double[] m = measureOnce(shape, path, query, target, "run " + (i + 1));
+                client[i] = m[0];
+                emu[i] = m[1];
+                wall[i] = m[2];
+            }
+            if (jfr != null) {
+                jfr.stop();
+                Path file = jfrDir.resolve(name + "-" + path + ".jfr");
+                jfr.dump(file);
+                jfr.close();
+                System.out.println("  JFR recording of the measured runs: " + file);
+            }
+            results.add(new PathResult(shape, path, rows, client, emu, wall));
+        }
+    }
+
+    private void generate(Shape shape, Path table) throws Exception {
+        if (Files.exists(table.resolve("_delta_log"))) {
+            System.out.println("reusing Delta table " + table);
+            return;
+        }
+        long t0 = System.nanoTime();
+        try (Connection duck = DuckDbConnections.open(DuckDbSettings.inMemory())) {
+            new DeltaTableWriter(duck, table).append(shape.generatorSql(rows), files);
+        }
+        System.out.printf("generated Delta table %s: %,d rows, %d Parquet files, %.1f s%n", table, rows, files,
+                (System.nanoTime() - t0) / 1e9);
+    }
+
+    /**
+     * One run: a fresh Camel context with one route, started, waited for and stopped. Returns client ns/row,
+     * emulator ns/row and wall seconds, all over the same span.
+     */
+    private double[] measureOnce(Shape shape, String path, String query, String target, String label)
+            throws Exception {
+        System.gc();
+        String id = "cpu" + (routeSeq++);
+        CountDownLatch done = new CountDownLatch(1);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        AtomicLong rowsDone = new AtomicLong();
+        String source = "deltafunnel:" + id + "?query=RAW(" + query + ")&batchSize=" + batchSize
+                + "&repeatCount=1&initialDelay=0&delay=3600000"
+                + (duckdbThreads > 0 ? "&initSql=RAW(SET threads=" + duckdbThreads + ")" : "");
+        String sink = "deltafunnel-mssql:dbo." + target + "?url=RAW(" + url + ")&username=sa&password=RAW("
+                + PASSWORD + ")&tableLock=true&transaction=run"
+                + (path.equals("direct") ? "&bulkEncoder=direct&bulkEncoderFallback=false" : "");
+        if (path.equals("adapt") && !adapterColumns.containsKey(shape)) {
+            // Bound once, outside the measured span: the adapt path measures the per-row work only.
+            adapterColumns.put(shape, bindColumns(query, target));
+        }
+        List<BoundColumn> columns = adapterColumns.get(shape);
+        long cpu0 = processCpuNanos();
+        long emu0 = emulatorCpuNanos();
+        long t0 = System.nanoTime();
+        long startedCpu = 0;
+        long startedAt = 0;
+        long doneCpu = 0;
+        long doneAt = 0;
+        String phases;
+        CamelContext camel = new DefaultCamelContext();
+        try {
+            camel.setAutowiredEnabled(false);
+            camel.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    onException(Exception.class).process(e -> {
+                        failure.set(e.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class));
+                        done.countDown();
+                    });
+                    var route = from(source).routeId(id);
+                    switch (path) {
+                        case "src" -> route.process(e -> {
+                        });
+                        case "adapt" -> route.process(e -> adapt(e.getMessage().getBody(VectorSchemaRoot.class),
+                                columns));
+                        default -> route.to(sink);
+                    }
+                    route.process(e -> {
+                        rowsDone.addAndGet(e.getMessage().getBody(VectorSchemaRoot.class).getRowCount());
+                        if (Boolean.TRUE.equals(e.getProperty(Exchange.BATCH_COMPLETE, Boolean.class))) {
+                            done.countDown();
+                        }
+                    });
+                }
+            });
+            camel.start();
+            startedCpu = processCpuNanos();
+            startedAt = System.nanoTime();
+            if (!done.await(30, TimeUnit.MINUTES)) {
+                throw new IllegalStateException(shape + " " + path + ": the route did not finish");
+            }
+            doneCpu = processCpuNanos();
+            doneAt = System.nanoTime();
+        } finally {
+            camel.stop();
+        }
+        long wallNanos = System.nanoTime() - t0;
+        long cpu = processCpuNanos() - cpu0;
+        phases = String.format("start %.0f ms cpu / %.0f ms wall, load %.0f / %.0f, stop %.0f / %.0f",
+                (startedCpu - cpu0) / 1e6, (startedAt - t0) / 1e6, (doneCpu - startedCpu) / 1e6,
+                (doneAt - startedAt) / 1e6, (cpu0 + cpu - doneCpu) / 1e6, (t0 + wallNanos - doneAt) / 1e6);
+        long emuNanos = emulatorCpuNanos() - emu0;
+        if (failure.get() != null) {
+            throw new IllegalStateException(shape + " " + path + " failed: " + failure.get(), failure.get());
+        }
+        if (rowsDone.get() != rows) {
+            throw new IllegalStateException(shape + " " + path + ": " + rowsDone.get() + " rows, expected " + rows);
+        }
+        double clientNs = (double) cpu / rows;
+        double emuNs = emu0 < 0 ? Double.NaN : (double) emuNanos / rows;
+        System.out.printf("  %-10s client %7.0f ns/row   emulator %7.0f ns/row   wall %6.2f s %,12.0f rows/s   (%s)%n",
+                label, clientNs, emuNs, wallNanos / 1e9, rows / (wallNanos / 1e9), phases);
+        return new double[] {clientNs, emuNs, wallNanos / 1e9};
+    }
+
+    private List<BoundColumn> bindColumns(String query, String target) throws Exception {
+        try (var allocator = new org.apache.arrow.memory.RootAllocator();
+                Connection duck = DuckDbConnections.open(DuckDbSettings.inMemory());
+                Statement st = duck.createStatement();
+                var rs = st.executeQuery(query + " LIMIT 1");
+                var reader = (org.apache.arrow.vector.ipc.ArrowReader) rs.unwrap(org.duckdb.DuckDBResultSet.class)
+                        .arrowExportStream(allocator, 1);
+                Connection meta = Benchmark.sqlServer(url)) {
+            return BulkColumns.bind(meta, target, reader.getVectorSchemaRoot().getSchema());
+        }
+    }
+
+    /** What the driver encoder asks of our adapter for one batch: validate it, then convert every row. */
+    private static void adapt(VectorSchemaRoot root, List<BoundColumn> columns) throws SQLException {
+        ArrowBulkData data = new ArrowBulkData(root, columns);
+        data.validate(0);
+        long sink = 0;
+        while (data.next()) {
+            sink += System.identityHashCode(data.getRowData()[0]) & 1;
+        }
+        if (sink < 0) {
+            throw new IllegalStateException("unreachable");
+        }
+    }
+
+    // ---- report ----
+
+    void report(java.io.PrintStream out) {
+        out.printf("%n## Client CPU per row (%,d rows per run, median of %d runs after %d warm-up; emulator in a"
+                + " separate process, --%s)%n%n", rows, runs, warmups, sinkMode);
+        out.println("Conditions: " + Runtime.getRuntime().availableProcessors() + " CPUs, load average at the end "
+                + Benchmark.loadAverage() + ", emulator: " + launchedAs);
+        out.println();
+        out.println("| shape | path | client CPU ns/row | ratio to source | client runs ns/row | emulator CPU ns/row"
+                + " | wall rows/s (median) |");
+        out.println("|---|---|---:|---:|---|---:|---:|");
+        for (PathResult r : results) {
+            Double src = clientNs(r.shape(), "src");
+            out.printf("| %s | %s | %,.0f | %s | %s | %s | %,.0f |%n", r.shape(), describe(r.path()), r.clientNs(),
+                    src == null ? "-" : String.format("%.2f×", r.clientNs() / src),
+                    Arrays.toString(Arrays.stream(r.clientNsPerRow()).mapToLong(Math::round).toArray()),
+                    r.path().equals("src") || r.path().equals("adapt") ? "-"
+                            : String.format("%,.0f", r.emulatorNs()), r.rowsPerSecond());
+        }
+        for (Shape shape : shapes) {
+            Double src = clientNs(shape, "src");
+            Double adapt = clientNs(shape, "adapt");
+            Double driver = clientNs(shape, "driver");
+            Double direct = clientNs(shape, "direct");
+            out.println();
+            out.println("### " + shape);
+            if (src != null && direct != null) {
+                out.printf("- direct route / source: %.2f× (goal <= 1.5×); direct adds %,.0f ns/row to reading%n",
+                        direct / src, direct - src);
+            }
+            if (src != null && adapt != null && driver != null) {
+                out.printf("- driver route, split: source %,.0f + ours (ArrowBulkData validate + getRowData) %,.0f +"
+                        + " mssql-jdbc and producer %,.0f = %,.0f ns/row; ours is %.0f%% of what loading adds%n", src,
+                        adapt - src, driver - adapt, driver, 100 * (adapt - src) / (driver - src));
+            }
+            if (src != null && driver != null) {
+                out.printf("- driver route / source: %.2f×%n", driver / src);
+            }
+        }
+    }
+
+    private Double clientNs(Shape shape, String path) {
+        return results.stream().filter(r -> r.shape() == shape && r.path().equals(path)).findFirst()
+                .map(PathResult::clientNs).orElse(null);
+    }
+
+    static String describe(String path) {
+        return switch (path) {
+            case "src" -> "source only: deltafunnel: → no-op processor";
+            case "adapt" -> "source + ArrowBulkData validate/getRowData, nothing sent";
+            case "direct" -> "route, bulkEncoder=direct";
+            case "driver" -> "route, driver encoder (mssql-jdbc)";
+            default -> path;
+        };
+    }
+
+    static double median(double[] v) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        int n = s.length;
+        return n == 0 ? Double.NaN : n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

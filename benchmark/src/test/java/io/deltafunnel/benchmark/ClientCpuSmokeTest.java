@@ -1,0 +1,57 @@
+package io.deltafunnel.benchmark;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The client-CPU metric end to end on a tiny table: the emulator's jar started as a separate sink-mode process, every
+ * path on both shapes (several batches each), one warm-up and one measured run. Checks that every path loaded
+ * exactly the table's rows and that the report carries every row and field; no timing is asserted.
+ */
+class ClientCpuSmokeTest {
+
+    @Test
+    void reportsEveryPathOnBothShapes(@TempDir Path dir) throws Exception {
+        ClientCpu cpu = new ClientCpu();
+        cpu.parse(new String[] {"--rows", "5000", "--runs", "1", "--warmups", "1", "--batch-size", "2048",
+                "--work-dir", dir.toString()});
+        cpu.run();
+        List<ClientCpu.PathResult> results = cpu.results();
+        assertEquals(8, results.size(), "4 paths × 2 shapes");
+        for (Shape shape : Shape.values()) {
+            for (String path : ClientCpu.ALL_PATHS) {
+                ClientCpu.PathResult r = results.stream().filter(x -> x.shape() == shape && x.path().equals(path))
+                        .findFirst().orElseThrow(() -> new AssertionError("no result for " + shape + " " + path));
+                assertEquals(5000, r.rows());
+                assertEquals(1, r.clientNsPerRow().length);
+                assertTrue(Double.isFinite(r.clientNs()) && r.clientNs() > 0, shape + " " + path + ": client CPU");
+                if (path.equals("direct") || path.equals("driver")) {
+                    assertTrue(Double.isFinite(r.emulatorNs()), shape + " " + path + ": emulator CPU read");
+                }
+            }
+        }
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        cpu.report(new PrintStream(buffer, true, StandardCharsets.UTF_8));
+        String report = buffer.toString(StandardCharsets.UTF_8);
+        for (String field : List.of("| shape | path | client CPU ns/row | ratio to source |", "emulator CPU ns/row",
+                "wall rows/s", "emulator: java", "### LINEITEM", "### NARROW", "direct route / source:",
+                "driver route, split: source", "ours (ArrowBulkData validate + getRowData)", "mssql-jdbc")) {
+            assertTrue(report.contains(field), "report lacks '" + field + "':\n" + report);
+        }
+        for (Shape shape : Shape.values()) {
+            for (String path : ClientCpu.ALL_PATHS) {
+                assertTrue(report.contains("| " + shape + " | " + ClientCpu.describe(path) + " |"),
+                        "no table row for " + shape + " " + path + ":\n" + report);
+            }
+        }
+    }
+}
