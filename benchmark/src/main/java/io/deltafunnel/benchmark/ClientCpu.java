@@ -28,7 +28,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-import io.deltafunnel.delta.write.DeltaTableWriter;
+import io.deltafunnel.sample.SampleDeltaWriter;
 import io.deltafunnel.mssql.ArrowBulkData;
 import io.deltafunnel.mssql.BoundColumn;
 import io.deltafunnel.query.DuckDbConnections;
@@ -320,7 +320,7 @@ public final class ClientCpu {
         }
         long t0 = System.nanoTime();
         try (Connection duck = DuckDbConnections.open(DuckDbSettings.inMemory())) {
-            new DeltaTableWriter(duck, table).append(shape.generatorSql(rows), files);
+            new SampleDeltaWriter(duck, table).append(shape.generatorSql(rows), files);
         }
         System.out.printf("generated Delta table %s: %,d rows, %d Parquet files, %.1f s%n", table, rows, files,
                 (System.nanoTime() - t0) / 1e9);
