@@ -42,6 +42,8 @@ final class Session {
     private final Map<Integer, PreparedSql> prepared = new HashMap<>();
     private int nextHandle = 1;
     BulkInsertCommand pendingBulk;
+    /** Object id of the table with SET IDENTITY_INSERT ON in this session, 0 if none (one table at a time). */
+    int identityInsertTable;
     /** Undo actions for DDL run (auto-committed) inside the open transaction, newest last. */
     private final List<DdlUndo> ddlUndo = new ArrayList<>();
     private final IdentityReseeder reseeder = new IdentityReseeder();
@@ -150,6 +152,7 @@ final class Session {
         descriptor = 0;
         implicitTransactions = false;
         nocount = false;
+        identityInsertTable = 0;
         xactAbort = false;
         prepared.clear();
         pendingBulk = null;
