@@ -12,8 +12,6 @@ final class BulkInsertCommand {
     final boolean fireTriggers;
     final boolean tablock;
     final long rowsPerBatch;
-    /** KEEPIDENTITY: the client's identity values are kept; without it the server numbers the rows. */
-    boolean keepIdentity;
     /** ORDER(...) columns (may be empty) and whether each is DESC. */
     final List<String> orderColumns = new ArrayList<>();
     final List<Boolean> orderDescending = new ArrayList<>();
@@ -74,7 +72,6 @@ final class BulkInsertCommand {
         boolean triggers = false;
         boolean tablock = false;
         long rowsPerBatch = 0;
-        boolean keepIdentity = false;
         List<String> order = new ArrayList<>();
         List<Boolean> desc = new ArrayList<>();
         if (i < t.size() && t.get(i).is("WITH")) {
@@ -90,7 +87,6 @@ final class BulkInsertCommand {
                     case "CHECK_CONSTRAINTS": check = true; i++; break;
                     case "FIRE_TRIGGERS": triggers = true; i++; break;
                     case "TABLOCK": tablock = true; i++; break;
-                    case "KEEPIDENTITY": case "KEEP_IDENTITY": keepIdentity = true; i++; break;
                     case "ROWS_PER_BATCH":
                     case "KILOBYTES_PER_BATCH":
                         if (i + 2 >= t.size() || !t.get(i + 1).isSymbol("=")) {
@@ -142,7 +138,6 @@ final class BulkInsertCommand {
         }
         // FIRE_TRIGGERS is kept but has no effect: the emulator has no triggers (CREATE TRIGGER is refused).
         BulkInsertCommand cmd = new BulkInsertCommand(table, cols, keepNulls, check, triggers, tablock, rowsPerBatch);
-        cmd.keepIdentity = keepIdentity;
         cmd.orderColumns.addAll(order);
         cmd.orderDescending.addAll(desc);
         return cmd;

@@ -46,8 +46,6 @@ final class BulkLoadHandler {
         final ValueConverter converter;
         Object defaultValue;
         boolean hasDefault;
-        /** An identity column without KEEPIDENTITY: the value is read and dropped, the server numbers the rows. */
-        boolean ignored;
 
         BulkColumn(String name, TypeInfo type, ValueConverter converter) {
             this.name = name;
@@ -104,11 +102,8 @@ final class BulkLoadHandler {
                         previousKey = checkOrder(orderKey, row, previousKey);
                     }
                     if (ins != null) {
-                        int p = 1;
                         for (int i = 0; i < row.length; i++) {
-                            if (!cols.get(i).ignored) {
-                                ins.setObject(p++, row[i]);
-                            }
+                            ins.setObject(i + 1, row[i]);
                         }
                         ins.addBatch();
                         if (++pending == JDBC_BATCH) {
@@ -131,7 +126,7 @@ final class BulkLoadHandler {
             }
             if (sp != null) {
                 for (BulkColumn c : cols) {
-                    if (c.converter.column().identity() && !c.ignored) {
+                    if (c.converter.column().identity()) {
                         s.identityInserted(cmd.table);
                     }
                 }
@@ -209,9 +204,7 @@ final class BulkLoadHandler {
             if (target == null) {
                 throw new SqlServerError(207, 1, 16, "Invalid column name '" + name + "'.");
             }
-            BulkColumn bc = new BulkColumn(target.name(), t, new ValueConverter(target, tableName, t));
-            bc.ignored = target.identity() && !cmd.keepIdentity;
-            cols.add(bc);
+            cols.add(new BulkColumn(target.name(), t, new ValueConverter(target, tableName, t)));
         }
         if (!cmd.keepNulls) {
             loadDefaults(cols);
@@ -249,10 +242,6 @@ final class BulkLoadHandler {
                 // e.g. a value longer than its declared length: SQL Server rejects the bcp stream
                 throw new SqlServerError(4815, 1, 16, "Received an invalid column length from the bcp client for"
                         + " colid " + (i + 1) + ". (" + e.getMessage() + ")");
-            }
-            if (c.ignored) {
-                row[i] = null;
-                continue;
             }
             if (v == null) {
                 if (c.hasDefault) {
@@ -298,7 +287,7 @@ final class BulkLoadHandler {
             }
             pos[k] = -1;
             for (int i = 0; i < cols.size(); i++) {
-                if (cols.get(i).name.equalsIgnoreCase(pk.get(k)) && !cols.get(i).ignored) {
+                if (cols.get(i).name.equalsIgnoreCase(pk.get(k))) {
                     pos[k] = i;
                 }
             }
@@ -363,9 +352,6 @@ final class BulkLoadHandler {
         StringBuilder names = new StringBuilder();
         StringBuilder marks = new StringBuilder();
         for (BulkColumn c : cols) {
-            if (c.ignored) {
-                continue;
-            }
             if (names.length() > 0) {
                 names.append(", ");
                 marks.append(", ");

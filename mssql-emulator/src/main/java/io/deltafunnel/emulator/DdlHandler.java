@@ -200,7 +200,7 @@ final class DdlHandler {
                         .append(" = ").append(cc);
             }
             q.append(" AND NOT EXISTS (SELECT 1 FROM ").append(parent.h2Name()).append(" P WHERE ").append(join)
-                    .append(") LIMIT 1");
+                    .append(") FETCH FIRST 1 ROW ONLY");
             try (Statement x = s.h2.createStatement(); ResultSet rs = x.executeQuery(q.toString())) {
                 if (rs.next()) {
                     throw new SqlServerError(547, 0, 16, "The ALTER TABLE statement conflicted with the FOREIGN KEY"

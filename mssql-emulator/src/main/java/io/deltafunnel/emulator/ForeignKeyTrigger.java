@@ -123,7 +123,7 @@ public final class ForeignKeyTrigger implements Trigger {
         for (int i = 0; i < columns.size(); i++) {
             sql.append(i > 0 ? " AND " : "").append(Identifiers.h2Quote(columns.get(i))).append(" = ?");
         }
-        try (PreparedStatement ps = conn.prepareStatement(sql.append(" LIMIT 1").toString())) {
+        try (PreparedStatement ps = conn.prepareStatement(sql.append(" FETCH FIRST 1 ROW ONLY").toString())) {
             for (int i = 0; i < key.length; i++) {
                 ps.setObject(i + 1, key[i]);
             }
