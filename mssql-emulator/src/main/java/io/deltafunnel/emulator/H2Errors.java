@@ -27,6 +27,14 @@ final class H2Errors {
                 return ((NormalizeTrigger.TriggerError) c).error;
             }
         }
+        // a failed JDBC batch (bulk rows) chains the row's error as the next exception
+        for (SQLException n = e.getNextException(); n != null; n = n.getNextException()) {
+            for (Throwable c = n; c != null; c = c.getCause()) {
+                if (c instanceof NormalizeTrigger.TriggerError) {
+                    return ((NormalizeTrigger.TriggerError) c).error;
+                }
+            }
+        }
         String h2 = firstLine(e.getMessage());
         String tableName = table == null ? "?" : table.messageName(database);
         String firstQuoted = firstQuoted(h2);

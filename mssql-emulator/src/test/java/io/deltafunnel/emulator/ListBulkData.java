@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Set;
 
 /** An in-memory ISQLServerBulkData source for tests. */
-final class ListBulkData implements ISQLServerBulkData {
+public final class ListBulkData implements ISQLServerBulkData {
     private static final long serialVersionUID = 1L;
 
     private final List<String> names = new ArrayList<>();
@@ -17,13 +17,13 @@ final class ListBulkData implements ISQLServerBulkData {
     private int cursor = -1;
 
     /** Adds a column: JDBC type, precision, scale. */
-    ListBulkData column(String name, int jdbcType, int precision, int scale) {
+    public ListBulkData column(String name, int jdbcType, int precision, int scale) {
         names.add(name);
         meta.add(new int[] {jdbcType, precision, scale});
         return this;
     }
 
-    ListBulkData row(Object... values) {
+    public ListBulkData row(Object... values) {
         rows.add(values);
         return this;
     }
