@@ -32,13 +32,15 @@ final class QueryHandler {
         H2Sql q = ctx.translator().translate(st.tokens);
         try (PreparedStatement ps = q.prepare(s.h2)) {
             if (ctx.fmtOnly) {
-                List<ResultColumn> cols = ColumnTypeResolver.describe(ps.getMetaData(), s.catalog());
+                List<ResultColumn> cols = ColumnTypeResolver.describe(ps.getMetaData(), s.catalog(),
+                        SelectList.describe(st.tokens, s.catalog()));
                 ResultSetWriter.writeMetadata(ctx.response, cols);
                 ctx.done(DoneStatus.CMD_SELECT, -1);
                 return;
             }
             try (ResultSet rs = ps.executeQuery()) {
-                List<ResultColumn> cols = ColumnTypeResolver.describe(rs.getMetaData(), s.catalog());
+                List<ResultColumn> cols = ColumnTypeResolver.describe(rs.getMetaData(), s.catalog(),
+                        SelectList.describe(st.tokens, s.catalog()));
                 ResultSetWriter.writeMetadata(ctx.response, cols);
                 long n = new ResultSetWriter(ctx.response, s.connection).writeRows(rs, cols);
                 ctx.done(DoneStatus.CMD_SELECT, n);
@@ -57,7 +59,7 @@ final class QueryHandler {
         H2Sql q = ctx.translator().translate(query);
         List<ResultColumn> cols;
         try (PreparedStatement ps = q.prepare(s.h2)) {
-            cols = ColumnTypeResolver.describe(ps.getMetaData(), s.catalog());
+            cols = ColumnTypeResolver.describe(ps.getMetaData(), s.catalog(), SelectList.describe(query, s.catalog()));
         } catch (SQLException e) {
             throw H2Errors.map(e, null, s.database);
         }
