@@ -108,7 +108,9 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
     private boolean keepNulls;
 
     @UriParam(label = "producer,advanced", defaultValue = "false",
-              description = "Write source values into identity columns instead of letting SQL Server generate them.")
+              description = "Write source values into identity columns instead of letting SQL Server generate them, in"
+                            + " every write mode (replace and merge copy them with SET IDENTITY_INSERT). Without it, a"
+                            + " source column mapped to an identity column is refused before anything is sent.")
     private boolean keepIdentity;
 
     @UriParam(label = "producer,advanced", defaultValue = "0", description = "Rows per bulk copy round trip within one"
@@ -448,7 +450,11 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
         return keepIdentity;
     }
 
-    /** Write source values into identity columns instead of letting SQL Server generate them. */
+    /**
+     * Write source values into identity columns instead of letting SQL Server generate them, in every write mode
+     * (replace and merge copy them with SET IDENTITY_INSERT). Without it, a source column mapped to an identity
+     * column is refused before anything is sent.
+     */
     public void setKeepIdentity(boolean keepIdentity) {
         this.keepIdentity = keepIdentity;
     }

@@ -64,6 +64,8 @@ public final class BulkLoadSession implements AutoCloseable {
     private boolean changeRows;
     /** The bound columns that go into the target (all but the change columns). */
     private List<BoundColumn> dataColumns;
+    /** The target's identity column when a source column maps to it (keepIdentity=true), else null. */
+    private String identityColumn;
 
     /** Column names that mark change rows; excluded from the target's columns. */
     public static final List<String> CHANGE_COLUMNS = List.of("_change_type", "_commit_version", "_commit_timestamp");
@@ -266,6 +268,9 @@ public final class BulkLoadSession implements AutoCloseable {
         // Binding against the target first: a mapping error is reported before any staging table exists.
         List<BoundColumn> targetBound = ColumnMapper.bind(dataSchema, table, settings.columnMapping(), temporalAsText,
                 ctx);
+        ColumnMapper.checkIdentity(targetBound, settings.keepIdentity(), target, ctx);
+        identityColumn = targetBound.stream().map(BoundColumn::target).filter(TargetColumn::identity)
+                .map(TargetColumn::name).findFirst().orElse(null);
         schema = arrowSchema;
         if (settings.writeMode() == WriteMode.REPLACE || settings.writeMode() == WriteMode.MERGE) {
             staging = stagingName(target, runId);
@@ -323,6 +328,11 @@ public final class BulkLoadSession implements AutoCloseable {
     }
 
     private void checkKeys() {
+        if (identityColumn != null && settings.keyColumns().stream().noneMatch(k -> k.equalsIgnoreCase(identityColumn))) {
+            throw new ColumnMappingException("merge maps identity column '" + identityColumn + "' of " + target
+                    + " but it is not a key column: SQL Server cannot update an identity column (error 8102); make it"
+                    + " a key column or leave it out", context().withColumn(identityColumn));
+        }
         for (String key : settings.keyColumns()) {
             boolean mapped = dataColumns.stream().anyMatch(c -> c.target().name().equalsIgnoreCase(key));
             if (!mapped) {
@@ -358,10 +368,10 @@ public final class BulkLoadSession implements AutoCloseable {
         switch (settings.writeMode()) {
             case REPLACE -> {
                 execute("TRUNCATE TABLE " + target.quoted());
-                execute("INSERT INTO " + target.quoted() + " WITH (TABLOCK) (" + columnList + ") SELECT " + columnList
-                        + " FROM " + staging.quoted());
+                withIdentityInsert(() -> execute("INSERT INTO " + target.quoted() + " WITH (TABLOCK) (" + columnList
+                        + ") SELECT " + columnList + " FROM " + staging.quoted()));
             }
-            case MERGE -> execute(mergeSql());
+            case MERGE -> withIdentityInsert(() -> execute(mergeSql()));
             default -> {
             }
         }
@@ -381,6 +391,27 @@ public final class BulkLoadSession implements AutoCloseable {
         } finally {
             closeConnection();
         }
+    }
+
+    /** A statement that may fail with a {@link SQLException}. */
+    private interface SqlStep {
+        void run() throws SQLException;
+    }
+
+    /**
+     * Runs {@code step} with {@code SET IDENTITY_INSERT target ON} when the run writes the target's identity column
+     * (keepIdentity=true): the copy from the staging table then keeps the source's identity values, as the bulk copy
+     * does. IDENTITY_INSERT is session state, not transactional: it is switched off again right after the step (and
+     * a failed run closes its connection).
+     */
+    private void withIdentityInsert(SqlStep step) throws SQLException {
+        if (identityColumn == null) {
+            step.run();
+            return;
+        }
+        execute("SET IDENTITY_INSERT " + target.quoted() + " ON");
+        step.run();
+        execute("SET IDENTITY_INSERT " + target.quoted() + " OFF");
     }
 
     String mergeSql() {

@@ -94,6 +94,26 @@ final class ColumnMapper {
         return out;
     }
 
+    /**
+     * Refuses a source column mapped to an identity column without {@code keepIdentity=true}: SQL Server numbers
+     * identity columns itself, and the two write paths would silently differ (mssql-jdbc drops such a mapping and the
+     * server renumbers the rows; an INSERT ... SELECT or MERGE naming the column fails with 544).
+     */
+    static void checkIdentity(List<BoundColumn> columns, boolean keepIdentity, TableName table,
+            BulkLoadException.Context ctx) {
+        if (keepIdentity) {
+            return;
+        }
+        for (BoundColumn c : columns) {
+            if (c.target().identity()) {
+                throw new ColumnMappingException("source column '" + c.sourceName() + "' maps to identity column '"
+                        + c.target().name() + "' of " + table + ", which SQL Server numbers itself: set"
+                        + " keepIdentity=true to write the source's values, or leave the column out",
+                        ctx.withColumn(c.sourceName()));
+            }
+        }
+    }
+
     private static List<String> names(Schema schema) {
         return schema.getFields().stream().map(Field::getName).toList();
     }

@@ -32,7 +32,7 @@ final class TargetCatalog {
             boolean serverFilled = r[9] != null || isOne(r[10]) || isOne(r[11]);
             columns.add(new TargetColumn((String) r[0], (String) r[1], intOrNull(r[2]), intOrNull(r[3]),
                     intOrNull(r[4]), intOrNull(r[5]), "YES".equalsIgnoreCase(r[6].toString().trim()),
-                    intOrNull(r[7]), (String) r[8], serverFilled));
+                    intOrNull(r[7]), (String) r[8], serverFilled, isOne(r[10])));
         }
         return new TargetTable(name, columns);
     }

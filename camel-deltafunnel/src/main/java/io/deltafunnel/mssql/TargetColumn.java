@@ -17,12 +17,22 @@ import java.util.Locale;
  * @param collationName     COLLATION_NAME (character columns), or null when unknown or not a character column
  * @param serverFilled      the server fills the column when a load sends no value for it: it has a default
  *                          (COLUMN_DEFAULT), is an identity or a computed column
+ * @param identity          an identity column (COLUMNPROPERTY IsIdentity): SQL Server numbers it; explicit values
+ *                          need keepIdentity (bulk copy) or SET IDENTITY_INSERT (INSERT ... SELECT, MERGE)
  */
 public record TargetColumn(String name, String dataType, Integer maxLength, Integer precision, Integer scale,
-        Integer datetimePrecision, boolean nullable, int ordinal, String collationName, boolean serverFilled) {
+        Integer datetimePrecision, boolean nullable, int ordinal, String collationName, boolean serverFilled,
+        boolean identity) {
 
     public TargetColumn {
         dataType = dataType.toLowerCase(Locale.ROOT);
+    }
+
+    /** A column that is not an identity column. */
+    public TargetColumn(String name, String dataType, Integer maxLength, Integer precision, Integer scale,
+            Integer datetimePrecision, boolean nullable, int ordinal, String collationName, boolean serverFilled) {
+        this(name, dataType, maxLength, precision, scale, datetimePrecision, nullable, ordinal, collationName,
+                serverFilled, false);
     }
 
     /** A column whose collation is unknown (or irrelevant: not a character column). */

@@ -572,6 +572,183 @@ abstract class AbstractMssqlScenarios extends MssqlRouteTestSupport {
         stopAndAssertNoArrowLeak();
     }
 
+    // ---------------------------------------------------------------- identity columns
+
+    /** The producer URI with keepIdentity=true (the direct writer hands such runs to the driver path). */
+    protected String mssqlKeepIdentity(String options) {
+        return mssql(options + "&keepIdentity=true").replace("bulkEncoderFallback=false", "bulkEncoderFallback=true");
+    }
+
+    protected void createIdentityTable() throws Exception {
+        exec("IF OBJECT_ID('dbo." + table + "') IS NOT NULL DROP TABLE [dbo].[" + table + "]");
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int IDENTITY(1,1) NOT NULL PRIMARY KEY, [name] nvarchar(20) NULL)");
+        exec("INSERT INTO [dbo].[" + table + "] ([name]) VALUES (N'old')");
+    }
+
+    static final String IDS_100_TO_104 = "SELECT (100 + i)::INTEGER AS id, 'v' || i AS name FROM range(0, 5) t(i) ORDER BY i";
+
+    @Test
+    void identityColumnMappedWithoutKeepIdentityIsRefusedBeforeAnyRowInEveryWriteMode() throws Exception {
+        for (String mode : List.of("append", "truncate", "replace", "merge&keyColumns=id")) {
+            createIdentityTable();
+            failures.clear();
+            runRoute(source(IDS_100_TO_104, 10), mssql("writeMode=" + mode), 1, null);
+            BulkLoadException e = singleFailure();
+            assertInstanceOf(ColumnMappingException.class, e, mode);
+            assertEquals("id", e.column(), mode);
+            assertTrue(e.getMessage().contains("keepIdentity"), e.getMessage());
+            assertEquals(List.of(row(1, "old")), contents(), mode);
+        }
+        assertEquals(List.of(), query("SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_NAME LIKE '"
+                + table + "[_][_]df[_]%'"), "staging table left behind");
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void keepIdentityWritesTheSourceValuesInEveryWriteMode() throws Exception {
+        Map<String, List<List<Object>>> expected = new java.util.LinkedHashMap<>();
+        List<List<Object>> loaded = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            loaded.add(row(100 + i, "v" + i));
+        }
+        List<List<Object>> appended = new ArrayList<>(List.of(row(1, "old")));
+        appended.addAll(loaded);
+        expected.put("append", appended);
+        expected.put("truncate", loaded);
+        expected.put("replace", loaded);
+        expected.put("append&transaction=batch", appended);
+        for (Map.Entry<String, List<List<Object>>> c : expected.entrySet()) {
+            createIdentityTable();
+            failures.clear();
+            runRoute(source(IDS_100_TO_104, 2), mssqlKeepIdentity("writeMode=" + c.getKey()), 3, null);
+            assertTrue(failures.isEmpty(), () -> c.getKey() + ": " + failures);
+            assertEquals(c.getValue(), contents(), c.getKey());
+            // like SQL Server, the identity moves past the explicit values
+            exec("INSERT INTO [dbo].[" + table + "] ([name]) VALUES (N'next')");
+            assertEquals(row(105, "next"), contents().get(contents().size() - 1), c.getKey());
+        }
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void keepIdentityMergeUpdatesByIdentityKeyAndInsertsExplicitValues() throws Exception {
+        createIdentityTable();
+        runRoute(source("SELECT CASE WHEN i = 0 THEN 1 ELSE 100 + i END::INTEGER AS id, 'v' || i AS name"
+                + " FROM range(0, 5) t(i) ORDER BY i", 10), mssqlKeepIdentity("writeMode=merge&keyColumns=id"), 1, null);
+        assertTrue(failures.isEmpty(), () -> failures.toString());
+        assertEquals(List.of(row(1, "v0"), row(101, "v1"), row(102, "v2"), row(103, "v3"), row(104, "v4")), contents());
+        exec("INSERT INTO [dbo].[" + table + "] ([name]) VALUES (N'next')");
+        assertEquals(row(105, "next"), contents().get(5));
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void keepIdentityMergeWithTheIdentityOutsideTheKeyIsRefused() throws Exception {
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int IDENTITY(1,1) NOT NULL, [name] nvarchar(20) NOT NULL"
+                + " PRIMARY KEY)");
+        runRoute(source(IDS_100_TO_104, 10), mssqlKeepIdentity("writeMode=merge&keyColumns=name"), 1, null);
+        BulkLoadException e = singleFailure();
+        assertInstanceOf(ColumnMappingException.class, e);
+        assertEquals("id", e.column());
+        assertTrue(e.getMessage().contains("8102"), e.getMessage());
+        assertEquals(0, count(table));
+        stopAndAssertNoArrowLeak();
+    }
+
+    // ---------------------------------------------------------------- errors raised by the server
+
+    /** Runs {@code sql} into the test's table with {@code options}; returns the run's single failure. */
+    protected BulkLoadException serverError(String sql, String options) throws Exception {
+        failures.clear();
+        runRoute(source(sql, 10), mssql("maxRetries=0" + (options.isEmpty() ? "" : "&" + options)), 1, null);
+        return singleFailure();
+    }
+
+    static final String IDS_0_TO_4 = "SELECT i::INTEGER AS id, 'v' || i AS name FROM range(0, 5) t(i) ORDER BY i";
+
+    @Test
+    void duplicatePrimaryKeyIs2627AndLeavesTheTargetAsBefore() throws Exception {
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL CONSTRAINT [PK_" + table + "] PRIMARY KEY,"
+                + " [name] nvarchar(20) NULL)");
+        exec("INSERT INTO [dbo].[" + table + "] ([id], [name]) VALUES (3, N'old')");
+        BulkLoadException e = serverError(IDS_0_TO_4, "");
+        assertEquals(2627, e.errorNumber());
+        assertTrue(e.getMessage().contains("PK_" + table) && e.getMessage().contains("(3)"), e.getMessage());
+        assertEquals(WorkOutcome.ROLLED_BACK, e.outcome());
+        assertEquals(List.of(row(3, "old")), contents());
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void duplicateInAUniqueIndexIs2601() throws Exception {
+        createIdName("nvarchar(20)");
+        exec("CREATE UNIQUE INDEX [ux_" + table + "] ON [dbo].[" + table + "] ([id])");
+        seedOld(1);
+        exec("INSERT INTO [dbo].[" + table + "] ([id], [name]) VALUES (2, N'old')");
+        BulkLoadException e = serverError(IDS_0_TO_4, "");
+        assertEquals(2601, e.errorNumber());
+        assertTrue(e.getMessage().contains("ux_" + table) && e.getMessage().contains("(2)"), e.getMessage());
+        assertEquals(2, count(table));
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void checkConstraintIsEnforcedOnlyWithCheckConstraints() throws Exception {
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL CONSTRAINT [CK_" + table + "] CHECK ([id] < 3),"
+                + " [name] nvarchar(20) NULL)");
+        BulkLoadException e = serverError(IDS_0_TO_4, "checkConstraints=true");
+        assertEquals(547, e.errorNumber());
+        assertTrue(e.getMessage().contains("CK_" + table), e.getMessage());
+        assertEquals(0, count(table));
+        // SQL Server's bulk load skips CHECK constraints unless asked to check them
+        runRoute(source(IDS_0_TO_4, 10), mssql(""), 1, null);
+        assertEquals(1, failures.size(), () -> failures.toString());
+        assertEquals(5, count(table));
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void foreignKeyIsEnforcedOnlyWithCheckConstraintsAndBlocksTruncate() throws Exception {
+        String child = table + "_c";
+        exec("IF OBJECT_ID('dbo." + child + "') IS NOT NULL DROP TABLE [dbo].[" + child + "]");
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL PRIMARY KEY, [name] nvarchar(20) NULL)");
+        exec("CREATE TABLE [dbo].[" + child + "] ([id] int NOT NULL, [name] nvarchar(20) NULL,"
+                + " CONSTRAINT [FK_" + child + "] FOREIGN KEY ([id]) REFERENCES [dbo].[" + table + "] ([id]))");
+        exec("INSERT INTO [dbo].[" + table + "] ([id], [name]) VALUES (0, N'parent')");
+        String uri = mssql("maxRetries=0&checkConstraints=true").replace("dbo." + table + "?", "dbo." + child + "?");
+        runRoute(source(IDS_0_TO_4, 10), uri, 1, null);
+        BulkLoadException e = singleFailure();
+        assertEquals(547, e.errorNumber());
+        assertTrue(e.getMessage().contains("FK_" + child), e.getMessage());
+        assertEquals(0, count(child));
+        // without checkConstraints the bulk load does not check the foreign key
+        runRoute(source(IDS_0_TO_4, 10), uri.replace("checkConstraints=true", "checkConstraints=false"), 1, null);
+        assertEquals(1, failures.size(), () -> failures.toString());
+        assertEquals(5, count(child));
+        // a referenced table cannot be truncated: writeMode=truncate and replace fail with 4712
+        for (String mode : List.of("truncate", "replace")) {
+            failures.clear();
+            runRoute(source(IDS_0_TO_4, 10), mssql("maxRetries=0&writeMode=" + mode), 1, null);
+            BulkLoadException t = singleFailure();
+            assertEquals(4712, t.errorNumber(), mode);
+            assertEquals(List.of(row(0, "parent")), contents(), mode);
+        }
+        exec("DROP TABLE [dbo].[" + child + "]");
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void mergeSourceWithTwoRowsForOneTargetRowIs8672() throws Exception {
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL PRIMARY KEY, [name] nvarchar(20) NULL)");
+        exec("INSERT INTO [dbo].[" + table + "] ([id], [name]) VALUES (1, N'old')");
+        BulkLoadException e = serverError("SELECT 1 AS id, 'v' || i AS name FROM range(0, 2) t(i)",
+                "writeMode=merge&keyColumns=id");
+        assertEquals(8672, e.errorNumber());
+        assertEquals(WorkOutcome.ROLLED_BACK, e.outcome());
+        assertEquals(List.of(row(1, "old")), contents());
+        stopAndAssertNoArrowLeak();
+    }
+
     // ---------------------------------------------------------------- security
 
     @Test

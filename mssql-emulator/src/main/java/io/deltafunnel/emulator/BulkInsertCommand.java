@@ -14,6 +14,9 @@ final class BulkInsertCommand {
     final boolean fireTriggers;
     final boolean tablock;
     final long rowsPerBatch;
+    /** ORDER(...) columns (may be empty) and whether each is DESC. */
+    final List<String> orderColumns = new ArrayList<>();
+    final List<Boolean> orderDescending = new ArrayList<>();
 
     private BulkInsertCommand(TableDef table, List<String> columns, List<SqlType> types, boolean keepNulls,
             boolean checkConstraints, boolean fireTriggers, boolean tablock, long rowsPerBatch) {
@@ -84,6 +87,8 @@ final class BulkInsertCommand {
         boolean triggers = false;
         boolean tablock = false;
         long rowsPerBatch = 0;
+        List<String> order = new ArrayList<>();
+        List<Boolean> desc = new ArrayList<>();
         if (i < t.size() && t.get(i).is("WITH")) {
             i++;
             if (i >= t.size() || !t.get(i).isSymbol("(")) {
@@ -97,7 +102,6 @@ final class BulkInsertCommand {
                     case "CHECK_CONSTRAINTS": check = true; i++; break;
                     case "FIRE_TRIGGERS": triggers = true; i++; break;
                     case "TABLOCK": tablock = true; i++; break;
-                    case "KEEPIDENTITY": case "KEEP_IDENTITY": i++; break;
                     case "ROWS_PER_BATCH":
                     case "KILOBYTES_PER_BATCH":
                         if (i + 2 >= t.size() || !t.get(i + 1).isSymbol("=")) {
@@ -109,16 +113,34 @@ final class BulkInsertCommand {
                         i += 3;
                         break;
                     case "ORDER": {
-                        int depth = 0;
+                        // ORDER ( col [ASC|DESC] [, ...] ): checked against the rows (see BulkLoadHandler)
                         i++;
-                        do {
-                            Token x = t.get(i++);
-                            if (x.isSymbol("(")) {
-                                depth++;
-                            } else if (x.isSymbol(")")) {
-                                depth--;
+                        if (i >= t.size() || !t.get(i).isSymbol("(")) {
+                            throw SqlServerError.syntax("ORDER");
+                        }
+                        i++;
+                        while (i < t.size() && !t.get(i).isSymbol(")")) {
+                            Token c = t.get(i);
+                            if (!c.isIdentifier()) {
+                                throw SqlServerError.syntax(c.text());
                             }
-                        } while (depth > 0 && i < t.size());
+                            ColumnDef def = table.column(c.value());
+                            if (def == null) {
+                                throw new SqlServerError(207, 1, 16, "Invalid column name '" + c.value() + "'.");
+                            }
+                            order.add(def.name());
+                            i++;
+                            boolean d = false;
+                            if (i < t.size() && (t.get(i).is("ASC") || t.get(i).is("DESC"))) {
+                                d = t.get(i).is("DESC");
+                                i++;
+                            }
+                            desc.add(d);
+                            if (i < t.size() && t.get(i).isSymbol(",")) {
+                                i++;
+                            }
+                        }
+                        i++;
                         break;
                     }
                     default:
@@ -129,6 +151,11 @@ final class BulkInsertCommand {
                 }
             }
         }
-        return new BulkInsertCommand(table, cols, types, keepNulls, check, triggers, tablock, rowsPerBatch);
+        // FIRE_TRIGGERS is kept but has no effect: the emulator has no triggers (CREATE TRIGGER is refused).
+        BulkInsertCommand cmd = new BulkInsertCommand(table, cols, types, keepNulls, check, triggers, tablock,
+                rowsPerBatch);
+        cmd.orderColumns.addAll(order);
+        cmd.orderDescending.addAll(desc);
+        return cmd;
     }
 }

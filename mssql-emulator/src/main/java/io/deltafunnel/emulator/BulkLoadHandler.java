@@ -82,6 +82,10 @@ final class BulkLoadHandler {
             if (!sink) {
                 sp = s.h2.setSavepoint();
             }
+            int[] orderKey = orderKey(cols);
+            Object[] previousKey = null;
+            // Without CHECK_CONSTRAINTS SQL Server checks neither CHECK nor FOREIGN KEY constraints.
+            BulkChecks.set(!cmd.checkConstraints);
             try (PreparedStatement ins = sink ? null : s.h2.prepareStatement(insertSql(cols))) {
                 int pending = 0;
                 Object[] row = new Object[cols.size()];
@@ -106,6 +110,9 @@ final class BulkLoadHandler {
                         throw new TdsProtocolException(String.format("unexpected token 0x%02X in BULK_LOAD", token));
                     }
                     rows++;
+                    if (orderKey != null) {
+                        previousKey = checkOrder(orderKey, row, previousKey);
+                    }
                     if (ins != null) {
                         for (int i = 0; i < row.length; i++) {
                             ins.setObject(i + 1, row[i]);
@@ -126,12 +133,17 @@ final class BulkLoadHandler {
                 if (ins != null && pending > 0) {
                     ins.executeBatch();
                 }
+            } finally {
+                BulkChecks.set(false);
             }
             if (sp != null) {
                 for (BulkColumn c : cols) {
                     if (c.converter.column().identity()) {
                         s.identityInserted(cmd.table);
                     }
+                }
+                if (!cmd.checkConstraints) {
+                    markNotTrusted();
                 }
                 s.statementSucceeded(null);
             } else {
@@ -143,7 +155,7 @@ final class BulkLoadHandler {
         } catch (SqlServerError e) {
             fail(input, sp, rows, e);
         } catch (SQLException e) {
-            fail(input, sp, rows, H2Errors.map(e, cmd == null ? null : cmd.table, s.database));
+            fail(input, sp, rows, H2Errors.map(e, cmd == null ? null : cmd.table, s.catalog(), s.database, "INSERT"));
         } catch (RuntimeException | IOException e) {
             // abandoned message (ignore bit), protocol violation or dropped socket: nothing of the round stays
             rollbackRound(sp);
@@ -304,6 +316,95 @@ final class BulkLoadHandler {
                 row[i] = c.converter.convert(v);
             }
         }
+    }
+
+    /** CHECK and FOREIGN KEY constraints of the table that this load did not check are no longer trusted. */
+    private void markNotTrusted() {
+        for (Constraints.Check c : s.catalog().checks(cmd.table.objectId())) {
+            c.notTrusted = true;
+        }
+        for (Constraints.ForeignKey fk : s.catalog().foreignKeys(cmd.table.objectId(), true)) {
+            fk.notTrusted = true;
+        }
+    }
+
+    /**
+     * ORDER(...) that names the clustered index (the emulator's primary key, ascending): positions of its columns in
+     * the stream, so that the rows are verified to arrive in that order. Any other ORDER hint is only an optimizer
+     * hint for SQL Server, and so it is for the emulator: null.
+     */
+    private int[] orderKey(List<BulkColumn> cols) {
+        List<String> pk = cmd.table.primaryKey();
+        if (cmd.orderColumns.isEmpty() || pk.size() != cmd.orderColumns.size()
+                || cmd.orderDescending.contains(Boolean.TRUE)) {
+            return null;
+        }
+        int[] pos = new int[pk.size()];
+        for (int k = 0; k < pk.size(); k++) {
+            if (!pk.get(k).equalsIgnoreCase(cmd.orderColumns.get(k))) {
+                return null;
+            }
+            pos[k] = -1;
+            for (int i = 0; i < cols.size(); i++) {
+                if (cols.get(i).name.equalsIgnoreCase(pk.get(k))) {
+                    pos[k] = i;
+                }
+            }
+            if (pos[k] < 0) {
+                return null;
+            }
+        }
+        return pos;
+    }
+
+    /** 4819 when this row's key does not sort strictly after the previous row's; returns this row's key. */
+    private Object[] checkOrder(int[] pos, Object[] row, Object[] previous) throws SqlServerError {
+        Object[] key = new Object[pos.length];
+        for (int k = 0; k < pos.length; k++) {
+            key[k] = row[pos[k]];
+        }
+        if (previous != null && compareKeys(previous, key) >= 0) {
+            throw new SqlServerError(4819, 1, 16, "Cannot bulk load. The bulk data stream was incorrectly specified as"
+                    + " sorted or the data violates a uniqueness constraint imposed by the target table. Sort order"
+                    + " incorrect for the following two rows: primary key of first row: (" + keyText(previous)
+                    + "), primary key of second row: (" + keyText(key) + ").");
+        }
+        return key;
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static int compareKeys(Object[] a, Object[] b) {
+        for (int k = 0; k < a.length; k++) {
+            Object x = a[k];
+            Object y = b[k];
+            int c;
+            if (x == null || y == null) {
+                c = x == null ? (y == null ? 0 : -1) : 1;
+            } else if (x instanceof String && y instanceof String) {
+                c = ((String) x).compareToIgnoreCase((String) y);
+            } else if (x instanceof byte[] && y instanceof byte[]) {
+                c = java.util.Arrays.compareUnsigned((byte[]) x, (byte[]) y);
+            } else if (x instanceof Comparable && x.getClass() == y.getClass()) {
+                c = ((Comparable) x).compareTo(y);
+            } else {
+                c = 0;
+            }
+            if (c != 0) {
+                return c;
+            }
+        }
+        return 0;
+    }
+
+    private static String keyText(Object[] key) {
+        StringBuilder b = new StringBuilder();
+        for (Object o : key) {
+            if (b.length() > 0) {
+                b.append(", ");
+            }
+            b.append(o);
+        }
+        return b.toString();
     }
 
     private String insertSql(List<BulkColumn> cols) {

@@ -19,6 +19,9 @@ public final class Catalog {
     private final String database;
     private final Map<String, TableDef> tables = new LinkedHashMap<>();
     private final Map<String, Integer> schemas = new LinkedHashMap<>();
+    private final Map<Integer, List<Constraints.Key>> keys = new java.util.HashMap<>();
+    private final Map<Integer, List<Constraints.Check>> checks = new java.util.HashMap<>();
+    private final Map<Integer, Constraints.ForeignKey> foreignKeys = new LinkedHashMap<>();
     private final AtomicInteger nextObjectId = new AtomicInteger(FIRST_OBJECT_ID);
     private int nextSchemaId = 5;
     /**
@@ -72,6 +75,86 @@ public final class Catalog {
 
     public synchronized void remove(TableDef t) {
         tables.remove(t.key());
+        keys.remove(t.objectId());
+        checks.remove(t.objectId());
+        foreignKeys.values().removeIf(fk -> fk.child == t.objectId());
+    }
+
+    synchronized void addKey(int objectId, Constraints.Key k) {
+        keys.computeIfAbsent(objectId, x -> new ArrayList<>()).add(k);
+    }
+
+    synchronized void removeKey(int objectId, String name) {
+        List<Constraints.Key> l = keys.get(objectId);
+        if (l != null) {
+            l.removeIf(k -> k.name.equalsIgnoreCase(name));
+        }
+    }
+
+    synchronized List<Constraints.Key> keys(int objectId) {
+        return List.copyOf(keys.getOrDefault(objectId, List.of()));
+    }
+
+    synchronized void addCheck(int objectId, Constraints.Check c) {
+        checks.computeIfAbsent(objectId, x -> new ArrayList<>()).add(c);
+    }
+
+    synchronized List<Constraints.Check> checks(int objectId) {
+        return List.copyOf(checks.getOrDefault(objectId, List.of()));
+    }
+
+    synchronized void addForeignKey(Constraints.ForeignKey fk) {
+        foreignKeys.put(fk.id, fk);
+    }
+
+    synchronized void removeForeignKey(int id) {
+        foreignKeys.remove(id);
+    }
+
+    synchronized Constraints.ForeignKey foreignKey(int id) {
+        return foreignKeys.get(id);
+    }
+
+    /** Foreign keys whose child ({@code referencing}) or parent table is {@code objectId}. */
+    synchronized List<Constraints.ForeignKey> foreignKeys(int objectId, boolean referencing) {
+        List<Constraints.ForeignKey> out = new ArrayList<>();
+        for (Constraints.ForeignKey fk : foreignKeys.values()) {
+            if ((referencing ? fk.child : fk.parent) == objectId) {
+                out.add(fk);
+            }
+        }
+        return out;
+    }
+
+    /** True when some constraint of the database (any table) is already called {@code name}. */
+    synchronized boolean constraintNameTaken(String name) {
+        for (List<Constraints.Key> l : keys.values()) {
+            if (l.stream().anyMatch(k -> k.kind != Constraints.KeyKind.UNIQUE_INDEX && k.name.equalsIgnoreCase(name))) {
+                return true;
+            }
+        }
+        for (List<Constraints.Check> l : checks.values()) {
+            if (l.stream().anyMatch(c -> c.name.equalsIgnoreCase(name))) {
+                return true;
+            }
+        }
+        return foreignKeys.values().stream().anyMatch(f -> f.name.equalsIgnoreCase(name));
+    }
+
+    /** sp_rename of a column: constraint column lists follow. */
+    synchronized void renameColumn(int objectId, String from, String to) {
+        List<Constraints.Key> l = keys.get(objectId);
+        if (l != null) {
+            l.replaceAll(k -> k.renamedColumn(from, to));
+        }
+        for (Constraints.ForeignKey fk : foreignKeys.values()) {
+            if (fk.child == objectId) {
+                fk.childColumns = fk.childColumns.stream().map(c -> c.equalsIgnoreCase(from) ? to : c).toList();
+            }
+            if (fk.parent == objectId) {
+                fk.parentColumns = fk.parentColumns.stream().map(c -> c.equalsIgnoreCase(from) ? to : c).toList();
+            }
+        }
     }
 
     /** Replaces {@code old} by {@code renamed} (rename or schema transfer). */

@@ -28,6 +28,7 @@ public final class CatalogFunctions {
         {"MSSQL_SYS_TABLES", "sysTables"},
         {"MSSQL_SYS_SCHEMAS", "sysSchemas"},
         {"MSSQL_SYS_OBJECTS", "sysObjects"},
+        {"MSSQL_BULK_NOCHECK", "bulkNoCheck"},
     };
 
     private static final Map<String, Catalog> CATALOGS = new ConcurrentHashMap<>();
@@ -38,6 +39,11 @@ public final class CatalogFunctions {
     }
 
     private CatalogFunctions() {
+    }
+
+    /** True while a bulk load without CHECK_CONSTRAINTS writes its rows (used inside CHECK constraints). */
+    public static boolean bulkNoCheck() {
+        return BulkChecks.skipped();
     }
 
     static void register(String h2Name, Catalog c) {

@@ -16,9 +16,39 @@ final class ColumnTypeResolver {
     }
 
     static List<ResultColumn> describe(ResultSetMetaData md, Catalog catalog) throws SQLException {
+        return describe(md, catalog, null);
+    }
+
+    /**
+     * As {@link #describe(ResultSetMetaData, Catalog)}, with the SELECT list as {@link SelectList} read it (may be
+     * null): an item's alias is the column name as written, an unaliased expression has an empty name, and an
+     * item's derived SQL Server type wins over the one mapped from H2.
+     */
+    static List<ResultColumn> describe(ResultSetMetaData md, Catalog catalog, List<SelectList.Item> items)
+            throws SQLException {
         int n = md.getColumnCount();
         List<ResultColumn> out = new ArrayList<>(n);
+        if (items != null && items.size() != n) {
+            items = null;
+        }
         for (int i = 1; i <= n; i++) {
+            SelectList.Item item = items == null ? null : items.get(i - 1);
+            if (item != null && (item.alias != null || item.expression)) {
+                ResultColumn base = describeOne(md, catalog, i);
+                String name = item.alias != null ? item.alias : "";
+                out.add(item.type != null
+                        ? new ResultColumn(name, item.type, md.isNullable(i) != ResultSetMetaData.columnNoNulls, false)
+                        : new ResultColumn(name, base.type, base.nullable, base.identity));
+                continue;
+            }
+            out.add(describeOne(md, catalog, i));
+        }
+        return out;
+    }
+
+    private static ResultColumn describeOne(ResultSetMetaData md, Catalog catalog, int i) throws SQLException {
+        List<ResultColumn> out = new ArrayList<>(1);
+        {
             String label = md.getColumnLabel(i);
             String table = md.getTableName(i);
             String schema = md.getSchemaName(i);
@@ -43,7 +73,7 @@ final class ColumnTypeResolver {
                         md.isNullable(i) != ResultSetMetaData.columnNoNulls, false));
             }
         }
-        return out;
+        return out.get(0);
     }
 
     private static boolean looksLikeExpression(String label) {

@@ -9,20 +9,51 @@ final class CreateTableParser {
     private static final Set<String> COLUMN_OPTION_STARTS = Set.of("NULL", "NOT", "IDENTITY", "PRIMARY", "UNIQUE",
             "DEFAULT", "CONSTRAINT", "CHECK", "COLLATE", "ROWGUIDCOL", "SPARSE", "REFERENCES", "FOREIGN");
 
-    /** Result: the table plus H2 table constraints (UNIQUE, CHECK). */
+    /** Result: the table plus H2 table constraints (UNIQUE, CHECK) and the named constraints for the catalog. */
     static final class Parsed {
         final TableDef table;
         final List<String> h2Constraints;
+        final List<Constraints.Key> keys;
+        final List<Constraints.Check> checks;
+        final List<ForeignKeySpec> foreignKeys;
 
-        Parsed(TableDef table, List<String> h2Constraints) {
+        Parsed(TableDef table, List<String> h2Constraints, List<Constraints.Key> keys, List<Constraints.Check> checks,
+                List<ForeignKeySpec> foreignKeys) {
             this.table = table;
             this.h2Constraints = h2Constraints;
+            this.keys = keys;
+            this.checks = checks;
+            this.foreignKeys = foreignKeys;
+        }
+    }
+
+    /** A FOREIGN KEY as written: the referenced table is resolved when the constraint is created. */
+    static final class ForeignKeySpec {
+        final String name;
+        final List<String> columns;
+        final ObjectName parent;
+        /** Referenced columns; empty means the referenced table's primary key. */
+        final List<String> parentColumns;
+
+        ForeignKeySpec(String name, List<String> columns, ObjectName parent, List<String> parentColumns) {
+            this.name = name;
+            this.columns = columns;
+            this.parent = parent;
+            this.parentColumns = parentColumns;
         }
     }
 
     private final List<Token> toks;
     private final Session session;
     private int i;
+    private String tableName;
+    /** The name of a {@code CONSTRAINT name} just read, for the constraint that follows. */
+    private String pendingName;
+    private String pkName;
+    private final List<Constraints.Key> keys = new ArrayList<>();
+    private final List<Constraints.Check> checks = new ArrayList<>();
+    private final List<ForeignKeySpec> fks = new ArrayList<>();
+    private final List<String> h2Constraints = new ArrayList<>();
 
     private CreateTableParser(List<Token> toks, Session session) {
         this.toks = toks;
@@ -31,6 +62,35 @@ final class CreateTableParser {
 
     static Parsed parse(Stmt st, Session session) throws SqlServerError {
         return new CreateTableParser(st.tokens, session).parse();
+    }
+
+    /**
+     * {@code [CONSTRAINT name] FOREIGN KEY (cols) REFERENCES parent [(cols)] ...} at {@code i} of an ALTER TABLE
+     * ... ADD; null when the added thing is not a foreign key.
+     */
+    static ForeignKeySpec parseAddForeignKey(List<Token> toks, int i, String table) throws SqlServerError {
+        CreateTableParser p = new CreateTableParser(toks, null);
+        p.tableName = table;
+        p.i = i;
+        if (p.tok().is("CONSTRAINT")) {
+            p.i++;
+            p.pendingName = p.tok().value();
+            p.i++;
+        }
+        if (!p.tok().is("FOREIGN")) {
+            return null;
+        }
+        p.i++;
+        if (!p.tok().is("KEY")) {
+            throw SqlServerError.syntax(p.tok().text());
+        }
+        p.i++;
+        String name = p.named("FK", null);
+        p.references(name, p.columnList());
+        if (p.i != toks.size()) {
+            throw SqlServerError.syntax(toks.get(p.i).text());
+        }
+        return p.fks.get(0);
     }
 
     private Token tok() throws SqlServerError {
@@ -50,11 +110,12 @@ final class CreateTableParser {
     private Parsed parse() throws SqlServerError {
         i = 2; // CREATE TABLE
         ObjectName name = ObjectName.at(toks, i);
+        tableName = name.name;
         i = name.next;
         expect("(");
         List<ColumnDef> cols = new ArrayList<>();
         List<String> pk = new ArrayList<>();
-        List<String> constraints = new ArrayList<>();
+        List<String> constraints = h2Constraints;
         while (true) {
             Token t = tok();
             if (t.is("CONSTRAINT") || t.is("PRIMARY") || t.is("UNIQUE") || t.is("CHECK") || t.is("FOREIGN")) {
@@ -99,7 +160,10 @@ final class CreateTableParser {
             }
         }
         TableDef t = new TableDef(name.schema, name.name, session.catalog().newObjectId(), fixed, pk);
-        return new Parsed(t, constraints);
+        if (!pk.isEmpty()) {
+            keys.add(0, new Constraints.Key(pkName, Constraints.KeyKind.PRIMARY_KEY, pk));
+        }
+        return new Parsed(t, constraints, keys, checks, fks);
     }
 
     private ColumnDef column(List<String> pk, List<String> constraints) throws SqlServerError {
@@ -153,13 +217,29 @@ final class CreateTableParser {
                 }
                 i++;
                 skipClustering();
+                if (!pk.isEmpty()) {
+                    throw new SqlServerError(8110, 1, 16, "Cannot add multiple PRIMARY KEY constraints to table.");
+                }
                 pk.add(name);
+                pkName = named("PK", null);
             } else if (t.is("UNIQUE")) {
                 i++;
                 skipClustering();
-                constraints.add("UNIQUE (" + Identifiers.h2Quote(name) + ")");
+                unique(List.of(name), named("UQ", null));
             } else if (t.is("CONSTRAINT")) {
-                i += 2; // CONSTRAINT name
+                i++;
+                pendingName = tok().value();
+                i++;
+                continue;
+            } else if (t.is("REFERENCES") || t.is("FOREIGN")) {
+                if (t.is("FOREIGN")) {
+                    i++;
+                    if (!tok().is("KEY")) {
+                        throw SqlServerError.syntax(tok().text());
+                    }
+                    i++;
+                }
+                references(named("FK", name), List.of(name));
             } else if (t.is("DEFAULT")) {
                 i++;
                 int start = i;
@@ -169,10 +249,7 @@ final class CreateTableParser {
                 defaultSql = text(start, i);
             } else if (t.is("CHECK")) {
                 i++;
-                int start = i;
-                i = groupEnd(i);
-                constraints.add("CHECK " + new H2Translator(session, java.util.Collections.emptyMap(), true)
-                        .translate(toks.subList(start, i)).sql);
+                check(named("CK", name), name);
             } else if (t.is("COLLATE")) {
                 type = TypeParser.collate(type, toks.get(i + 1), name);
                 i += 2;
@@ -181,6 +258,7 @@ final class CreateTableParser {
             } else {
                 throw SqlServerError.unsupported("column option '" + t.text() + "' in CREATE TABLE");
             }
+            pendingName = null;
         }
         boolean isNullable = nullable == null ? !identity : nullable;
         if (identity && isNullable) {
@@ -264,8 +342,11 @@ final class CreateTableParser {
     }
 
     private void tableConstraint(List<String> pk, List<String> constraints) throws SqlServerError {
+        pendingName = null;
         if (tok().is("CONSTRAINT")) {
-            i += 2;
+            i++;
+            pendingName = tok().value();
+            i++;
         }
         Token t = tok();
         if (t.is("PRIMARY") || t.is("UNIQUE")) {
@@ -305,21 +386,101 @@ final class CreateTableParser {
                     throw new SqlServerError(8110, 1, 16, "Cannot add multiple PRIMARY KEY constraints to table.");
                 }
                 pk.addAll(cols);
+                pkName = named("PK", null);
             } else {
-                StringBuilder b = new StringBuilder("UNIQUE (");
-                for (int k = 0; k < cols.size(); k++) {
-                    b.append(k > 0 ? ", " : "").append(Identifiers.h2Quote(cols.get(k)));
-                }
-                constraints.add(b.append(')').toString());
+                unique(cols, named("UQ", null));
             }
         } else if (t.is("CHECK")) {
             i++;
-            int start = i;
-            i = groupEnd(i);
-            constraints.add("CHECK " + new H2Translator(session, java.util.Collections.emptyMap(), true)
-                    .translate(toks.subList(start, i)).sql);
+            check(named("CK", null), null);
+        } else if (t.is("FOREIGN")) {
+            i++;
+            if (!tok().is("KEY")) {
+                throw SqlServerError.syntax(tok().text());
+            }
+            i++;
+            String name = named("FK", null);
+            references(name, columnList());
         } else {
             throw SqlServerError.unsupported("table constraint " + t.text());
         }
+        pendingName = null;
+    }
+
+    /** The pending {@code CONSTRAINT name}, or a generated SQL Server-style name. */
+    private String named(String prefix, String column) {
+        String n = pendingName != null ? pendingName : Constraints.generatedName(prefix, tableName, column);
+        pendingName = null;
+        return n;
+    }
+
+    private void unique(List<String> cols, String name) {
+        StringBuilder b = new StringBuilder("CONSTRAINT ").append(Identifiers.h2Quote(name)).append(" UNIQUE (");
+        for (int k = 0; k < cols.size(); k++) {
+            b.append(k > 0 ? ", " : "").append(Identifiers.h2Quote(cols.get(k)));
+        }
+        h2Constraints.add(b.append(')').toString());
+        keys.add(new Constraints.Key(name, Constraints.KeyKind.UNIQUE_CONSTRAINT, cols));
+    }
+
+    /**
+     * CHECK (expr) at i: an H2 CHECK that a bulk load without CHECK_CONSTRAINTS passes (SQL Server does not check
+     * it then), named so that a violation can be reported with SQL Server's constraint name.
+     */
+    private void check(String name, String column) throws SqlServerError {
+        int start = i;
+        i = groupEnd(i);
+        h2Constraints.add("CONSTRAINT " + Identifiers.h2Quote(name) + " CHECK (PUBLIC.MSSQL_BULK_NOCHECK() OR "
+                + new H2Translator(session, java.util.Collections.emptyMap(), true)
+                        .translate(toks.subList(start, i)).sql + ")");
+        checks.add(new Constraints.Check(name, column));
+    }
+
+    /** {@code ( col [ASC|DESC], ... )} at i. */
+    private List<String> columnList() throws SqlServerError {
+        expect("(");
+        List<String> cols = new ArrayList<>();
+        while (true) {
+            Token c = tok();
+            if (!c.isIdentifier()) {
+                throw SqlServerError.syntax(c.text());
+            }
+            cols.add(c.value());
+            i++;
+            if (tok().is("ASC") || tok().is("DESC")) {
+                i++;
+            }
+            if (tok().isSymbol(",")) {
+                i++;
+                continue;
+            }
+            expect(")");
+            return cols;
+        }
+    }
+
+    /** REFERENCES parent [(cols)] [ON DELETE/UPDATE NO ACTION] [NOT FOR REPLICATION] at i. */
+    private void references(String name, List<String> cols) throws SqlServerError {
+        if (!tok().is("REFERENCES")) {
+            throw SqlServerError.syntax(tok().text());
+        }
+        i++;
+        ObjectName parent = ObjectName.at(toks, i);
+        i = parent.next;
+        List<String> parentCols = i < toks.size() && tok().isSymbol("(") ? columnList() : List.of();
+        while (i < toks.size() && (tok().is("ON") || tok().is("NOT"))) {
+            if (tok().is("NOT")) {
+                i += 3; // NOT FOR REPLICATION
+                continue;
+            }
+            i += 2; // ON DELETE / ON UPDATE
+            if (tok().is("NO") && i + 1 < toks.size() && toks.get(i + 1).is("ACTION")) {
+                i += 2;
+            } else {
+                throw SqlServerError.unsupported("FOREIGN KEY action " + toks.get(i - 2).text() + " "
+                        + toks.get(i - 1).text() + " " + tok().text() + " (only NO ACTION)");
+            }
+        }
+        fks.add(new ForeignKeySpec(name, cols, parent, parentCols));
     }
 }

@@ -38,7 +38,7 @@ final class DdlHandler {
         String verb = st.first().upper();
         if (verb.equals("CREATE") && st.kw(1, "TABLE")) {
             CreateTableParser.Parsed p = CreateTableParser.parse(st, s);
-            createTable(p.table, p.h2Constraints, st.text);
+            createTable(p, st.text);
             ctx.done(DoneStatus.CMD_TABCREATE, -1);
         } else if (verb.equals("CREATE") && st.kw(1, "SCHEMA")) {
             createSchema(st);
@@ -55,6 +55,8 @@ final class DdlHandler {
             truncate(st);
         } else if (verb.equals("ALTER") && st.kw(1, "SCHEMA")) {
             transfer(st);
+        } else if (verb.equals("ALTER") && st.kw(1, "TABLE")) {
+            alterTableAddForeignKey(st);
         } else {
             throw SqlServerError.unsupported(BatchExecutor.abbreviate(st.text));
         }
@@ -79,10 +81,150 @@ final class DdlHandler {
     }
 
     void createTable(TableDef t, String what) throws SqlServerError, SQLException, IOException {
-        createTable(t, Collections.emptyList(), what);
+        createTable(t, Collections.emptyList(), what, null);
     }
 
-    private void createTable(TableDef t, List<String> constraints, String text)
+    /** CREATE TABLE with its named keys, CHECK constraints and FOREIGN KEYs. */
+    private void createTable(CreateTableParser.Parsed p, String text)
+            throws SqlServerError, SQLException, IOException {
+        Catalog cat = s.catalog();
+        java.util.Set<String> names = new java.util.HashSet<>();
+        List<String> given = new ArrayList<>();
+        p.keys.forEach(k -> given.add(k.name));
+        p.checks.forEach(c -> given.add(c.name));
+        p.foreignKeys.forEach(f -> given.add(f.name));
+        for (String n : given) {
+            if (!names.add(n.toLowerCase(java.util.Locale.ROOT)) || cat.constraintNameTaken(n)) {
+                throw new SqlServerError(2714, 5, 16, "There is already an object named '" + n + "' in the database.");
+            }
+        }
+        TableDef table = createTable(p.table, p.h2Constraints, text, p);
+        for (Constraints.Key k : p.keys) {
+            cat.addKey(table.objectId(), k);
+        }
+        for (Constraints.Check c : p.checks) {
+            cat.addCheck(table.objectId(), c);
+        }
+    }
+
+    /** Resolves and checks a FOREIGN KEY of {@code child} (which may reference itself). */
+    private Constraints.ForeignKey resolve(TableDef child, CreateTableParser.ForeignKeySpec spec,
+            List<Constraints.Key> ownKeys) throws SqlServerError {
+        Catalog cat = s.catalog();
+        boolean self = spec.parent.name.equalsIgnoreCase(child.name())
+                && (cat.schema(spec.parent.schema) == null || cat.schema(spec.parent.schema).equalsIgnoreCase(child.schema()));
+        TableDef parent = self ? child : cat.table(spec.parent.schema, spec.parent.name);
+        if (parent == null) {
+            throw new SqlServerError(1767, 0, 16, "Foreign key '" + spec.name + "' references invalid table '"
+                    + spec.parent.name + "'.");
+        }
+        List<Constraints.Key> parentKeys = self ? ownKeys : cat.keys(parent.objectId());
+        List<String> parentCols = spec.parentColumns;
+        if (parentCols.isEmpty()) {
+            if (parent.primaryKey().isEmpty()) {
+                throw new SqlServerError(1773, 0, 16, "Foreign key '" + spec.name + "' has implicit reference to"
+                        + " object '" + parent.name() + "' which does not have a primary key defined on it.");
+            }
+            parentCols = parent.primaryKey();
+        }
+        if (parentCols.size() != spec.columns.size()) {
+            throw new SqlServerError(8139, 0, 16, "Number of referencing columns in foreign key differs from number"
+                    + " of referenced columns, table '" + child.name() + "'.");
+        }
+        List<String> childCols = new ArrayList<>();
+        for (String c : spec.columns) {
+            ColumnDef d = child.column(c);
+            if (d == null) {
+                throw new SqlServerError(1769, 1, 16, "Foreign key '" + spec.name + "' references invalid column '"
+                        + c + "' in referencing table '" + child.name() + "'.");
+            }
+            childCols.add(d.name());
+        }
+        List<String> pcols = new ArrayList<>();
+        for (String c : parentCols) {
+            ColumnDef d = parent.column(c);
+            if (d == null) {
+                throw new SqlServerError(1770, 0, 16, "Foreign key '" + spec.name + "' references invalid column '"
+                        + c + "' in referenced table '" + parent.name() + "'.");
+            }
+            pcols.add(d.name());
+        }
+        java.util.Set<String> wanted = lowerSet(pcols);
+        boolean candidate = parentKeys.stream().anyMatch(k -> lowerSet(k.columns).equals(wanted));
+        if (!candidate) {
+            throw new SqlServerError(1776, 0, 16, "There are no primary or candidate keys in the referenced table '"
+                    + parent.schema() + "." + parent.name() + "' that match the referencing column list in the"
+                    + " foreign key '" + spec.name + "'.");
+        }
+        return new Constraints.ForeignKey(cat.newObjectId(), spec.name, child.objectId(), childCols,
+                parent.objectId(), pcols);
+    }
+
+    private static java.util.Set<String> lowerSet(List<String> cols) {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        cols.forEach(c -> out.add(c.toLowerCase(java.util.Locale.ROOT)));
+        return out;
+    }
+
+    /** ALTER TABLE child [WITH CHECK | WITH NOCHECK] ADD [CONSTRAINT name] FOREIGN KEY (...) REFERENCES ... */
+    private void alterTableAddForeignKey(Stmt st) throws SqlServerError, SQLException, IOException {
+        refuseInTransaction(st.text);
+        ObjectName n = ObjectName.at(st.tokens, 2);
+        int i = n.next;
+        boolean check = true;
+        if (st.kw(i, "WITH") && (st.kw(i + 1, "CHECK") || st.kw(i + 1, "NOCHECK"))) {
+            check = st.kw(i + 1, "CHECK");
+            i += 2;
+        }
+        if (!st.kw(i, "ADD")) {
+            throw SqlServerError.unsupported(BatchExecutor.abbreviate(st.text));
+        }
+        TableDef child = existing(n);
+        s.lock(child, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
+        CreateTableParser.ForeignKeySpec spec = CreateTableParser.parseAddForeignKey(st.tokens, i + 1, child.name());
+        if (spec == null) {
+            throw SqlServerError.unsupported(BatchExecutor.abbreviate(st.text) + " (ALTER TABLE supports only ADD"
+                    + " [CONSTRAINT name] FOREIGN KEY)");
+        }
+        if (s.catalog().constraintNameTaken(spec.name)) {
+            throw new SqlServerError(2714, 5, 16, "There is already an object named '" + spec.name
+                    + "' in the database.");
+        }
+        Constraints.ForeignKey fk = resolve(child, spec, s.catalog().keys(child.objectId()));
+        TableDef parent = s.catalog().tableById(fk.parent);
+        if (check) {
+            // existing rows must satisfy the new constraint
+            StringBuilder q = new StringBuilder("SELECT 1 FROM ").append(child.h2Name()).append(" C WHERE ");
+            StringBuilder join = new StringBuilder();
+            for (int k = 0; k < fk.childColumns.size(); k++) {
+                String cc = "C." + Identifiers.h2Quote(fk.childColumns.get(k));
+                q.append(k > 0 ? " AND " : "").append(cc).append(" IS NOT NULL");
+                join.append(k > 0 ? " AND " : "").append("P.").append(Identifiers.h2Quote(fk.parentColumns.get(k)))
+                        .append(" = ").append(cc);
+            }
+            q.append(" AND NOT EXISTS (SELECT 1 FROM ").append(parent.h2Name()).append(" P WHERE ").append(join)
+                    .append(") FETCH FIRST 1 ROW ONLY");
+            try (Statement x = s.h2.createStatement(); ResultSet rs = x.executeQuery(q.toString())) {
+                if (rs.next()) {
+                    throw new SqlServerError(547, 0, 16, "The ALTER TABLE statement conflicted with the FOREIGN KEY"
+                            + " constraint \"" + fk.name + "\". The conflict occurred in database \"" + s.database
+                            + "\", table \"" + parent.schema() + "." + parent.name() + "\", column '"
+                            + fk.parentColumns.get(0) + "'.");
+                }
+            }
+        } else {
+            fk.notTrusted = true;
+        }
+        try (Statement x = s.h2.createStatement()) {
+            for (String sql : ForeignKeyTrigger.createStatements(fk, child, parent)) {
+                x.execute(sql);
+            }
+        }
+        s.catalog().addForeignKey(fk);
+        ctx.done(DoneStatus.CMD_NONE, -1);
+    }
+
+    private TableDef createTable(TableDef t, List<String> constraints, String text, CreateTableParser.Parsed parsed)
             throws SqlServerError, SQLException, IOException {
         Catalog cat = s.catalog();
         String schema = cat.schema(t.schema());
@@ -98,21 +240,41 @@ final class DdlHandler {
                 throw new SqlServerError(2714, 6, 16, "There is already an object named '" + t.name()
                         + "' in the database.");
             }
+            List<Constraints.ForeignKey> fks = new ArrayList<>();
+            if (parsed != null) {
+                for (CreateTableParser.ForeignKeySpec spec : parsed.foreignKeys) {
+                    fks.add(resolve(table, spec, parsed.keys));
+                }
+            }
             try {
                 for (String sql : H2Ddl.createTableStatements(table, constraints)) {
                     runDdl(sql);
+                }
+                for (Constraints.ForeignKey fk : fks) {
+                    TableDef parent = fk.parent == table.objectId() ? table : cat.tableById(fk.parent);
+                    for (String sql : ForeignKeyTrigger.createStatements(fk, table, parent)) {
+                        runDdl(sql);
+                    }
                 }
             } catch (SQLException e) {
                 throw H2Errors.map(e, table, s.database);
             }
             cat.put(table);
+            fks.forEach(cat::addForeignKey);
         }
         if (s.inTransaction()) {
             s.addDdlUndo(() -> {
+                for (Constraints.ForeignKey fk : cat.foreignKeys(table.objectId(), true)) {
+                    TableDef parent = cat.tableById(fk.parent);
+                    if (parent != null && parent.objectId() != table.objectId()) {
+                        s.emu.database().runDdl(ForeignKeyTrigger.dropParentTrigger(fk, parent));
+                    }
+                }
                 cat.remove(table);
                 s.emu.database().runDdl(H2Ddl.dropTable(table));
             });
         }
+        return table;
     }
 
     private void createSchema(Stmt st) throws SqlServerError, SQLException {
@@ -188,6 +350,18 @@ final class DdlHandler {
                 }
             } else {
                 s.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
+                for (Constraints.ForeignKey fk : cat.foreignKeys(t.objectId(), false)) {
+                    if (fk.child != t.objectId()) {
+                        throw new SqlServerError(3726, 1, 16, "Could not drop object '" + t.schema() + "." + t.name()
+                                + "' because it is referenced by a FOREIGN KEY constraint.");
+                    }
+                }
+                for (Constraints.ForeignKey fk : cat.foreignKeys(t.objectId(), true)) {
+                    TableDef parent = cat.tableById(fk.parent);
+                    if (parent != null && parent.objectId() != t.objectId()) {
+                        runDdl(ForeignKeyTrigger.dropParentTrigger(fk, parent));
+                    }
+                }
                 runDdl(H2Ddl.dropTable(t));
                 cat.remove(t);
             }
@@ -219,6 +393,10 @@ final class DdlHandler {
             throw SqlServerError.syntax(st.tokens.get(n.next).text());
         }
         TableDef t = existing(n);
+        if (!s.catalog().foreignKeys(t.objectId(), false).isEmpty()) {
+            throw new SqlServerError(4712, 1, 16, "Cannot truncate table '" + t.schema() + "." + t.name()
+                    + "' because it is being referenced by a FOREIGN KEY constraint.");
+        }
         s.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
         String sql = s.inTransaction() ? "DELETE FROM " + t.h2Name() : "TRUNCATE TABLE " + t.h2Name()
                 + " RESTART IDENTITY";
@@ -323,6 +501,7 @@ final class DdlHandler {
                 pk.add(p.equalsIgnoreCase(c.name()) ? newName : p);
             }
             s.catalog().replace(t, new TableDef(t.schema(), t.name(), t.objectId(), cols, pk));
+            s.catalog().renameColumn(t.objectId(), c.name(), newName);
             return;
         }
         if (type != null && !type.trim().isEmpty() && !type.trim().equalsIgnoreCase("OBJECT")) {
@@ -371,17 +550,22 @@ final class DdlHandler {
             throw SqlServerError.syntax(st.text);
         }
         StringBuilder cols = new StringBuilder();
+        List<String> keyCols = new ArrayList<>();
         j++;
         while (j < st.tokens.size() && !st.tokens.get(j).isSymbol(")")) {
             Token c = st.tokens.get(j);
             if (c.isIdentifier() && !c.is("ASC") && !c.is("DESC")) {
                 cols.append(cols.length() > 0 ? ", " : "").append(Identifiers.h2Quote(c.value()));
+                keyCols.add(c.value());
             }
             j++;
         }
         try (Statement x = s.h2.createStatement()) {
             x.execute("CREATE " + (unique ? "UNIQUE " : "") + "INDEX " + Identifiers.h2Quote(t.schema()) + "."
                     + Identifiers.h2Quote(t.name() + "." + index) + " ON " + t.h2Name() + " (" + cols + ")");
+        }
+        if (unique) {
+            s.catalog().addKey(t.objectId(), new Constraints.Key(index, Constraints.KeyKind.UNIQUE_INDEX, keyCols));
         }
         ctx.done(DoneStatus.CMD_NONE, -1);
     }
@@ -398,6 +582,7 @@ final class DdlHandler {
             x.execute("DROP INDEX " + Identifiers.h2Quote(t.schema()) + "." + Identifiers.h2Quote(t.name() + "."
                     + index));
         }
+        s.catalog().removeKey(t.objectId(), index);
         ctx.done(DoneStatus.CMD_NONE, -1);
     }
 }

@@ -14,9 +14,25 @@ final class H2Errors {
 
     /** {@code table} (may be null) names the statement's target for messages. */
     static SqlServerError map(SQLException e, TableDef table, String database) {
+        return map(e, table, null, database, "INSERT");
+    }
+
+    /**
+     * As {@link #map(SQLException, TableDef, String)}; {@code catalog} (may be null) supplies the constraint names
+     * and kinds for 2601/2627/547, {@code verb} (INSERT, UPDATE, DELETE, MERGE) the statement in 547 messages.
+     */
+    static SqlServerError map(SQLException e, TableDef table, Catalog catalog, String database, String verb) {
         for (Throwable c = e; c != null; c = c.getCause()) {
             if (c instanceof NormalizeTrigger.TriggerError) {
                 return ((NormalizeTrigger.TriggerError) c).error;
+            }
+        }
+        // a failed JDBC batch (bulk rows) chains the row's error as the next exception
+        for (SQLException n = e.getNextException(); n != null; n = n.getNextException()) {
+            for (Throwable c = n; c != null; c = c.getCause()) {
+                if (c instanceof NormalizeTrigger.TriggerError) {
+                    return ((NormalizeTrigger.TriggerError) c).error;
+                }
             }
         }
         String h2 = firstLine(e.getMessage());
@@ -40,10 +56,36 @@ final class H2Errors {
                 return new SqlServerError(241, 1, 16,
                         "Conversion failed when converting date and/or time from character string.");
             case ErrorCode.DUPLICATE_KEY_1:
+                if (h2.contains("duplicate _ROWID_ target record already processed")) {
+                    return new SqlServerError(8672, 1, 16, "The MERGE statement attempted to UPDATE or DELETE the same"
+                            + " row more than once. This happens when a target row matches more than one source row."
+                            + " A MERGE statement cannot UPDATE/DELETE the same row of the target table multiple"
+                            + " times. Refine the ON clause to ensure a target row matches at most one source row, or"
+                            + " use the GROUP BY clause to group the source rows.");
+                }
+                if (table != null && catalog != null) {
+                    SqlServerError dup = DuplicateKeys.error(firstQuoted, table, catalog);
+                    if (dup != null) {
+                        return dup;
+                    }
+                }
                 return new SqlServerError(2627, 1, 14, "Violation of PRIMARY KEY or UNIQUE constraint. Cannot insert"
                         + " duplicate key in object '" + (table == null ? "?" : table.schema() + "." + table.name())
                         + "'. (" + h2 + ")");
             case ErrorCode.CHECK_CONSTRAINT_VIOLATED_1:
+                if (table != null && catalog != null && e.getErrorCode() == ErrorCode.CHECK_CONSTRAINT_VIOLATED_1) {
+                    String name = firstQuoted.contains(":") ? firstQuoted.substring(0, firstQuoted.indexOf(':'))
+                            : firstQuoted;
+                    for (Constraints.Check c : catalog.checks(table.objectId())) {
+                        if (c.name.equalsIgnoreCase(name)) {
+                            return new SqlServerError(547, 0, 16, "The " + verb + " statement conflicted with the CHECK"
+                                    + " constraint \"" + c.name + "\". The conflict occurred in database \"" + database
+                                    + "\", table \"" + table.schema() + "." + table.name() + "\""
+                                    + (c.column == null ? "" : ", column '" + c.column + "'") + ".");
+                        }
+                    }
+                }
+                // fall through
             case ErrorCode.REFERENTIAL_INTEGRITY_VIOLATED_PARENT_MISSING_1:
             case ErrorCode.REFERENTIAL_INTEGRITY_VIOLATED_CHILD_EXISTS_1:
                 return new SqlServerError(547, 0, 16, "The statement conflicted with a constraint. (" + h2 + ")");

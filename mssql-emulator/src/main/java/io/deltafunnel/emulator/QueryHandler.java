@@ -33,13 +33,15 @@ final class QueryHandler {
         s.lock(LockPlanner.plan(s, st.tokens, false, ctx.fmtOnly));
         try (PreparedStatement ps = q.prepare(s.h2)) {
             if (ctx.fmtOnly) {
-                List<ResultColumn> cols = ColumnTypeResolver.describe(ps.getMetaData(), s.catalog());
+                List<ResultColumn> cols = ColumnTypeResolver.describe(ps.getMetaData(), s.catalog(),
+                        SelectList.describe(st.tokens, s.catalog()));
                 ResultSetWriter.writeMetadata(ctx.response, cols);
                 ctx.done(DoneStatus.CMD_SELECT, -1);
                 return;
             }
             try (ResultSet rs = ps.executeQuery()) {
-                List<ResultColumn> cols = ColumnTypeResolver.describe(rs.getMetaData(), s.catalog());
+                List<ResultColumn> cols = ColumnTypeResolver.describe(rs.getMetaData(), s.catalog(),
+                        SelectList.describe(st.tokens, s.catalog()));
                 ResultSetWriter.writeMetadata(ctx.response, cols);
                 long n = new ResultSetWriter(ctx.response, s.connection).writeRows(rs, cols);
                 ctx.done(DoneStatus.CMD_SELECT, n);
@@ -59,7 +61,7 @@ final class QueryHandler {
         s.lock(LockPlanner.plan(s, query, false, false));
         List<ResultColumn> cols;
         try (PreparedStatement ps = q.prepare(s.h2)) {
-            cols = ColumnTypeResolver.describe(ps.getMetaData(), s.catalog());
+            cols = ColumnTypeResolver.describe(ps.getMetaData(), s.catalog(), SelectList.describe(query, s.catalog()));
         } catch (SQLException e) {
             throw H2Errors.map(e, null, s.database);
         }
@@ -135,41 +137,40 @@ final class QueryHandler {
             ctx.done(curCmd, -1);
             return;
         }
+        List<Token> tokens = st.tokens;
+        boolean explicitIdentity = false;
+        if (target != null) {
+            if (curCmd == DoneStatus.CMD_INSERT) {
+                IdentityRules.Checked c = IdentityRules.insert(st.tokens, targetNameEnd(st), target, s);
+                tokens = c.tokens;
+                explicitIdentity = c.explicitIdentity;
+            } else if (curCmd == DoneStatus.CMD_UPDATE) {
+                IdentityRules.update(st.tokens, target);
+            } else if (curCmd == DoneStatus.CMD_MERGE) {
+                explicitIdentity = IdentityRules.merge(st.tokens, target, s);
+            }
+        }
         s.beginImplicitIfNeeded(ctx.response);
-        H2Sql q = ctx.translator().translate(st.tokens);
+        H2Sql q = ctx.translator().translate(tokens);
         s.lock(LockPlanner.plan(s, st.tokens, true, false));
         try (PreparedStatement ps = q.prepare(s.h2)) {
             long n = ps.executeLargeUpdate();
-            if (curCmd == DoneStatus.CMD_INSERT && target != null && namesIdentityColumn(st, target)) {
+            if (explicitIdentity) {
                 s.identityInserted(target);
             }
             ctx.done(curCmd, n);
         } catch (SQLException e) {
-            throw H2Errors.map(e, target, s.database);
+            throw H2Errors.map(e, target, s.catalog(), s.database, st.first().upper());
         }
     }
 
-    /** INSERT INTO t (..., identity_col, ...): explicit identity values (SET IDENTITY_INSERT ON). */
-    private static boolean namesIdentityColumn(Stmt st, TableDef t) {
-        int open = -1;
-        for (int i = 1; i < st.tokens.size(); i++) {
-            Token tok = st.tokens.get(i);
-            if (tok.isSymbol("(")) {
-                open = i;
-                break;
-            }
-            if (tok.is("VALUES") || tok.is("SELECT") || tok.is("DEFAULT")) {
-                return false;
-            }
+    /** Index of the first token after the DML target's name. */
+    private static int targetNameEnd(Stmt st) throws SqlServerError {
+        int i = 1;
+        if (st.kw(i, "INTO") || st.kw(i, "FROM")) {
+            i++;
         }
-        for (int i = open + 1; open > 0 && i < st.tokens.size() && !st.tokens.get(i).isSymbol(")"); i++) {
-            Token tok = st.tokens.get(i);
-            ColumnDef c = tok.isIdentifier() ? t.column(tok.value()) : null;
-            if (c != null && c.identity()) {
-                return true;
-            }
-        }
-        return false;
+        return ObjectName.at(st.tokens, i).next;
     }
 
     /** The table a DML statement writes to (for messages), or null if not resolvable. */

@@ -68,6 +68,40 @@ final class ResultSetWriter {
         return count;
     }
 
+    /**
+     * An integer column: H2 may compute it wider (SUM of int is BIGINT there) or fractional (AVG): SQL Server's
+     * integer result truncates toward zero, and a value outside the declared type is 8115.
+     */
+    private static Object integer(ResultSet rs, int i, SqlType t) throws SQLException, SqlServerError {
+        Object o = rs.getObject(i);
+        if (o == null) {
+            return null;
+        }
+        BigDecimal d;
+        if (o instanceof Long || o instanceof Integer || o instanceof Short || o instanceof Byte) {
+            d = BigDecimal.valueOf(((Number) o).longValue());
+        } else if (o instanceof Number) {
+            d = new BigDecimal(o.toString()).setScale(0, RoundingMode.DOWN);
+        } else if (o instanceof Boolean) {
+            d = ((Boolean) o) ? BigDecimal.ONE : BigDecimal.ZERO;
+        } else {
+            return rs.getLong(i);
+        }
+        long min;
+        long max;
+        switch (t.base()) {
+            case TINYINT: min = 0; max = 255; break;
+            case SMALLINT: min = Short.MIN_VALUE; max = Short.MAX_VALUE; break;
+            case INT: min = Integer.MIN_VALUE; max = Integer.MAX_VALUE; break;
+            default: min = Long.MIN_VALUE; max = Long.MAX_VALUE; break;
+        }
+        if (d.compareTo(BigDecimal.valueOf(min)) < 0 || d.compareTo(BigDecimal.valueOf(max)) > 0) {
+            throw new SqlServerError(8115, 2, 16, "Arithmetic overflow error converting expression to data type "
+                    + t.name() + ".");
+        }
+        return d.longValue();
+    }
+
     /** Reads column i as the Java value {@link ValueCodec#write} expects for the SQL Server type. */
     static Object value(ResultSet rs, int i, SqlType t) throws SQLException, SqlServerError {
         Object v;
@@ -79,7 +113,7 @@ final class ResultSetWriter {
             case SMALLINT:
             case INT:
             case BIGINT:
-                v = rs.getLong(i);
+                v = integer(rs, i, t);
                 break;
             case REAL:
                 v = rs.getFloat(i);

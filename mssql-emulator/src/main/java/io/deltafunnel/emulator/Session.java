@@ -42,6 +42,8 @@ final class Session {
     private final Map<Integer, PreparedSql> prepared = new HashMap<>();
     private int nextHandle = 1;
     BulkInsertCommand pendingBulk;
+    /** Object id of the table with SET IDENTITY_INSERT ON in this session, 0 if none (one table at a time). */
+    int identityInsertTable;
     /** Undo actions for DDL run (auto-committed) inside the open transaction, newest last. */
     private final List<DdlUndo> ddlUndo = new ArrayList<>();
     private final IdentityReseeder reseeder = new IdentityReseeder();
@@ -205,6 +207,7 @@ final class Session {
         lockTimeout = -1;
         lockOwner.deadlockPriority = 0;
         nocount = false;
+        identityInsertTable = 0;
         xactAbort = false;
         prepared.clear();
         pendingBulk = null;

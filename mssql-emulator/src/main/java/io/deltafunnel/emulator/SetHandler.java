@@ -51,7 +51,7 @@ final class SetHandler {
                 s.lockOwner.deadlockPriority = deadlockPriority(st);
                 break;
             case "IDENTITY_INSERT":
-                // explicit identity values are always accepted by the emulator; the option is accepted
+                identityInsert(st);
                 break;
             default:
                 if (name.equals("ROWCOUNT") && !(st.tokens.size() == 3 && st.tokens.get(2).text().equals("0"))) {
@@ -133,6 +133,38 @@ final class SetHandler {
         }
         throw SqlServerError.unsupported("SET DEADLOCK_PRIORITY other than LOW, NORMAL, HIGH or -10..10: "
                 + BatchExecutor.abbreviate(st.text));
+
+    /** SET IDENTITY_INSERT t ON|OFF: one table per session (8107), only tables with an identity (8106). */
+    private void identityInsert(Stmt st) throws SqlServerError {
+        ObjectName n = ObjectName.at(st.tokens, 2);
+        if (n.next != st.tokens.size() - 1) {
+            throw SqlServerError.syntax(st.tokens.get(Math.min(n.next, st.tokens.size() - 1)).text());
+        }
+        boolean on = onOff(st);
+        Session s = ctx.session;
+        TableDef t = s.catalog().table(n.schema, n.name);
+        if (t == null) {
+            throw new SqlServerError(208, 1, 16, "Invalid object name '" + n.name + "'.");
+        }
+        if (t.columns().stream().noneMatch(ColumnDef::identity)) {
+            throw new SqlServerError(8106, 1, 16, "Table '" + t.schema() + "." + t.name()
+                    + "' does not have the identity property. Cannot perform SET operation.");
+        }
+        if (!on) {
+            if (s.identityInsertTable == t.objectId()) {
+                s.identityInsertTable = 0;
+            }
+            return;
+        }
+        if (s.identityInsertTable != 0 && s.identityInsertTable != t.objectId()) {
+            TableDef other = s.catalog().tableById(s.identityInsertTable);
+            if (other != null) {
+                throw new SqlServerError(8107, 1, 16, "IDENTITY_INSERT is already ON for table '"
+                        + other.messageName(s.database) + "'. Cannot perform SET operation for table '" + n.name
+                        + "'.");
+            }
+        }
+        s.identityInsertTable = t.objectId();
     }
 
     private static boolean onOff(Stmt st) throws SqlServerError {
