@@ -269,7 +269,7 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
     }
 
     /** Opens connections from the dataSource, or from url with username/password or the access token supplier. */
-    ConnectionProvider connectionProvider() {
+    public ConnectionProvider connectionProvider() {
         if (dataSource != null) {
             DataSource ds = dataSource;
             return ds::getConnection;
