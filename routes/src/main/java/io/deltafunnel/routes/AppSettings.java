@@ -19,11 +19,13 @@ import java.util.function.Function;
  * @param tables        {@code deltafunnel.tables}: several tables instead of one
  * @param embeddedPort  {@code deltafunnel.embedded.port}: the embedded endpoint's TCP port, 0 for a free one
  * @param keepEmbedded  {@code deltafunnel.embedded.keep-running}: keep the embedded endpoint up after a one-shot load
+ * @param progressInPlace {@code deltafunnel.progress.in-place}: {@code auto} (a terminal is attached), {@code true}
+ *                      or {@code false}: progress as one line updated in place instead of periodic log lines
  */
 public record AppSettings(String mssqlUrl, String mssqlUsername, String mssqlPassword, String sourcePath,
         Path sampleDir, int sampleRows, String targetTable, String writeMode, boolean oneShot, long delay,
         int batchSize, String dsl, long progressIntervalMillis, List<String> ownRoutes, String tables,
-        int embeddedPort, boolean keepEmbedded) {
+        int embeddedPort, boolean keepEmbedded, String progressInPlace) {
 
     /** Reads the settings through {@code lookup}, which returns null for a key that is not set. */
     public static AppSettings from(Function<String, String> lookup) {
@@ -52,7 +54,13 @@ public record AppSettings(String mssqlUrl, String mssqlUsername, String mssqlPas
                         .filter(e -> !e.isEmpty()).toList(),
                 get(lookup, "deltafunnel.tables", ""),
                 Integer.parseInt(get(lookup, "deltafunnel.embedded.port", "0")),
-                Boolean.parseBoolean(get(lookup, "deltafunnel.embedded.keep-running", "false")));
+                Boolean.parseBoolean(get(lookup, "deltafunnel.embedded.keep-running", "false")),
+                get(lookup, "deltafunnel.progress.in-place", "auto").toLowerCase(Locale.ROOT));
+    }
+
+    /** Whether progress is one line updated in place: {@code deltafunnel.progress.in-place}, auto = a terminal. */
+    public boolean progressInPlace(boolean terminalAttached) {
+        return progressInPlace.equals("auto") ? terminalAttached : Boolean.parseBoolean(progressInPlace);
     }
 
     /** True when no SQL Server URL is configured and the embedded emulator is the target. */

@@ -110,6 +110,7 @@ public final class DeltaFunnelApplication {
             return 1;
         }
         if (!started) {
+            out.println("DeltaFunnel FAILED to start (see the log above)");
             return 1;
         }
         return failed.get() ? 1 : 0;
@@ -173,7 +174,7 @@ public final class DeltaFunnelApplication {
             MeterRegistry found = context.getRegistry().findSingleByType(MeterRegistry.class);
             return found != null ? found : new SimpleMeterRegistry();
         };
-        reporter = new RunReporter(new RunReporter.Output(out, System.console() != null,
+        reporter = new RunReporter(new RunReporter.Output(out, settings.progressInPlace(System.console() != null),
                 settings.progressIntervalMillis()), settings.oneShot(), registry, this::runFinished).install(context);
 
         if (!builtIn) {

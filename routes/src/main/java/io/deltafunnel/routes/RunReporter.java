@@ -225,6 +225,14 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
             if (route == null || !route.active) {
                 return;
             }
+            boolean stopping = endpoint.getCamelContext().isStopping()
+                    || consumer instanceof org.apache.camel.support.service.ServiceSupport s
+                       && (s.isStoppingOrStopped() || s.isSuspendingOrSuspended());
+            if (stopping) {
+                // the consumer abandoned the run: the application or the route is stopping
+                finished(route, new RunStoppedException(), polledMessages);
+                return;
+            }
             if (consumer instanceof DeltaFunnelConsumer c && c.getRunBatchesLoaded() > 0) {
                 return; // maxMessagesPerPoll cut the poll short: the run goes on at the next poll
             }
@@ -356,10 +364,11 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
         String line;
         boolean permanent = false;
         if (failed) {
-            permanent = permanent(failure);
+            permanent = !(failure instanceof RunStoppedException) && permanent(failure);
             registryCounter("camel.deltafunnel.runs.failed", tags).increment();
-            line = String.format(Locale.ROOT, "DeltaFunnel run FAILED on route %s after %.3f s: %s", route.routeId,
-                    nanos / 1e9, describe(failure));
+            line = String.format(Locale.ROOT, "DeltaFunnel run %s on route %s after %.3f s: %s",
+                    failure instanceof RunStoppedException ? "STOPPED" : "FAILED", route.routeId, nanos / 1e9,
+                    describe(failure));
             if (count != null) {
                 line += String.format(Locale.ROOT, "; target %s holds %s rows", target, fmt(count));
             }
@@ -584,6 +593,14 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
 
     static String fmt(long n) {
         return String.format(Locale.ROOT, "%,d", n);
+    }
+
+    /** A run the consumer abandoned because the application or its route stopped before the run ended. */
+    static final class RunStoppedException extends RuntimeException {
+        RunStoppedException() {
+            super("the run did not finish: the application (or the route) stopped first; what the producer had not"
+                  + " committed was rolled back");
+        }
     }
 
     /** Logs a failed poll at debug level only: the run's summary line has already said what failed. */
