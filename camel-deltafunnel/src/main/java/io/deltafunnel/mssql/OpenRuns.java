@@ -12,7 +12,8 @@ import io.deltafunnel.handoff.HandoffStats;
 /**
  * The runs a producer has open: one {@link BulkLoadSession} per run id, at most {@code maxOpenRuns} at a time, so that
  * runs arriving concurrently (for example through {@code seda:} with several consumers) each keep their own session
- * instead of aborting each other. Thread-safe; each {@link Run} is written under its own lock by its caller.
+ * instead of aborting each other. Thread-safe; each {@link Run} is written under its own monitor by its caller
+ * ({@code synchronized (run)}), and this registry never waits for a run's monitor while holding its own.
  *
  * <ul>
  *   <li>A batch of a run that is open continues it; a batch of a newer attempt of an open run aborts the older attempt
@@ -145,23 +146,37 @@ public final class OpenRuns {
      *
      * @return the statistics of the discarded run, or null when it was not open
      */
-    public synchronized HandoffStats abort(String runId, int attempt, String reason) {
-        Run run = open.get(runId);
-        if (run == null || run.attempt != attempt || run.session.state() != BulkLoadSession.State.OPEN) {
-            return null;
+    public HandoffStats abort(String runId, int attempt, String reason) {
+        Run run;
+        synchronized (this) {
+            run = open.get(runId);
+            if (run == null || run.attempt != attempt) {
+                return null;
+            }
+            open.remove(runId);
         }
-        open.remove(runId);
-        HandoffStats stats = run.session.stats();
-        run.session.abort(reason);
-        return stats;
+        synchronized (run) { // after a write in progress on another thread
+            if (run.session.state() != BulkLoadSession.State.OPEN) {
+                return null;
+            }
+            HandoffStats stats = run.session.stats();
+            run.session.abort(reason);
+            return stats;
+        }
     }
 
-    /** Discards every open run. */
-    public synchronized void abortAll(String reason) {
-        for (Run run : open.values()) {
-            run.session.abort(reason);
+    /** Discards every open run, each after the write in progress on it (if any) has returned. */
+    public void abortAll(String reason) {
+        List<Run> all;
+        synchronized (this) {
+            all = new ArrayList<>(open.values());
+            open.clear();
         }
-        open.clear();
+        for (Run run : all) {
+            synchronized (run) {
+                run.session.abort(reason);
+            }
+        }
     }
 
     /** The ids of the runs open now, oldest first. */

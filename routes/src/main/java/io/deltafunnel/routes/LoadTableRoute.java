@@ -17,7 +17,7 @@ public class LoadTableRoute extends RouteBuilder {
              + "&repeatCount={{deltafunnel.repeat-count}}")
                 .routeId(ROUTE_ID)
                 // a failed run is reported once by the application's RunReporter, not logged per exchange too
-                .errorHandler(defaultErrorHandler().level(org.apache.camel.LoggingLevel.DEBUG).logExhausted(false))
+                .errorHandler(defaultErrorHandler().loggingLevel(org.apache.camel.LoggingLevel.DEBUG).logExhausted(false))
                 .to("deltafunnel-mssql:{{deltafunnel.target.table}}?url={{deltafunnel.mssql.url}}"
                     + "&username={{deltafunnel.mssql.username}}&password=RAW({{deltafunnel.mssql.password}})"
                     + "&writeMode={{deltafunnel.write-mode}}&createTable=true"

@@ -38,7 +38,7 @@ public class LoadTableTemplate extends RouteBuilder {
                 .templateParameter("batchSize", "65536")
                 .from("deltafunnel:source?delta.source={{sourcePath}}&query=SELECT * FROM source"
                       + "&batchSize={{batchSize}}&delay={{delay}}&repeatCount={{repeatCount}}")
-                .errorHandler(defaultErrorHandler().level(org.apache.camel.LoggingLevel.DEBUG).logExhausted(false))
+                .errorHandler(defaultErrorHandler().loggingLevel(org.apache.camel.LoggingLevel.DEBUG).logExhausted(false))
                 .to("deltafunnel-mssql:{{targetTable}}?url={{deltafunnel.mssql.url}}"
                     + "&username={{deltafunnel.mssql.username}}&password=RAW({{deltafunnel.mssql.password}})"
                     + "&writeMode={{writeMode}}&keyColumns={{keyColumns}}&createTable=true"
