@@ -150,6 +150,31 @@ class MssqlProducerRunsTest extends EmulatorRouteTestSupport {
     }
 
     @Test
+    void aRouteThatHandlesTheFailureAndGoesOnGetsTheRestOfTheRunRefused() throws Exception {
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL, [name] nvarchar(20) NULL)");
+        emulator.faults().failBulkLoad(2, 0, 2627); // a permanent error on batch 1
+        List<Exception> seen = new CopyOnWriteArrayList<>();
+        NotifyBuilder done = new NotifyBuilder(context).whenDone(5).create();
+        context.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                onException(Exception.class).handled(true)
+                        .process(e -> seen.add(e.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class)));
+                from(source("h", 0, 50)).routeId("handled").to(mssql("retryDelay=1")).to("mock:out");
+            }
+        });
+        assertTrue(done.matches(60, TimeUnit.SECONDS));
+        assertEquals(4, seen.size(), seen.toString());
+        assertEquals(2627, ((BulkLoadException) seen.get(0)).errorNumber());
+        for (Exception e : seen.subList(1, 4)) {
+            RunRefusedException refused = assertInstanceOf(RunRefusedException.class, e);
+            assertTrue(refused.getMessage().contains("has already failed"), refused.getMessage());
+        }
+        assertEquals(0, count(table), "the failed run left nothing");
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
     void queryIsReadFromAClasspathResourceOrAFile(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("three.sql");
         Files.writeString(file, "SELECT i::INTEGER AS id FROM range(0, 3) t(i)");
