@@ -6,8 +6,8 @@ RUN mvn -B -q -pl routes -am package -DskipTests
 
 FROM eclipse-temurin:17-jre
 WORKDIR /app
+# One runnable jar: every dependency is inside (docs/application.md, "The single artifact").
 COPY --from=build /src/routes/target/deltafunnel-app.jar /app/deltafunnel-app.jar
-COPY --from=build /src/routes/target/lib /app/lib
 # The sample Delta table is generated on first start into /app/data.
 ENV DELTAFUNNEL_SAMPLE_DIR=/app/data/sample-orders
 ENTRYPOINT ["java", "-Xms512m", "-jar", "/app/deltafunnel-app.jar"]

@@ -150,7 +150,7 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
      */
     private void openRun(String runId, int attempt, Map<String, Long> pinned) {
         DeltaFunnelEndpoint endpoint = getEndpoint();
-        run = QueryRun.open(describe(), endpoint.duckDbSettings(), preparers(), endpoint.getQuery(),
+        run = QueryRun.open(describe(), endpoint.duckDbSettings(), preparers(), endpoint.queryText(),
                 endpoint.getBatchSize(), endpoint.getAllocator(), runId, pinned);
         runAttempt = attempt;
         LOG.debug("{}: run {} attempt {} started", describe(), runId, attempt);

@@ -50,9 +50,14 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
     @Metadata(required = true)
     private String name;
 
-    @UriParam(label = "consumer", description = "The DuckDB SQL query to run on each poll.")
+    @UriParam(label = "consumer", description = "The DuckDB SQL query to run on each poll, or where to read it from, as"
+            + " camel-sql does: resource:classpath:sql/load.sql, resource:file:/etc/load.sql, or file:/etc/load.sql"
+            + " (read once, when the endpoint starts).")
     @Metadata(required = true, supportFileReference = true)
     private String query;
+
+    /** The query text: {@link #query}, or the file it refers to, read when the endpoint starts. */
+    private volatile String queryText;
 
     @UriParam(label = "consumer", description = "The DuckDB database file. By default each run uses a private in-memory database.")
     private String database;
@@ -160,6 +165,7 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
     @Override
     protected void doStart() throws Exception {
         super.doStart();
+        queryText = QueryReference.resolve(getCamelContext(), "deltafunnel:" + name, query);
         allocator = getComponent().rootAllocator().newChildAllocator("deltafunnel:" + name, 0, Long.MAX_VALUE);
     }
 
@@ -268,6 +274,15 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
 
     public String getQuery() {
         return query;
+    }
+
+    /**
+     * The SQL the runs execute: the {@code query} option, or the content of the file or classpath resource it names
+     * ({@code resource:classpath:…}, {@code resource:file:…}, {@code file:…}), read when the endpoint started.
+     */
+    public String queryText() {
+        String text = queryText;
+        return text != null ? text : query;
     }
 
     /** The DuckDB SQL query to run on each poll. */

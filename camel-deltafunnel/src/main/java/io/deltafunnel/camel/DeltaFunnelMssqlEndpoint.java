@@ -129,6 +129,12 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
             + " consumer; with transaction=batch the failed batch is written again. 0 disables retries.")
     private int maxRetries = 3;
 
+    @UriParam(label = "producer,advanced", defaultValue = "4",
+              description = "How many runs (distinct CamelDeltaFunnelRunId values) this producer keeps open at once, each in"
+            + " its own session, e.g. when several seda: consumers hand it batches of different runs concurrently."
+            + " A new run beyond the limit is refused (TooManyOpenRunsException) and the open runs go on. At least 1.")
+    private int maxOpenRuns = 4;
+
     @UriParam(label = "producer", defaultValue = "1000", javaType = "java.time.Duration",
               description = "Wait before the first retry, in milliseconds (or a duration such as 2s).")
     private long retryDelay = 1000;
@@ -265,7 +271,7 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
     }
 
     /** Opens connections from the dataSource, or from url with username/password or the access token supplier. */
-    ConnectionProvider connectionProvider() {
+    public ConnectionProvider connectionProvider() {
         if (dataSource != null) {
             DataSource ds = dataSource;
             return ds::getConnection;
@@ -475,6 +481,15 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
     /** Timeout in seconds for each bulk copy and statement; 0 means none. */
     public void setTimeout(int timeout) {
         this.timeout = timeout;
+    }
+
+    public int getMaxOpenRuns() {
+        return maxOpenRuns;
+    }
+
+    /** How many runs this producer keeps open at once (one session per run id); a new run beyond it is refused. */
+    public void setMaxOpenRuns(int maxOpenRuns) {
+        this.maxOpenRuns = maxOpenRuns;
     }
 
     public int getMaxRetries() {

@@ -9,6 +9,7 @@ import io.deltafunnel.handoff.IncrementalLoad;
 import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.BulkLoadSession;
 import io.deltafunnel.mssql.BulkLoadSettings;
+import io.deltafunnel.mssql.OpenRuns;
 import io.deltafunnel.mssql.SqlChannelProvider;
 import org.apache.camel.health.HealthCheckHelper;
 import org.apache.camel.health.WritableHealthCheckRepository;
@@ -20,6 +21,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.support.DefaultProducer;
+import org.apache.camel.support.SynchronizationAdapter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,9 +33,12 @@ import org.slf4j.LoggerFactory;
  * record batch of an IPC body is written in turn as one batch of the run, and only the last one can complete it
  * (see {@link ArrowBodies}).
  *
- * <p>Keeps at most one open run per endpoint: a batch with a new run id (or a new attempt of the same run) while an
- * older run is still open (its complete batch never came) rolls back and discards the older run. Stopping the
- * producer discards an open run. Every exchange leaves with {@code CamelDeltaFunnelOutputBatches}/{@code
+ * <p>Keeps one open run per run id, at most {@code maxOpenRuns} at a time ({@link OpenRuns}): runs arriving
+ * concurrently (e.g. through {@code seda:} with several consumers) each write in their own session, a new run beyond
+ * the limit is refused with a {@link io.deltafunnel.mssql.TooManyOpenRunsException}, a new attempt of an open run
+ * discards the older attempt, and an exchange that fails after this producer accepted its batch discards its run.
+ * The batches of one run must arrive in order. Stopping the producer discards every open run.
+ * Every exchange leaves with {@code CamelDeltaFunnelOutputBatches}/{@code
  * CamelDeltaFunnelOutputRows} set to what SQL Server accepted in the run so far, and the run's {@link HandoffStats}
  * in the {@link DeltaFunnelConstants#HANDOFF_STATS} exchange property.
  *
@@ -48,9 +53,14 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * After a run has failed here, its further batches of the same attempt are refused
  * ({@link io.deltafunnel.mssql.RunRefusedException}) so that a route which handles the failure cannot write half a run.
+ *
+ * <p><b>Camel redelivery.</b> A route's {@code errorHandler} / {@code onException} redelivery of the batch that failed
+ * is answered with the same failure at once (redelivering one batch of a run that has been rolled back cannot
+ * succeed, and the run's retry is this producer's {@code maxRetries}): when Camel's redeliveries are exhausted, the
+ * error handler sees the original failure, and a {@link io.deltafunnel.handoff.ReplayRequest} in it still makes the
+ * {@code deltafunnel:} consumer replay the run. Redelivery of the route's other steps is unchanged.
  */
 public class DeltaFunnelMssqlProducer extends DefaultProducer {
-
 
     private static final Logger LOG = LoggerFactory.getLogger(DeltaFunnelMssqlProducer.class);
 
@@ -61,9 +71,7 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
     private WritableHealthCheckRepository healthCheckRepository;
     private DeltaFunnelMssqlProducerHealthCheck healthCheck;
     private RetryPolicy retryPolicy;
-    private BulkLoadSession open;
-    private int openAttempt;
-    private RunFailures.Failed lastFailed;
+    private volatile OpenRuns runs;
 
     public DeltaFunnelMssqlProducer(DeltaFunnelMssqlEndpoint endpoint) {
         super(endpoint);
@@ -80,6 +88,7 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
         settings = getEndpoint().settings();
         connections = getEndpoint().channelProvider();
         retryPolicy = getEndpoint().retryPolicy();
+        runs = new OpenRuns(String.valueOf(settings.table()), getEndpoint().getMaxOpenRuns());
         pause.reset();
         // A readiness check that reports whether SQL Server is reachable (camel-health "producers" repository).
         healthCheckRepository = HealthCheckHelper.getHealthCheckRepository(getEndpoint().getCamelContext(),
@@ -92,7 +101,7 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
     }
 
     @Override
-    public synchronized void process(Exchange exchange) throws Exception {
+    public void process(Exchange exchange) throws Exception {
         Message in = exchange.getIn();
         if (in.getHeader(DeltaFunnelConstants.UNCHANGED, Boolean.FALSE, Boolean.class) && in.getBody() == null) {
             LOG.debug("deltafunnel-mssql:{}: source unchanged ({}); nothing to write", settings.table(),
@@ -118,47 +127,51 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
             complete = exchange.getProperty(Exchange.BATCH_COMPLETE, Boolean.FALSE, Boolean.class);
             attempt = in.getHeader(DeltaFunnelConstants.ATTEMPT, 1, Integer.class);
         }
-        if (lastFailed != null) {
-            lastFailed.refuseIfSameAttempt(runId, attempt,
-                    exchange.getProperty(Exchange.BATCH_INDEX, -1, Integer.class));
-            lastFailed = null;
-        }
-        if (open != null && (!open.runId().equals(runId) || openAttempt != attempt)) {
-            open.abort("run " + runId + " attempt " + attempt + " started before run " + open.runId() + " attempt "
-                    + openAttempt + " completed");
-            open = null;
-        }
-        if (open == null) {
-            open = BulkLoadSession.start(runId, settings, connections)
-                    .recording(in.getHeader(DeltaFunnelConstants.INCREMENTAL, IncrementalLoad.class));
-            openAttempt = attempt;
-            LOG.debug("deltafunnel-mssql:{}: run {} attempt {} started", settings.table(), runId, attempt);
-        }
+        String id = runId;
+        OpenRuns.Run run;
         try {
-            // An IPC body may hold several record batches: one write each; only the last can complete the run.
-            // After the first, a retry must not restart a standalone run (earlier batches are in its session).
-            VectorSchemaRoot root;
-            while ((root = batches.next()) != null) {
-                publish(exchange, writeRetryingInPlace(root, complete && batches.isLast(),
-                        standalone && batches.index() == 0));
-            }
-        } catch (BulkLoadException e) {
-            BulkLoadException failure = inPlace(standalone) ? e : RunFailures.replayOrFinal(e, attempt, retryPolicy);
-            publish(exchange, failure.stats());
-            if (!standalone) {
-                lastFailed = new RunFailures.Failed(runId, attempt, failure);
-            }
-            throw failure;
-        } catch (ArrowIpcException e) {
-            // The IPC body broke off after some of its batches were written: discard the run, nothing half-written.
-            if (open != null) {
-                open.abort("the Arrow IPC body could not be read: " + e.getMessage());
-                open = null;
-            }
-            throw e;
-        } finally {
-            if (open != null && open.state() != BulkLoadSession.State.OPEN) {
-                open = null;
+            run = runs.runFor(runId, attempt, exchange.getProperty(Exchange.BATCH_INDEX, -1, Integer.class), () -> {
+                LOG.debug("deltafunnel-mssql:{}: run {} attempt {} started", settings.table(), id, attempt);
+                return BulkLoadSession.start(id, settings, connections)
+                        .recording(in.getHeader(DeltaFunnelConstants.INCREMENTAL, IncrementalLoad.class));
+            });
+        } catch (BulkLoadException refused) {
+            publish(exchange, refused.stats());
+            throw refused;
+        }
+        synchronized (run) {
+            try {
+                // An IPC body may hold several record batches: one write each; only the last can complete the run.
+                // After the first, a retry must not restart a standalone run (earlier batches are in its session).
+                VectorSchemaRoot root;
+                while ((root = batches.next()) != null) {
+                    publish(exchange, writeRetryingInPlace(run, root, complete && batches.isLast(),
+                            standalone && batches.index() == 0));
+                }
+                if (!complete) {
+                    // The route failing after this batch ends the run at the source: discard it here at once.
+                    exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
+                        @Override
+                        public void onFailure(Exchange failed) {
+                            runs.abort(id, attempt, "the route failed after batch "
+                                    + failed.getProperty(Exchange.BATCH_INDEX, "?", String.class) + " was written");
+                        }
+                    });
+                }
+            } catch (BulkLoadException e) {
+                BulkLoadException failure = inPlace(standalone) ? e
+                        : RunFailures.replayOrFinal(e, attempt, retryPolicy);
+                publish(exchange, failure.stats());
+                if (!standalone) {
+                    runs.failed(runId, attempt, exchange.getProperty(Exchange.BATCH_INDEX, -1, Integer.class), failure);
+                }
+                throw failure;
+            } catch (ArrowIpcException e) {
+                // The IPC body broke off after some of its batches were written: discard the run, nothing half-written.
+                runs.abort(id, attempt, "the Arrow IPC body could not be read: " + e.getMessage());
+                throw e;
+            } finally {
+                runs.release(run);
             }
         }
     }
@@ -173,10 +186,11 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
      * Writes the batch into the open session; when the batch can be retried in place, retries transient failures
      * with backoff on a new session (resumed for batch mode, fresh for a single-exchange run).
      */
-    private HandoffStats writeRetryingInPlace(VectorSchemaRoot root, boolean complete, boolean standalone) {
+    private HandoffStats writeRetryingInPlace(OpenRuns.Run run, VectorSchemaRoot root, boolean complete,
+            boolean standalone) {
         int attempt = 1;
         while (true) {
-            BulkLoadSession session = open;
+            BulkLoadSession session = run.session();
             try {
                 return session.write(root, complete);
             } catch (BulkLoadException e) {
@@ -193,8 +207,8 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
                     throw e;
                 }
                 attempt++;
-                open = standalone ? BulkLoadSession.start(session.runId(), settings, connections)
-                        : session.resumeAfterFailure();
+                run.session(standalone ? BulkLoadSession.start(session.runId(), settings, connections)
+                        : session.resumeAfterFailure());
             }
         }
     }
@@ -208,11 +222,8 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
     @Override
     protected void doStop() throws Exception {
         pause.cancel(); // a retry wait in process() ends now, so the lock below is free soon
-        synchronized (this) {
-            if (open != null) {
-                open.abort("producer stopped");
-                open = null;
-            }
+        if (runs != null) {
+            runs.abortAll("producer stopped");
         }
         if (healthCheckRepository != null && healthCheck != null) {
             healthCheckRepository.removeHealthCheck(healthCheck);

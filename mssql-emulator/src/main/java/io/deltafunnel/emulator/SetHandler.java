@@ -133,6 +133,7 @@ final class SetHandler {
         }
         throw SqlServerError.unsupported("SET DEADLOCK_PRIORITY other than LOW, NORMAL, HIGH or -10..10: "
                 + BatchExecutor.abbreviate(st.text));
+    }
 
     /** SET IDENTITY_INSERT t ON|OFF: one table per session (8107), only tables with an identity (8106). */
     private void identityInsert(Stmt st) throws SqlServerError {

@@ -1,6 +1,8 @@
 package io.deltafunnel.routes;
 
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
 
@@ -12,10 +14,18 @@ import java.util.function.Function;
  * @param mssqlUrl      the SQL Server JDBC URL; blank starts the embedded emulator instead
  * @param sourcePath    the Delta table to load; blank loads the generated sample table
  * @param oneShot       true: run once, print the summary and exit; false: keep polling every {@code delay} ms
+ * @param ownRoutes     {@code deltafunnel.routes}: route files, directories or Java DSL classes that run instead of
+ *                      the built-in route; empty for the built-in route
+ * @param tables        {@code deltafunnel.tables}: several tables instead of one
+ * @param embeddedPort  {@code deltafunnel.embedded.port}: the embedded endpoint's TCP port, 0 for a free one
+ * @param keepEmbedded  {@code deltafunnel.embedded.keep-running}: keep the embedded endpoint up after a one-shot load
+ * @param progressInPlace {@code deltafunnel.progress.in-place}: {@code auto} (a terminal is attached), {@code true}
+ *                      or {@code false}: progress as one line updated in place instead of periodic log lines
  */
 public record AppSettings(String mssqlUrl, String mssqlUsername, String mssqlPassword, String sourcePath,
         Path sampleDir, int sampleRows, String targetTable, String writeMode, boolean oneShot, long delay,
-        int batchSize, String dsl, long progressIntervalMillis) {
+        int batchSize, String dsl, long progressIntervalMillis, List<String> ownRoutes, String tables,
+        int embeddedPort, boolean keepEmbedded, String progressInPlace) {
 
     /** Reads the settings through {@code lookup}, which returns null for a key that is not set. */
     public static AppSettings from(Function<String, String> lookup) {
@@ -39,7 +49,18 @@ public record AppSettings(String mssqlUrl, String mssqlUsername, String mssqlPas
                 Long.parseLong(get(lookup, "deltafunnel.schedule.delay", "60000")),
                 Integer.parseInt(get(lookup, "deltafunnel.batch-size", "65536")),
                 dsl,
-                Long.parseLong(get(lookup, "deltafunnel.progress.interval", "5000")));
+                Long.parseLong(get(lookup, "deltafunnel.progress.interval", "5000")),
+                Arrays.stream(get(lookup, "deltafunnel.routes", "").split(",")).map(String::trim)
+                        .filter(e -> !e.isEmpty()).toList(),
+                get(lookup, "deltafunnel.tables", ""),
+                Integer.parseInt(get(lookup, "deltafunnel.embedded.port", "0")),
+                Boolean.parseBoolean(get(lookup, "deltafunnel.embedded.keep-running", "false")),
+                get(lookup, "deltafunnel.progress.in-place", "auto").toLowerCase(Locale.ROOT));
+    }
+
+    /** Whether progress is one line updated in place: {@code deltafunnel.progress.in-place}, auto = a terminal. */
+    public boolean progressInPlace(boolean terminalAttached) {
+        return progressInPlace.equals("auto") ? terminalAttached : Boolean.parseBoolean(progressInPlace);
     }
 
     /** True when no SQL Server URL is configured and the embedded emulator is the target. */
@@ -63,6 +84,6 @@ public record AppSettings(String mssqlUrl, String mssqlUsername, String mssqlPas
         return "AppSettings[mssqlUrl=" + (embeddedTarget() ? "(embedded emulator)" : mssqlUrl) + ", username="
                + mssqlUsername + ", source=" + effectiveSourcePath() + ", target=" + targetTable + ", writeMode="
                + writeMode + ", mode=" + (oneShot ? "oneshot" : "scheduled") + ", delay=" + delay + ", batchSize="
-               + batchSize + ", dsl=" + dsl + "]";
+               + batchSize + ", dsl=" + dsl + (ownRoutes.isEmpty() ? "" : ", routes=" + ownRoutes) + "]";
     }
 }

@@ -1,14 +1,25 @@
 package io.deltafunnel.routes;
 
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.util.HexFormat;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
+import com.microsoft.sqlserver.jdbc.SQLServerDataSource;
+import io.deltafunnel.camel.DeltaFunnelEndpoint;
 import io.deltafunnel.emulator.MssqlEmulator;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.camel.CamelContext;
+import org.apache.camel.Route;
+import org.apache.camel.RoutesBuilder;
 import org.apache.camel.main.BaseMainSupport;
 import org.apache.camel.main.Main;
 import org.apache.camel.main.MainListenerSupport;
@@ -16,16 +27,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The runnable DeltaFunnel application (camel-main).
+ * The runnable DeltaFunnel application (camel-main). The reference is {@code docs/application.md}.
  *
  * <ul>
- *   <li>Loads the configured Delta table, or a generated sample table, into the configured SQL Server.</li>
- *   <li>When no SQL Server URL is configured it starts the embedded {@code mssql-emulator} and says so.</li>
- *   <li>{@code deltafunnel.mode=oneshot} (default) runs once, prints the summary and exits (status 1 when
- *       the run failed); {@code scheduled} keeps polling every {@code deltafunnel.schedule.delay} ms.</li>
- *   <li>{@code deltafunnel.tables} (a list of {@code path=>table}) loads several tables on a schedule
- *       instead of the single one.</li>
- *   <li>{@code deltafunnel.dsl=yaml} runs the YAML DSL twin of the route.</li>
+ *   <li>Loads the configured Delta table, or a generated sample table, into the configured SQL Server; or runs the
+ *       user's own routes instead ({@code deltafunnel.routes}: route files, a directory, Java DSL classes).</li>
+ *   <li>Binds a {@code sqlServer} {@link javax.sql.DataSource} from {@code deltafunnel.mssql.*}. When no SQL Server
+ *       URL is configured it starts the embedded {@code mssql-emulator} and says where (with
+ *       {@code deltafunnel.mssql.password}, or a generated password it prints once).</li>
+ *   <li>{@code deltafunnel.mode=oneshot} (default) waits until every {@code deltafunnel:} route has finished its runs,
+ *       replays included, prints one summary line per run and exits 0 if all succeeded, 1 otherwise; a failure a later
+ *       poll cannot cure (missing table, bad SQL, configuration) ends the job at once. {@code scheduled} keeps
+ *       polling every {@code deltafunnel.schedule.delay} ms.</li>
  * </ul>
  */
 public final class DeltaFunnelApplication {
@@ -33,11 +46,28 @@ public final class DeltaFunnelApplication {
     private static final Logger LOG = LoggerFactory.getLogger(DeltaFunnelApplication.class);
 
     private final Main main = new Main();
+    private final PrintStream out;
     private final AtomicBoolean failed = new AtomicBoolean();
+    private final AtomicReference<String> startFailure = new AtomicReference<>();
+    private final AtomicBoolean completing = new AtomicBoolean();
+    private volatile boolean started;
     private MssqlEmulator emulator;
+    private AppSettings settings;
+    private RunReporter reporter;
+
+    public DeltaFunnelApplication() {
+        this(System.out);
+    }
+
+    /** @param out where summaries, progress and the embedded endpoint's details are printed */
+    public DeltaFunnelApplication(PrintStream out) {
+        this.out = out;
+    }
 
     public static void main(String[] args) throws Exception {
-        int status = new DeltaFunnelApplication().run(args);
+        DeltaFunnelApplication app = new DeltaFunnelApplication();
+        int status = app.run(args);
+        app.keepEmbeddedEndpointIfAsked(status);
         System.exit(status);
     }
 
@@ -54,26 +84,56 @@ public final class DeltaFunnelApplication {
             }
 
             @Override
-            public void afterStop(BaseMainSupport support) {
-                if (emulator != null) {
-                    emulator.close();
-                    LOG.info("Stopped the embedded mssql-emulator");
+            public void afterStart(BaseMainSupport support) {
+                started = true;
+                if (settings != null && settings.oneShot()) {
+                    expectRoutes(support.getCamelContext());
+                    checkDone(false);
                 }
             }
         });
         try {
             main.run(args);
+        } catch (Exception e) {
+            startFailure.compareAndSet(null, RunReporter.describe(e));
         } finally {
-            if (emulator != null) {
+            if (reporter != null) {
+                reporter.close();
+            }
+            if (emulator != null && (settings == null || !settings.keepEmbedded())) {
                 emulator.close();
             }
+        }
+        String problem = startFailure.get();
+        if (problem != null) {
+            out.println("DeltaFunnel FAILED to start: " + problem);
+            return 1;
+        }
+        if (!started) {
+            out.println("DeltaFunnel FAILED to start (see the log above)");
+            return 1;
         }
         return failed.get() ? 1 : 0;
     }
 
+    /** With deltafunnel.embedded.keep-running, keeps the embedded endpoint up after a one-shot load until Ctrl+C. */
+    void keepEmbeddedEndpointIfAsked(int status) throws InterruptedException {
+        if (emulator == null || settings == null || !settings.keepEmbedded()) {
+            return;
+        }
+        out.println("DeltaFunnel finished (exit status " + status + "); the embedded SQL Server endpoint stays up at "
+                    + emulator.jdbcUrl() + " (user " + emulator.user() + ") for inspection; stop with Ctrl+C");
+        out.flush();
+        CountDownLatch stop = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            emulator.close();
+            stop.countDown();
+        }));
+        stop.await();
+    }
+
     private void prepare(CamelContext context) throws Exception {
-        AppSettings settings = AppSettings.from(key -> context.getPropertiesComponent().resolveProperty(key)
-                .orElse(null));
+        settings = AppSettings.from(key -> context.getPropertiesComponent().resolveProperty(key).orElse(null));
         LOG.info("DeltaFunnel starting: {}", settings);
         Properties overrides = new Properties();
 
@@ -81,17 +141,28 @@ public final class DeltaFunnelApplication {
         String username = settings.mssqlUsername();
         String password = settings.mssqlPassword();
         if (settings.embeddedTarget()) {
-            password = "Df!" + HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
-            emulator = MssqlEmulator.builder().port(0).password(password).start();
+            boolean generated = password.isBlank();
+            if (generated) {
+                password = generatedPassword();
+            }
+            emulator = MssqlEmulator.builder().port(settings.embeddedPort()).password(password).start();
             url = emulator.jdbcUrl();
             username = emulator.user();
-            LOG.info("No SQL Server URL configured (deltafunnel.mssql.url / DELTAFUNNEL_MSSQL_URL): started the"
-                     + " embedded mssql-emulator, a test and demo endpoint, at {} (user {})", url, username);
+            out.println("DeltaFunnel: no SQL Server URL configured (deltafunnel.mssql.url): started the embedded"
+                        + " SQL Server endpoint (mssql-emulator, for tests and demos) at " + url + " user " + username
+                        + (generated ? " password " + password + " (generated; set deltafunnel.mssql.password to"
+                                       + " choose one)" : " (password from deltafunnel.mssql.password)"));
         }
         overrides.setProperty("deltafunnel.mssql.url", url);
         overrides.setProperty("deltafunnel.mssql.username", username);
         overrides.setProperty("deltafunnel.mssql.password", password);
+        SQLServerDataSource sqlServer = new SQLServerDataSource();
+        sqlServer.setURL(url);
+        sqlServer.setUser(username);
+        sqlServer.setPassword(password);
+        context.getRegistry().bind("sqlServer", sqlServer);
 
+        boolean builtIn = settings.ownRoutes().isEmpty();
         if (settings.sourcePath().isBlank()) {
             SampleTable.ensure(settings.sampleDir(), settings.sampleRows());
         }
@@ -103,31 +174,136 @@ public final class DeltaFunnelApplication {
             MeterRegistry found = context.getRegistry().findSingleByType(MeterRegistry.class);
             return found != null ? found : new SimpleMeterRegistry();
         };
-        String tables = context.getPropertiesComponent().resolveProperty("deltafunnel.tables").orElse("");
-        int expectedRuns = tables.isBlank() ? 1 : MultiTableRoutes.parse(tables).size();
-        int[] finishedRuns = {0};
-        RunReporter reporter = new RunReporter(
-                new RunReporter.AppTarget(url, username, password, settings.targetTable()), registry,
-                settings.progressIntervalMillis(), summary -> {
-                    if (summary.failed()) {
-                        failed.set(true);
-                    }
-                    synchronized (finishedRuns) {
-                        finishedRuns[0]++;
-                        if (settings.oneShot() && finishedRuns[0] >= expectedRuns) {
-                            main.completed();
-                        }
-                    }
-                });
-        context.getRegistry().bind("runReporter", reporter);
+        reporter = new RunReporter(new RunReporter.Output(out, settings.progressInPlace(System.console() != null),
+                settings.progressIntervalMillis()), settings.oneShot(), registry, this::runFinished).install(context);
 
-        if (!tables.isBlank()) {
+        if (!builtIn) {
+            addOwnRoutes(context, settings.ownRoutes());
+        } else if (!settings.tables().isBlank()) {
             main.configure().addRoutesBuilder(new LoadTableTemplate());
-            main.configure().addRoutesBuilder(new MultiTableRoutes(tables));
+            main.configure().addRoutesBuilder(new MultiTableRoutes(settings.tables()));
         } else if (settings.dsl().equals("yaml")) {
-            main.configure().withRoutesIncludePattern("classpath:routes/load-table.yaml");
+            addRouteFiles(context, List.of("classpath:routes/load-table.yaml"));
         } else {
             main.configure().addRoutesBuilder(new LoadTableRoute());
+        }
+    }
+
+    private static String generatedPassword() {
+        String alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789";
+        SecureRandom random = new SecureRandom();
+        StringBuilder sb = new StringBuilder("Df1!");
+        for (int i = 0; i < 16; i++) {
+            sb.append(alphabet.charAt(random.nextInt(alphabet.length())));
+        }
+        return sb.toString();
+    }
+
+    /**
+     * {@code deltafunnel.routes}: comma-separated route files ({@code .yaml}, {@code .yml}, {@code .xml}, with or
+     * without a {@code file:}/{@code classpath:} prefix), directories (every route file in them) and fully qualified
+     * names of Java DSL {@link RoutesBuilder} classes on the class path.
+     */
+    private void addOwnRoutes(CamelContext context, List<String> entries) throws Exception {
+        List<String> locations = new ArrayList<>();
+        for (String entry : entries) {
+            String lower = entry.toLowerCase(java.util.Locale.ROOT);
+            if (lower.startsWith("classpath:") || lower.startsWith("file:")) {
+                locations.add(entry);
+            } else if (Files.isDirectory(Path.of(entry))) {
+                try (var files = Files.list(Path.of(entry))) {
+                    files.filter(f -> isRouteFile(f.getFileName().toString())).sorted()
+                            .forEach(f -> locations.add("file:" + f.toAbsolutePath()));
+                }
+            } else if (isRouteFile(lower)) {
+                Path file = Path.of(entry);
+                if (!Files.isRegularFile(file)) {
+                    throw new IllegalArgumentException("deltafunnel.routes: no such route file: " + file.toAbsolutePath());
+                }
+                locations.add("file:" + file.toAbsolutePath());
+            } else {
+                Class<?> type;
+                try {
+                    type = Class.forName(entry);
+                } catch (ClassNotFoundException e) {
+                    throw new IllegalArgumentException("deltafunnel.routes: " + entry + " is neither a route file, a"
+                            + " directory nor a RoutesBuilder class on the class path", e);
+                }
+                if (!RoutesBuilder.class.isAssignableFrom(type)) {
+                    throw new IllegalArgumentException("deltafunnel.routes: " + entry + " is not a RoutesBuilder");
+                }
+                main.configure().addRoutesBuilder((RoutesBuilder) type.getDeclaredConstructor().newInstance());
+            }
+        }
+        addRouteFiles(context, locations);
+    }
+
+    private static boolean isRouteFile(String name) {
+        String lower = name.toLowerCase(java.util.Locale.ROOT);
+        return lower.endsWith(".yaml") || lower.endsWith(".yml") || lower.endsWith(".xml");
+    }
+
+    /**
+     * Adds the routes of route files (independently of Camel's own {@code camel.main.routes-include-pattern}, which
+     * still adds its routes too).
+     */
+    private void addRouteFiles(CamelContext context, List<String> locations) throws Exception {
+        List<org.apache.camel.spi.Resource> resources = new ArrayList<>();
+        for (String location : locations) {
+            resources.add(org.apache.camel.support.ResourceHelper.resolveMandatoryResource(context, location));
+        }
+        if (!resources.isEmpty()) {
+            for (RoutesBuilder builder : org.apache.camel.support.PluginHelper.getRoutesLoader(context)
+                    .findRoutesBuilders(resources)) {
+                main.configure().addRoutesBuilder(builder);
+            }
+        }
+    }
+
+    /** One-shot: every route consuming from deltafunnel: is waited for. */
+    private void expectRoutes(CamelContext context) {
+        int n = 0;
+        for (Route route : context.getRoutes()) {
+            if (route.getEndpoint() instanceof DeltaFunnelEndpoint source) {
+                reporter.expect(route.getRouteId(), source);
+                n++;
+            }
+        }
+        if (n == 0) {
+            startFailure.compareAndSet(null, "one-shot mode, but no route consumes from deltafunnel: (check"
+                                             + " deltafunnel.routes)");
+            complete();
+        }
+    }
+
+    private void runFinished(RunReporter.Summary summary) {
+        if (summary.failed()) {
+            failed.set(true);
+        }
+        if (!settings.oneShot()) {
+            return;
+        }
+        checkDone(summary.failed() && summary.permanent());
+    }
+
+    private void checkDone(boolean endNow) {
+        if (!started) {
+            return; // afterStart checks again
+        }
+        Map<String, Boolean> done = reporter.routesDone();
+        if (endNow || (!done.isEmpty() && !done.containsValue(false))) {
+            if (endNow && done.containsValue(false)) {
+                out.println("DeltaFunnel: ending the job at once; a later poll cannot cure that failure (routes not"
+                            + " finished: " + done.entrySet().stream().filter(e -> !e.getValue()).map(Map.Entry::getKey)
+                                    .toList() + ")");
+            }
+            complete();
+        }
+    }
+
+    private void complete() {
+        if (completing.compareAndSet(false, true)) {
+            main.completed();
         }
     }
 }

@@ -16,11 +16,11 @@ public class LoadTableRoute extends RouteBuilder {
              + "&batchSize={{deltafunnel.batch-size}}&delay={{deltafunnel.schedule.delay}}"
              + "&repeatCount={{deltafunnel.repeat-count}}")
                 .routeId(ROUTE_ID)
-                .onException(Exception.class).handled(true).bean("runReporter", "failed").end()
+                // a failed run is reported once by the application's RunReporter, not logged per exchange too
+                .errorHandler(defaultErrorHandler().loggingLevel(org.apache.camel.LoggingLevel.DEBUG).logExhausted(false))
                 .to("deltafunnel-mssql:{{deltafunnel.target.table}}?url={{deltafunnel.mssql.url}}"
                     + "&username={{deltafunnel.mssql.username}}&password=RAW({{deltafunnel.mssql.password}})"
                     + "&writeMode={{deltafunnel.write-mode}}&createTable=true"
-                    + "&bulkEncoder={{deltafunnel.bulk-encoder:driver}}")
-                .process("runReporter");
+                    + "&bulkEncoder={{deltafunnel.bulk-encoder:driver}}");
     }
 }

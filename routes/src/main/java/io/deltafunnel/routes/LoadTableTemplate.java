@@ -19,8 +19,8 @@ import org.apache.camel.builder.RouteBuilder;
  * </table>
  *
  * The SQL Server connection comes from {@code deltafunnel.mssql.url}, {@code deltafunnel.mssql.username}
- * and {@code deltafunnel.mssql.password}, the encoder from {@code deltafunnel.bulk-encoder} (default driver); each
- * instance reports through the {@code runReporter} bean.
+ * and {@code deltafunnel.mssql.password}, the encoder from {@code deltafunnel.bulk-encoder} (default driver); the
+ * application's {@link RunReporter} reports each instance's runs.
  */
 public class LoadTableTemplate extends RouteBuilder {
 
@@ -38,11 +38,10 @@ public class LoadTableTemplate extends RouteBuilder {
                 .templateParameter("batchSize", "65536")
                 .from("deltafunnel:source?delta.source={{sourcePath}}&query=SELECT * FROM source"
                       + "&batchSize={{batchSize}}&delay={{delay}}&repeatCount={{repeatCount}}")
-                .onException(Exception.class).handled(true).bean("runReporter", "failed").end()
+                .errorHandler(defaultErrorHandler().loggingLevel(org.apache.camel.LoggingLevel.DEBUG).logExhausted(false))
                 .to("deltafunnel-mssql:{{targetTable}}?url={{deltafunnel.mssql.url}}"
                     + "&username={{deltafunnel.mssql.username}}&password=RAW({{deltafunnel.mssql.password}})"
                     + "&writeMode={{writeMode}}&keyColumns={{keyColumns}}&createTable=true"
-                    + "&bulkEncoder={{deltafunnel.bulk-encoder:driver}}")
-                .process("runReporter");
+                    + "&bulkEncoder={{deltafunnel.bulk-encoder:driver}}");
     }
 }

@@ -4,7 +4,15 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+import io.deltafunnel.delta.DeltaTableSpec;
+import io.deltafunnel.delta.DeltaViews;
 
 import io.deltafunnel.sample.SampleDeltaWriter;
 import io.deltafunnel.query.DuckDbConnections;
@@ -42,11 +50,29 @@ public final class SampleTable {
     private SampleTable() {
     }
 
-    /** Generates the sample at {@code dir} unless a Delta table is already there. Returns true if it wrote one. */
+    /**
+     * Makes sure the sample at {@code dir} holds {@code rows} rows: generates it when there is none, regenerates it
+     * when it holds another number of rows, and logs which of the three it did. Returns true if it wrote one.
+     *
+     * @throws IOException when {@code dir} holds anything but a Delta table (it is never deleted then)
+     */
     public static boolean ensure(Path dir, int rows) throws SQLException, IOException {
         if (Files.isDirectory(dir.resolve("_delta_log"))) {
-            LOG.info("Sample Delta table already present at {}", dir.toAbsolutePath());
-            return false;
+            long present = count(dir);
+            if (present == rows) {
+                LOG.info("Sample Delta table present at {} ({} rows)", dir.toAbsolutePath(), present);
+                return false;
+            }
+            LOG.info("Sample Delta table at {} holds {} rows, {} requested (deltafunnel.sample.rows): regenerating it",
+                    dir.toAbsolutePath(), present, rows);
+            deleteDeltaTable(dir);
+        } else if (Files.isDirectory(dir)) {
+            try (Stream<Path> entries = Files.list(dir)) {
+                if (entries.findAny().isPresent()) {
+                    throw new IOException("deltafunnel.sample.dir " + dir.toAbsolutePath()
+                            + " exists and is not a Delta table; choose an empty or new directory");
+                }
+            }
         }
         Files.createDirectories(dir);
         try (Connection duckdb = DuckDbConnections.open(DuckDbSettings.inMemory())) {
@@ -54,5 +80,40 @@ public final class SampleTable {
         }
         LOG.info("Generated the sample Delta table ({} rows) at {}", rows, dir.toAbsolutePath());
         return true;
+    }
+
+    /** The rows of the Delta table at {@code dir}; -1 when it cannot be read (it is then regenerated). */
+    static long count(Path dir) {
+        try (Connection duckdb = DuckDbConnections.open(DuckDbSettings.inMemory())) {
+            DeltaViews.register(duckdb, List.of(new DeltaTableSpec("sample", dir.toAbsolutePath().toString(), null,
+                    null)));
+            try (Statement st = duckdb.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM sample")) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        } catch (Exception e) {
+            LOG.info("Sample Delta table at {} cannot be read ({}): regenerating it", dir.toAbsolutePath(), e.getMessage());
+            return -1;
+        }
+    }
+
+    /** Deletes a Delta table directory: only its {@code _delta_log} and Parquet data files, else it refuses. */
+    private static void deleteDeltaTable(Path dir) throws IOException {
+        List<Path> all;
+        try (Stream<Path> walk = Files.walk(dir)) {
+            all = walk.sorted(Comparator.reverseOrder()).toList();
+        }
+        for (Path p : all) {
+            String rel = dir.relativize(p).toString();
+            boolean ours = p.equals(dir) || rel.startsWith("_delta_log") || rel.endsWith(".parquet")
+                           || rel.endsWith(".parquet.crc") || Files.isDirectory(p);
+            if (!ours) {
+                throw new IOException("the sample directory " + dir.toAbsolutePath() + " holds " + rel
+                        + ", which is not part of a Delta table; not deleting it. Choose another deltafunnel.sample.dir");
+            }
+        }
+        for (Path p : all) {
+            Files.delete(p);
+        }
     }
 }

@@ -27,6 +27,9 @@ class DeltaFunnelApplicationTest {
         System.clearProperty("deltafunnel.sample.dir");
         System.clearProperty("deltafunnel.sample.rows");
         System.clearProperty("deltafunnel.target.table");
+        System.clearProperty("deltafunnel.progress.in-place");
+        System.clearProperty("deltafunnel.progress.interval");
+        System.clearProperty("deltafunnel.batch-size");
     }
 
     private String runApp() throws Exception {
@@ -52,6 +55,18 @@ class DeltaFunnelApplicationTest {
         assertTrue(out.contains("DeltaFunnel run complete"), out);
         assertTrue(out.contains("5,000 rows in 1 batches"), out);
         assertTrue(out.contains("holds 5,000 rows (read back)"), out);
+    }
+
+    @Test
+    void onATerminalProgressIsOneLineUpdatedInPlace() throws Exception {
+        System.setProperty("deltafunnel.progress.in-place", "true");
+        System.setProperty("deltafunnel.progress.interval", "100");
+        System.setProperty("deltafunnel.batch-size", "500");
+        String out = runApp();
+        assertTrue(out.contains("\rload-table: "), "in-place progress line:\n" + out);
+        // the summary starts on a cleared line and is printed once
+        assertEquals(1, out.split("DeltaFunnel run complete", -1).length - 1, out);
+        assertTrue(out.contains("\r" + " ".repeat(120) + "\rDeltaFunnel run complete"), out);
     }
 
     @Test

@@ -53,9 +53,8 @@ class RoutesDslEquivalenceTest {
             p.setProperty("deltafunnel.write-mode", "replace");
             p.setProperty("deltafunnel.bulk-encoder", encoder);
             context.getPropertiesComponent().setInitialProperties(p);
-            context.getRegistry().bind("runReporter", new RunReporter(
-                    new RunReporter.AppTarget(emu.jdbcUrl(), emu.user(), emu.password(), table),
-                    () -> meters, 1000, summaries::add));
+            new RunReporter(new RunReporter.Output(System.out, false, 1000), true, () -> meters, summaries::add)
+                    .install(context);
             if (dsl.equals("java")) {
                 context.addRoutes(new LoadTableRoute());
             } else {
@@ -85,8 +84,8 @@ class RoutesDslEquivalenceTest {
         assertFalse(java.get(0).failed(), String.valueOf(java.get(0).failure()));
         assertFalse(yaml.get(0).failed(), String.valueOf(yaml.get(0).failure()));
         assertEquals(5000, java.get(0).rows());
-        assertEquals(5000, java.get(0).targetRowCount());
-        assertEquals(5000, yaml.get(0).targetRowCount());
+        assertEquals(5000L, java.get(0).targetRowCount());
+        assertEquals(5000L, yaml.get(0).targetRowCount());
 
         List<List<Object>> a = TestTargets.rows(emu, "SELECT * FROM [dbo].[orders_java] ORDER BY order_id");
         List<List<Object>> b = TestTargets.rows(emu, "SELECT * FROM [dbo].[orders_yaml] ORDER BY order_id");
@@ -106,7 +105,7 @@ class RoutesDslEquivalenceTest {
         List<RunReporter.Summary> driver = runOnce("java", "dbo.orders_driver", "driver");
         List<RunReporter.Summary> direct = runOnce("yaml", "dbo.orders_direct", "direct");
         assertFalse(direct.get(0).failed(), String.valueOf(direct.get(0).failure()));
-        assertEquals(5000, direct.get(0).targetRowCount());
+        assertEquals(5000L, direct.get(0).targetRowCount());
         List<List<Object>> a = TestTargets.rows(emu, "SELECT * FROM [dbo].[orders_driver] ORDER BY order_id");
         List<List<Object>> b = TestTargets.rows(emu, "SELECT * FROM [dbo].[orders_direct] ORDER BY order_id");
         assertEquals(5000, b.size());
