@@ -68,7 +68,7 @@ class CiWorkflowTest {
                 "the Delta corpus is not in the repository: its tests skip there");
     }
 
-    /** No {@code *IT} hard-codes its SQL Server image: each takes -Dmssql.image (MssqlTestImage, SqlServerContainer). */
+    /** No {@code *IT} hard-codes its SQL Server image: each takes -Dmssql.image (SqlServerContainer.shared() or .image()). */
     @Test
     void everyItTakesItsImageFromTheMatrix() throws Exception {
         List<Path> its;
@@ -81,7 +81,7 @@ class CiWorkflowTest {
             String src = Files.readString(f);
             assertTrue(!src.contains("mcr.microsoft.com/mssql/server:"), f + " hard-codes its SQL Server image");
             if (src.contains("MSSQLServerContainer(")) {
-                assertTrue(src.contains("MssqlTestImage.name()"), f + " must start MssqlTestImage.name()");
+                assertTrue(src.contains("SqlServerContainer.image()"), f + " must start SqlServerContainer.image()");
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.deltafunnel.camel;
 
+import io.deltafunnel.emulator.fidelity.ServerUnderTest;
 import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,17 +34,7 @@ abstract class EmulatorRouteTestSupport extends MssqlRouteTestSupport {
     }
 
     @Override
-    protected String jdbcUrl() {
-        return SERVER.emulator().jdbcUrl();
-    }
-
-    @Override
-    protected String user() {
-        return SERVER.emulator().user();
-    }
-
-    @Override
-    protected String password() {
-        return SERVER.emulator().password();
+    protected ServerUnderTest server() {
+        return SERVER;
     }
 }

@@ -1,5 +1,6 @@
 package io.deltafunnel.camel;
 
+import io.deltafunnel.emulator.fidelity.ServerUnderTest;
 import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -32,18 +33,8 @@ class MssqlAccessTokenRouteTest extends MssqlRouteTestSupport {
     }
 
     @Override
-    protected String jdbcUrl() {
-        return SERVER.emulator().jdbcUrl() + ";encrypt=true;trustServerCertificate=true";
-    }
-
-    @Override
-    protected String user() {
-        return SERVER.emulator().user();
-    }
-
-    @Override
-    protected String password() {
-        return SERVER.emulator().password();
+    protected ServerUnderTest server() {
+        return SERVER;
     }
 
     private String tokenUri(String encoder) {

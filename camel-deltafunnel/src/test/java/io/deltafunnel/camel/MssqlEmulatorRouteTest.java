@@ -1,5 +1,6 @@
 package io.deltafunnel.camel;
 
+import io.deltafunnel.emulator.fidelity.ServerUnderTest;
 import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
@@ -37,18 +38,8 @@ class MssqlEmulatorRouteTest extends AbstractMssqlScenarios {
     }
 
     @Override
-    protected String jdbcUrl() {
-        return SERVER.emulator().jdbcUrl();
-    }
-
-    @Override
-    protected String user() {
-        return SERVER.emulator().user();
-    }
-
-    @Override
-    protected String password() {
-        return SERVER.emulator().password();
+    protected ServerUnderTest server() {
+        return SERVER;
     }
 
     @Test

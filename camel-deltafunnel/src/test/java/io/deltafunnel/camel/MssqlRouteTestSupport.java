@@ -1,5 +1,6 @@
 package io.deltafunnel.camel;
 
+import io.deltafunnel.emulator.fidelity.ServerUnderTest;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -35,12 +36,21 @@ abstract class MssqlRouteTestSupport extends CamelTestSupport {
     protected String table;
     private final List<String> consumerUris = new ArrayList<>();
 
+    /** The server the scenarios run against: the emulator ({@code *Test}) or SQL Server in Docker ({@code *IT}). */
+    protected abstract ServerUnderTest server();
+
     /** The server's JDBC URL, without credentials. */
-    protected abstract String jdbcUrl();
+    protected String jdbcUrl() {
+        return server().jdbcUrl();
+    }
 
-    protected abstract String user();
+    protected String user() {
+        return server().user();
+    }
 
-    protected abstract String password();
+    protected String password() {
+        return server().password();
+    }
 
     protected void nameTable(TestInfo info) {
         table = info.getTestMethod().orElseThrow().getName();

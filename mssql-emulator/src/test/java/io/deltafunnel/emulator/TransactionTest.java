@@ -1,5 +1,6 @@
 package io.deltafunnel.emulator;
 
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -13,23 +14,13 @@ import java.sql.PreparedStatement;
 import java.sql.Types;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutorService;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** JDBC and T-SQL transactions, rollback on disconnect, the transactional-DDL rule. */
 class TransactionTest {
-    private static MssqlEmulator emu;
-
-    @BeforeAll
-    static void start() {
-        emu = MssqlEmulator.builder().start();
-    }
-
-    @AfterAll
-    static void stop() {
-        emu.close();
-    }
+    @RegisterExtension
+    static final EmulatorServer SERVER = new EmulatorServer();
 
     private static void create(Connection c, String t) throws Exception {
         TestSupport.exec(c, "CREATE TABLE [dbo].[" + t + "] ([id] INT NOT NULL PRIMARY KEY, [v] NVARCHAR(10) NULL)");
@@ -37,7 +28,7 @@ class TransactionTest {
 
     @Test
     void jdbcCommitAndRollback() throws Exception {
-        try (Connection c = TestSupport.connect(emu); Connection other = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator()); Connection other = TestSupport.connect(SERVER.emulator())) {
             create(c, "tx_jdbc");
             c.setAutoCommit(false);
             TestSupport.exec(c, "INSERT INTO [dbo].[tx_jdbc] VALUES (1, N'a')");
@@ -65,7 +56,7 @@ class TransactionTest {
 
     @Test
     void tsqlTransactions() throws Exception {
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             create(c, "tx_tsql");
             TestSupport.exec(c, "BEGIN TRAN; INSERT INTO [dbo].[tx_tsql] VALUES (1, N'a'); ROLLBACK");
             assertEquals(0L, TestSupport.count(c, "[dbo].[tx_tsql]"));
@@ -83,7 +74,7 @@ class TransactionTest {
 
     @Test
     void failedStatementInsideTransactionKeepsEarlierWork() throws Exception {
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             create(c, "tx_stmt");
             c.setAutoCommit(false);
             TestSupport.exec(c, "INSERT INTO [dbo].[tx_stmt] VALUES (1, N'a')");
@@ -96,20 +87,20 @@ class TransactionTest {
 
     @Test
     void abruptDisconnectRollsBack() throws Exception {
-        try (Connection setup = TestSupport.connect(emu)) {
+        try (Connection setup = TestSupport.connect(SERVER.emulator())) {
             create(setup, "tx_drop");
         }
         ExecutorService ex = Executors.newSingleThreadExecutor();
         try {
-            Connection c = TestSupport.connect(emu);
+            Connection c = TestSupport.connect(SERVER.emulator());
             c.setAutoCommit(false);
             TestSupport.exec(c, "INSERT INTO [dbo].[tx_drop] VALUES (1, N'lost')");
             c.abort(ex); // closes the socket without sending a rollback
         } finally {
             ex.shutdown();
         }
-        TestSupport.awaitSessionsClosed(emu, 0);
-        try (Connection c = TestSupport.connect(emu)) {
+        TestSupport.awaitSessionsClosed(SERVER.emulator(), 0);
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             assertEquals(0L, TestSupport.count(c, "[dbo].[tx_drop]"));
             // the row lock is gone too: the same key can be inserted at once
             TestSupport.exec(c, "INSERT INTO [dbo].[tx_drop] VALUES (1, N'ok')");
@@ -118,7 +109,7 @@ class TransactionTest {
 
     @Test
     void bulkCopyInsideUserTransaction() throws Exception {
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             create(c, "tx_bulk");
             c.setAutoCommit(false);
             ListBulkData d = new ListBulkData().column("id", Types.INTEGER, 10, 0).column("v", Types.NVARCHAR, 10, 0)
@@ -135,7 +126,7 @@ class TransactionTest {
 
     @Test
     void truncateInsideTransactionIsTransactional() throws Exception {
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             create(c, "tx_trunc");
             TestSupport.exec(c, "INSERT INTO [dbo].[tx_trunc] VALUES (1, N'a'), (2, N'b')");
             c.setAutoCommit(false);
@@ -151,7 +142,7 @@ class TransactionTest {
 
     @Test
     void createTableInsideTransactionIsUndoneOnRollback() throws Exception {
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             c.setAutoCommit(false);
             TestSupport.exec(c, "CREATE TABLE [dbo].[tx_ddl] ([id] INT NOT NULL)");
             TestSupport.exec(c, "INSERT INTO [dbo].[tx_ddl] VALUES (1)");
@@ -163,14 +154,14 @@ class TransactionTest {
             TestSupport.exec(c, "INSERT INTO [dbo].[tx_ddl] VALUES (1)");
             c.commit();
         }
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             assertEquals(1L, TestSupport.count(c, "[dbo].[tx_ddl]"));
         }
     }
 
     @Test
     void otherDdlInsideTransactionIsRefusedClearly() throws Exception {
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             create(c, "tx_refuse");
             c.setAutoCommit(false);
             TestSupport.exec(c, "INSERT INTO [dbo].[tx_refuse] VALUES (1, N'a')");

@@ -1,5 +1,6 @@
 package io.deltafunnel.emulator;
 
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,9 +17,8 @@ import java.sql.Types;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Where the emulator refuses what SQL Server accepts (emulator only; the shared type scenarios are
@@ -26,21 +26,12 @@ import org.junit.jupiter.api.Test;
  * Also the collation bytes of a COLLATE column in COLMETADATA, as mssql-jdbc echoes them in its bulk stream.
  */
 class TypeSupportTest {
-    private static MssqlEmulator emu;
-
-    @BeforeAll
-    static void start() {
-        emu = MssqlEmulator.builder().start();
-    }
-
-    @AfterAll
-    static void stop() {
-        emu.close();
-    }
+    @RegisterExtension
+    static final EmulatorServer SERVER = new EmulatorServer();
 
     @Test
     void sqlVariantAndClrTypesAreRefusedAsNotSupported() throws SQLException {
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             for (String type : List.of("sql_variant", "geography", "geometry", "hierarchyid")) {
                 SQLException e = assertThrows(SQLException.class, () -> TestSupport.exec(c,
                         "CREATE TABLE [dbo].[ts_" + type + "] ([id] int NOT NULL, [v] " + type + " NULL)"));
@@ -53,7 +44,7 @@ class TypeSupportTest {
 
     @Test
     void collationsWithoutAMappedCodePageAreRefused() throws SQLException {
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             for (String collation : List.of("Japanese_CI_AS", "Latin1_General_100_CI_AS_SC_UTF8", "Nonsense_XY")) {
                 SQLException e = assertThrows(SQLException.class, () -> TestSupport.exec(c,
                         "CREATE TABLE [dbo].[ts_coll] ([v] varchar(10) COLLATE " + collation + " NULL)"));
@@ -65,22 +56,22 @@ class TypeSupportTest {
 
     @Test
     void colMetadataCarriesTheColumnsCollation() throws Exception {
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             TestSupport.exec(c, "CREATE TABLE [dbo].[ts_cs] ([cs] varchar(10) COLLATE Latin1_General_CS_AS NULL,"
                     + " [bin] nvarchar(10) COLLATE Latin1_General_BIN2 NULL, [plain] varchar(10) NULL)");
-            emu.clearCapturedBulkLoads();
-            emu.captureBulkLoads(true);
+            SERVER.emulator().clearCapturedBulkLoads();
+            SERVER.emulator().captureBulkLoads(true);
             try (SQLServerBulkCopy bc = new SQLServerBulkCopy(c)) {
                 bc.setDestinationTableName("[dbo].[ts_cs]");
                 bc.writeToServer(new ListBulkData().column("cs", Types.VARCHAR, 10, 0)
                         .column("bin", Types.NVARCHAR, 10, 0).column("plain", Types.VARCHAR, 10, 0)
                         .row("a", "b", "c"));
             } finally {
-                emu.captureBulkLoads(false);
+                SERVER.emulator().captureBulkLoads(false);
             }
         }
         // mssql-jdbc copies each column's collation from the server's COLMETADATA into its bulk stream
-        byte[] payload = emu.capturedBulkLoads().get(0).payload();
+        byte[] payload = SERVER.emulator().capturedBulkLoads().get(0).payload();
         TdsReader rd = new TdsReader(payload);
         assertEquals(TokenType.COLMETADATA, rd.readUnsignedByte());
         int n = rd.readUnsignedShort();

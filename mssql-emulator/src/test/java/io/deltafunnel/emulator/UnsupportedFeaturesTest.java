@@ -1,11 +1,11 @@
 package io.deltafunnel.emulator;
 
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import java.sql.Connection;
 import java.sql.SQLException;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -17,17 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * grammar. Emulator-only: SQL Server accepts the first two.
  */
 class UnsupportedFeaturesTest {
-    static MssqlEmulator emu;
-
-    @BeforeAll
-    static void start() {
-        emu = MssqlEmulator.builder().start();
-    }
-
-    @AfterAll
-    static void stop() {
-        emu.close();
-    }
+    @RegisterExtension
+    static final EmulatorServer SERVER = new EmulatorServer();
 
     private static void refused(Connection c, String sql, String what) {
         SQLException e = assertThrows(SQLException.class, () -> TestSupport.exec(c, sql), sql);
@@ -37,7 +28,7 @@ class UnsupportedFeaturesTest {
 
     @Test
     void triggersCascadesAndUnknownBulkHintsAreRefused() throws Exception {
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             TestSupport.exec(c, "CREATE TABLE [dbo].[uf_p] ([id] int NOT NULL PRIMARY KEY)");
             refused(c, "CREATE TRIGGER [dbo].[uf_tr] ON [dbo].[uf_p] AFTER INSERT AS SELECT 1", "CREATE TRIGGER");
             refused(c, "CREATE TABLE [dbo].[uf_c] ([pid] int REFERENCES [dbo].[uf_p] ([id]) ON DELETE CASCADE)",

@@ -36,7 +36,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The direct TDS client against a real SQL Server in Docker (image: {@code -Dmssql.image}, see
- * {@link io.deltafunnel.mssql.MssqlTestImage}): TLS inside PRELOGIN with certificate and host-name validation, TDS 8.0
+ * {@link io.deltafunnel.emulator.fidelity.SqlServerContainer#image()}): TLS inside PRELOGIN with certificate and host-name validation, TDS 8.0
  * strict encryption (SQL Server 2022 and later), the login failure path, and a round trip through
  * {@link DirectSqlChannel}: CREATE, a parameterised INSERT and SELECT, and a bulk load by {@link DirectBulkWriter}
  * (INSERT BULK + BULK_LOAD) whose rows are read back. Skipped (not failed) where Docker is missing.
@@ -53,7 +53,7 @@ class DirectTdsConnectionIT {
 
     @Container
     static final MSSQLServerContainer SERVER = new MSSQLServerContainer(
-            io.deltafunnel.mssql.MssqlTestImage.name()).acceptLicense()
+            io.deltafunnel.emulator.fidelity.SqlServerContainer.image()).acceptLicense()
             .withCopyToContainer(Transferable.of(pem("CERTIFICATE", certificate()), 0644),
                     "/var/opt/mssql/certs/deltafunnel.pem")
             .withCopyToContainer(Transferable.of(pem("PRIVATE KEY", privateKey()), 0644),

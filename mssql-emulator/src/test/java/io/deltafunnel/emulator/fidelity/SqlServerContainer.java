@@ -19,7 +19,7 @@ public final class SqlServerContainer implements ServerUnderTest {
             if (!DockerClientFactory.instance().isDockerAvailable()) {
                 throw new IllegalStateException("no Docker: *IT classes must be @Testcontainers(disabledWithoutDocker = true)");
             }
-            MSSQLServerContainer c = new MSSQLServerContainer(System.getProperty("mssql.image", DEFAULT_IMAGE))
+            MSSQLServerContainer c = new MSSQLServerContainer(image())
                     .acceptLicense();
             c.start();
             container = c;
@@ -28,6 +28,12 @@ public final class SqlServerContainer implements ServerUnderTest {
     }
 
     private SqlServerContainer() {
+    }
+
+    /** The image every {@code *IT} starts: {@code -Dmssql.image} (set by the CI matrix), else {@value #DEFAULT_IMAGE}. */
+    public static String image() {
+        String image = System.getProperty("mssql.image");
+        return image == null || image.isBlank() ? DEFAULT_IMAGE : image;
     }
 
     @Override
