@@ -5,61 +5,182 @@ import io.deltafunnel.tds.Packet;
 import io.deltafunnel.tds.PacketReader;
 import io.deltafunnel.tds.PacketType;
 import io.deltafunnel.tds.PacketWriter;
+import io.deltafunnel.tds.PreloginOptions;
+import io.deltafunnel.tds.PreloginTls;
 import io.deltafunnel.tds.ServerMessage;
+import io.deltafunnel.tds.TdsProtocolException;
 import io.deltafunnel.tds.TdsReader;
 import io.deltafunnel.tds.TdsWriter;
+import io.deltafunnel.tds.TlsStreams;
 import io.deltafunnel.tds.TokenType;
 
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
 
 /**
  * A minimal TDS client built on the io.deltafunnel.tds vocabulary, for requests mssql-jdbc cannot be made to send
- * (transaction manager requests, bulk rows the driver would reject client-side). No TLS: it asks for NOT_SUP.
+ * (transaction manager requests, bulk rows the driver would reject client-side). A test class only.
+ *
+ * <p>Plain mode ({@code tls == false}) asks for ENCRYPT_NOT_SUP and talks TDS in the clear (the emulator accepts
+ * that). TLS mode asks for ENCRYPT_ON, runs the TDS 7.x TLS 1.2 handshake inside PRELOGIN packets with the
+ * project's {@link PreloginTls}, and then sends LOGIN7 and everything after it encrypted (full encryption, as a
+ * real SQL Server requires at least for the login). The server certificate is trusted without checks: the emulator's
+ * and the SQL Server container's certificates are self-signed. Not for production use.
  */
-final class RawTdsClient implements AutoCloseable {
+public final class RawTdsClient implements AutoCloseable {
     private final Socket socket;
     private final PacketReader reader;
     private final PacketWriter writer;
+    private final boolean tls;
 
     /** What the server answered: error numbers, ENVCHANGE types, DONE statuses and row counts. */
-    static final class Reply {
-        final List<Integer> errors = new ArrayList<>();
-        final List<Integer> envChanges = new ArrayList<>();
-        final List<Integer> doneStatuses = new ArrayList<>();
-        final List<Long> doneCounts = new ArrayList<>();
-        final List<String> messages = new ArrayList<>();
+    public static final class Reply {
+        public final List<Integer> errors = new ArrayList<>();
+        public final List<Integer> envChanges = new ArrayList<>();
+        public final List<Integer> doneStatuses = new ArrayList<>();
+        public final List<Long> doneCounts = new ArrayList<>();
+        public final List<String> messages = new ArrayList<>();
         /** State and severity class of each error, same order as {@link #errors}. */
-        final List<Integer> states = new ArrayList<>();
-        final List<Integer> severities = new ArrayList<>();
+        public final List<Integer> states = new ArrayList<>();
+        public final List<Integer> severities = new ArrayList<>();
         /** The descriptor of a BEGIN_TRANSACTION ENVCHANGE in this reply, or null. */
-        Long beganTransaction;
+        public Long beganTransaction;
     }
 
+    /** A plain (unencrypted) session to the emulator on localhost. */
     RawTdsClient(int port, String user, String password) throws IOException {
-        socket = new Socket("localhost", port);
-        reader = new PacketReader(socket.getInputStream());
-        writer = new PacketWriter(socket.getOutputStream(), 4096);
-        prelogin();
-        Reply r = send(PacketType.LOGIN7, login7(user, password));
-        if (!r.errors.isEmpty()) {
-            throw new IOException("login failed: " + r.messages);
+        this("localhost", port, user, password, false);
+    }
+
+    /**
+     * Connects and logs in; {@code tls} selects ENCRYPT_ON with a PRELOGIN-wrapped TLS 1.2 handshake (required by
+     * SQL Server) instead of a plain session. The caller owns the client and closes it.
+     *
+     * @throws IOException the connection, the TLS handshake or the login failed
+     */
+    public RawTdsClient(String host, int port, String user, String password, boolean tls) throws IOException {
+        this.tls = tls;
+        socket = new Socket(host, port);
+        try {
+            socket.setTcpNoDelay(true);
+            InputStream rawIn = new BufferedInputStream(socket.getInputStream(), 65536);
+            OutputStream rawOut = socket.getOutputStream();
+            reader = new PacketReader(rawIn);
+            writer = new PacketWriter(new BufferedOutputStream(rawOut, 65536), 4096);
+            int serverEncryption = prelogin();
+            if (tls) {
+                if (serverEncryption != PreloginOptions.ENCRYPT_ON && serverEncryption != PreloginOptions.ENCRYPT_REQ) {
+                    throw new IOException("asked for ENCRYPT_ON, the server " + host + ":" + port
+                            + " answered PRELOGIN ENCRYPTION=" + serverEncryption);
+                }
+                TlsStreams streams = startTls(host, port, rawIn, rawOut);
+                reader.setInput(new BufferedInputStream(streams.input(), 65536));
+                writer.setOutput(new BufferedOutputStream(streams.output(), 65536));
+            } else if (serverEncryption != PreloginOptions.ENCRYPT_NOT_SUP) {
+                throw new IOException("asked for ENCRYPT_NOT_SUP, the server " + host + ":" + port
+                        + " answered PRELOGIN ENCRYPTION=" + serverEncryption + " (connect with tls=true)");
+            }
+            Reply r = send(PacketType.LOGIN7, login7(user, password));
+            if (!r.errors.isEmpty()) {
+                throw new IOException("login failed: " + r.messages);
+            }
+        } catch (IOException | RuntimeException e) {
+            try {
+                socket.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
         }
     }
 
-    private void prelogin() throws IOException {
+    /** True if this session is encrypted (TLS mode). */
+    public boolean tls() {
+        return tls;
+    }
+
+    /** Sends PRELOGIN (VERSION, ENCRYPTION) and returns the server's ENCRYPTION answer. */
+    private int prelogin() throws IOException {
         TdsWriter w = new TdsWriter();
         w.writeByte(0).writeShortBigEndian(11).writeShortBigEndian(6);
         w.writeByte(1).writeShortBigEndian(17).writeShortBigEndian(1);
         w.writeByte(0xFF);
         w.writeByte(16).writeByte(0).writeShortBigEndian(0).writeShort(0);
-        w.writeByte(2); // ENCRYPT_NOT_SUP
+        w.writeByte(tls ? PreloginOptions.ENCRYPT_ON : PreloginOptions.ENCRYPT_NOT_SUP);
         writer.writeMessage(PacketType.PRELOGIN, w.array(), 0, w.size());
-        readMessage();
+        Map<Integer, byte[]> options = PreloginOptions.parse(readMessage());
+        int encryption = PreloginOptions.byteOption(options, PreloginOptions.ENCRYPTION);
+        if (encryption < 0) {
+            throw new IOException("PRELOGIN reply without ENCRYPTION option");
+        }
+        return encryption;
+    }
+
+    /** TDS 7.x: the TLS 1.2 handshake records travel in PRELOGIN packets, then TLS records flow raw. */
+    private TlsStreams startTls(String host, int port, InputStream rawIn, OutputStream rawOut) throws IOException {
+        SSLEngine engine;
+        try {
+            SSLContext ctx = SSLContext.getInstance("TLSv1.2");
+            ctx.init(null, new TrustManager[] {new TrustAll()}, null);
+            engine = ctx.createSSLEngine(host, port);
+        } catch (GeneralSecurityException e) {
+            throw new IOException("cannot set up TLS 1.2: " + e.getMessage(), e);
+        }
+        engine.setUseClientMode(true);
+        engine.setEnabledProtocols(new String[] {"TLSv1.2"});
+        Packet packet = new Packet();
+        PreloginTls.Carrier carrier = new PreloginTls.Carrier() {
+            @Override
+            public void send(byte[] records, int len) throws IOException {
+                writer.writeMessage(PacketType.PRELOGIN, records, 0, len);
+            }
+
+            @Override
+            public byte[] receive() throws IOException {
+                if (!reader.read(packet)) {
+                    throw new EOFException("server closed the connection during the TLS handshake");
+                }
+                // SQL Server answers in PRELOGIN packets; older servers used TABULAR_RESULT
+                if (packet.type != PacketType.PRELOGIN && packet.type != PacketType.TABULAR_RESULT) {
+                    throw new TdsProtocolException("expected a packet carrying TLS data, got type " + packet.type);
+                }
+                return Arrays.copyOf(packet.payload, packet.payloadLength);
+            }
+        };
+        return PreloginTls.handshake(engine, carrier, rawIn, rawOut);
+    }
+
+    /** Trusts any server certificate: a test client against self-signed certificates only. */
+    private static final class TrustAll implements X509TrustManager {
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType) {
+        }
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType) {
+        }
+
+        @Override
+        public X509Certificate[] getAcceptedIssuers() {
+            return new X509Certificate[0];
+        }
     }
 
     private static byte[] login7(String user, String password) {
@@ -105,31 +226,31 @@ final class RawTdsClient implements AutoCloseable {
     private long transaction;
 
     /** ALL_HEADERS naming the open transaction, as a correct client sends it. */
-    byte[] allHeaders() {
+    public byte[] allHeaders() {
         return allHeaders(transaction);
     }
 
-    static byte[] allHeaders(long descriptor) {
+    public static byte[] allHeaders(long descriptor) {
         TdsWriter w = new TdsWriter();
         w.writeInt(22).writeInt(18).writeShort(2).writeLong(descriptor).writeInt(1);
         return w.toByteArray();
     }
 
     /** A SQL batch naming {@code descriptor} as its transaction, whatever the session's is. */
-    Reply sqlBatch(String sql, long descriptor) throws IOException {
+    public Reply sqlBatch(String sql, long descriptor) throws IOException {
         TdsWriter w = new TdsWriter();
         w.writeBytes(allHeaders(descriptor)).writeUnicode(sql);
         return send(PacketType.SQL_BATCH, w.toByteArray());
     }
 
-    Reply sqlBatch(String sql) throws IOException {
+    public Reply sqlBatch(String sql) throws IOException {
         TdsWriter w = new TdsWriter();
         w.writeBytes(allHeaders()).writeUnicode(sql);
         return send(PacketType.SQL_BATCH, w.toByteArray());
     }
 
     /** Transaction manager request: 5 BEGIN, 7 COMMIT, 8 ROLLBACK. */
-    Reply transactionManager(int requestType) throws IOException {
+    public Reply transactionManager(int requestType) throws IOException {
         TdsWriter w = new TdsWriter();
         w.writeBytes(allHeaders()).writeShort(requestType);
         if (requestType == 5) {
@@ -140,11 +261,11 @@ final class RawTdsClient implements AutoCloseable {
         return send(PacketType.TRANSACTION_MANAGER, w.toByteArray());
     }
 
-    Reply bulkLoad(byte[] payload) throws IOException {
+    public Reply bulkLoad(byte[] payload) throws IOException {
         return send(PacketType.BULK_LOAD, payload);
     }
 
-    Reply send(int type, byte[] payload) throws IOException {
+    public Reply send(int type, byte[] payload) throws IOException {
         writer.writeMessage(type, payload, 0, payload.length);
         Reply r = parse(readMessage());
         if (r.beganTransaction != null) {

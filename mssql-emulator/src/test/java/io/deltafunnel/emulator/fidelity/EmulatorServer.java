@@ -51,6 +51,16 @@ public final class EmulatorServer implements ServerUnderTest, BeforeAllCallback,
     }
 
     @Override
+    public String host() {
+        return "localhost";
+    }
+
+    @Override
+    public int port() {
+        return emulator().port();
+    }
+
+    @Override
     public String user() {
         return emulator().user();
     }

@@ -19,6 +19,27 @@ public interface ServerUnderTest {
 
     String password();
 
+    /**
+     * The host to open a raw TDS connection to ({@code io.deltafunnel.emulator.RawTdsClient}); by default taken from
+     * {@link #jdbcUrl()} ({@code jdbc:sqlserver://host:port;...}).
+     */
+    default String host() {
+        String rest = jdbcUrl().substring("jdbc:sqlserver://".length());
+        int end = rest.indexOf(';');
+        String hostPort = end < 0 ? rest : rest.substring(0, end);
+        int colon = hostPort.lastIndexOf(':');
+        return colon < 0 ? hostPort : hostPort.substring(0, colon);
+    }
+
+    /** The TCP port to open a raw TDS connection to; by default taken from {@link #jdbcUrl()} (1433 if absent). */
+    default int port() {
+        String rest = jdbcUrl().substring("jdbc:sqlserver://".length());
+        int end = rest.indexOf(';');
+        String hostPort = end < 0 ? rest : rest.substring(0, end);
+        int colon = hostPort.lastIndexOf(':');
+        return colon < 0 ? 1433 : Integer.parseInt(hostPort.substring(colon + 1));
+    }
+
     /** "emulator" or "sqlserver": for messages only; scenarios must not branch on it. */
     String kind();
 

@@ -44,6 +44,16 @@ public final class SqlServerContainer implements ServerUnderTest {
     }
 
     @Override
+    public String host() {
+        return container.getHost();
+    }
+
+    @Override
+    public int port() {
+        return container.getMappedPort(1433);
+    }
+
+    @Override
     public String user() {
         return container.getUsername();
     }
