@@ -67,10 +67,11 @@ final class BulkLoadHandler {
                 throw new SqlServerError(4806, 1, 16, "mssql-emulator: BULK_LOAD received without a preceding"
                         + " INSERT BULK statement.");
             }
-            // TABLOCK into a heap: a bulk update (BU) lock, shared with other TABLOCK bulk loads; otherwise (row
-            // locks in SQL Server) an exclusive table lock. Held to the end of the transaction.
-            s.lockForBulkLoad(cmd.table, cmd.tablock && cmd.table.primaryKey().isEmpty() ? LockManager.Mode.BU
-                    : LockManager.Mode.X);
+            // TABLOCK into a heap: a bulk update (BU) lock, shared with other TABLOCK bulk loads; TABLOCK into a
+            // table with a key: X; without TABLOCK (row locks in SQL Server): IX, shared with other inserters.
+            // Held to the end of the transaction.
+            s.lockForBulkLoad(cmd.table, !cmd.tablock ? LockManager.Mode.IX
+                    : cmd.table.primaryKey().isEmpty() ? LockManager.Mode.BU : LockManager.Mode.X);
             int first = rd.atEnd() ? -1 : rd.readUnsignedByte();
             if (first == -1 || first == TokenType.DONE) {
                 throw prematureEnd(2, 16);

@@ -34,7 +34,13 @@ import java.util.concurrent.locks.ReentrantLock;
 final class LockManager {
     /** SQL Server lock modes at table level. */
     enum Mode {
-        SCH_S("Sch-S"), S("S"), U("U"), X("X"), BU("BU"), SCH_M("Sch-M");
+        SCH_S("Sch-S"), S("S"), U("U"), X("X"), BU("BU"), SCH_M("Sch-M"),
+        /**
+         * Intent exclusive: what a session that inserts rows holds on the table (INSERT, a bulk load without
+         * TABLOCK). In SQL Server inserters take row locks under IX and do not block each other; the table-level
+         * emulator lets IX holders share the table and keeps readers (S), updaters (U, X) and TABLOCK loads (BU) out.
+         */
+        IX("IX");
 
         final String label;
 
@@ -57,6 +63,8 @@ final class LockManager {
                     return granted == S;
                 case BU:
                     return granted == BU;
+                case IX:
+                    return granted == IX;
                 default:
                     return false; // X
             }

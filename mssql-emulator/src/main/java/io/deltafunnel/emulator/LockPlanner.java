@@ -73,7 +73,10 @@ final class LockPlanner {
             out.add(readLock(r.table, r.hints, s.isolationLevel()));
         }
         if (target != null && !fmtOnly) {
-            out.add(new Lock(target, LockManager.Mode.X, LockManager.Duration.TRANSACTION, false));
+            // INSERT only adds rows: IX (inserters share the table, as SQL Server's row locks let them); other
+            // writes may touch any row: X
+            LockManager.Mode mode = toks.get(0).is("INSERT") ? LockManager.Mode.IX : LockManager.Mode.X;
+            out.add(new Lock(target, mode, LockManager.Duration.TRANSACTION, false));
         }
         return out;
     }
