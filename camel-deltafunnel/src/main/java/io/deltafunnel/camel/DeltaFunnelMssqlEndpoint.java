@@ -1,8 +1,6 @@
 package io.deltafunnel.camel;
 
-import java.sql.DriverManager;
 import java.time.Duration;
-import java.util.Properties;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -11,15 +9,13 @@ import javax.sql.DataSource;
 import io.deltafunnel.mssql.BulkEncoder;
 import io.deltafunnel.mssql.BulkLoadSettings;
 import io.deltafunnel.mssql.ConnectionProvider;
+import io.deltafunnel.mssql.ConnectionSettings;
 import io.deltafunnel.mssql.RetryPolicy;
 import io.deltafunnel.mssql.SqlChannelProvider;
-import io.deltafunnel.mssql.direct.DirectChannels;
-import io.deltafunnel.mssql.direct.DirectTdsConnection;
-import io.deltafunnel.mssql.direct.DirectUnsupportedSettingException;
-import io.deltafunnel.mssql.direct.DirectUrl;
 import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.TransactionMode;
 import io.deltafunnel.mssql.WriteMode;
+import io.deltafunnel.mssql.direct.ChannelFactory;
 import org.apache.camel.Category;
 import org.apache.camel.Consumer;
 import org.apache.camel.Processor;
@@ -29,8 +25,6 @@ import org.apache.camel.spi.UriEndpoint;
 import org.apache.camel.spi.UriParam;
 import org.apache.camel.spi.UriPath;
 import org.apache.camel.support.DefaultEndpoint;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Bulk-writes each exchange's Apache Arrow {@link org.apache.arrow.vector.VectorSchemaRoot} into a SQL Server table,
@@ -45,8 +39,6 @@ import org.slf4j.LoggerFactory;
              syntax = "deltafunnel-mssql:table", producerOnly = true, category = { Category.DATABASE },
              headersClass = DeltaFunnelConstants.class)
 public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
-
-    private static final Logger LOG = LoggerFactory.getLogger(DeltaFunnelMssqlEndpoint.class);
 
     @UriPath(description = "The target table, as table or schema.table (parts may be bracketed: [my schema].[t]);"
                            + " the schema defaults to dbo.")
@@ -228,75 +220,22 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
     }
 
     /**
-     * Opens the runs' channels: mssql-jdbc connections ({@link #connectionProvider()}) with bulkEncoder=DRIVER, the
-     * direct TDS client with bulkEncoder=DIRECT where its settings allow (else the driver path, or a failure when
-     * bulkEncoderFallback is false). The direct client always connects from url (a dataSource, also an autowired one,
-     * serves only the driver path and the fallback).
+     * Opens the runs' channels: mssql-jdbc connections with bulkEncoder=DRIVER, the direct TDS client with
+     * bulkEncoder=DIRECT where its settings allow (see {@link ChannelFactory}).
      */
     SqlChannelProvider channelProvider() {
-        SqlChannelProvider driver = SqlChannelProvider.driver(connectionProvider());
-        if (bulkEncoder != BulkEncoder.DIRECT) {
-            return driver;
-        }
-        String why;
-        if (keepIdentity) {
-            why = "keepIdentity=true is not implemented by the direct writer";
-        } else if (url == null) {
-            why = "no url is set (the direct client connects from url with username/password or accessTokenSupplier;"
-                    + " it cannot use a dataSource)";
-        } else {
-            try {
-                DirectTdsConnection.Options options;
-                if (accessTokenSupplier != null) {
-                    // Token login: no user/password (the direct client refuses both at once).
-                    options = DirectUrl.parse(url, null, null).user(null).password(null)
-                            .accessToken(accessTokenSupplier);
-                } else {
-                    options = DirectUrl.parse(url, username, password);
-                }
-                if (loginTimeout > 0) {
-                    options.connectTimeoutMillis(loginTimeout * 1000).loginTimeoutMillis(loginTimeout * 1000);
-                }
-                return new DirectChannels(options, bulkEncoderFallback ? driver : null);
-            } catch (DirectUnsupportedSettingException e) {
-                why = e.getMessage();
-            }
-        }
-        if (!bulkEncoderFallback) {
-            throw new IllegalArgumentException("deltafunnel-mssql:" + table + ": bulkEncoder=DIRECT cannot be used: "
-                    + why + " (bulkEncoderFallback=false)");
-        }
-        LOG.warn("deltafunnel-mssql:{}: bulkEncoder=DIRECT cannot be used ({}); using the mssql-jdbc path", table, why);
-        return driver;
+        return ChannelFactory.channels("deltafunnel-mssql:" + table, connectionSettings(), bulkEncoder,
+                bulkEncoderFallback, keepIdentity);
     }
 
     /** Opens connections from the dataSource, or from url with username/password or the access token supplier. */
     public ConnectionProvider connectionProvider() {
-        if (dataSource != null) {
-            DataSource ds = dataSource;
-            return ds::getConnection;
-        }
-        String jdbcUrl = url;
-        Properties props = new Properties();
-        if (username != null) {
-            props.setProperty("user", username);
-        }
-        if (password != null) {
-            props.setProperty("password", password);
-        }
-        if (loginTimeout > 0) {
-            props.setProperty("loginTimeout", Integer.toString(loginTimeout));
-        }
-        Supplier<String> tokens = accessTokenSupplier;
-        if (tokens == null) {
-            return () -> DriverManager.getConnection(jdbcUrl, props);
-        }
-        return () -> {
-            Properties withToken = new Properties();
-            withToken.putAll(props);
-            withToken.setProperty("accessToken", tokens.get());
-            return DriverManager.getConnection(jdbcUrl, withToken);
-        };
+        return connectionSettings().driverConnections();
+    }
+
+    /** This endpoint's connection options. */
+    public ConnectionSettings connectionSettings() {
+        return new ConnectionSettings(dataSource, url, username, password, loginTimeout, accessTokenSupplier);
     }
 
     public String getTable() {

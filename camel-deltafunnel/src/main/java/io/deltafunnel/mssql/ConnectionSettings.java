@@ -1,0 +1,61 @@
+package io.deltafunnel.mssql;
+
+import java.sql.DriverManager;
+import java.util.Properties;
+import java.util.function.Supplier;
+
+import javax.sql.DataSource;
+
+/**
+ * Where and how the producer connects: a {@link DataSource}, or an mssql-jdbc {@code url} with a user and password
+ * or an access-token supplier. {@link #toString()} never shows the password or a token.
+ *
+ * @param dataSource          used when set (the caller owns it)
+ * @param url                 the mssql-jdbc URL, used when there is no dataSource (no credentials in it)
+ * @param username            the user for {@code url}, or null
+ * @param password            the password for {@code url}, or null
+ * @param loginTimeoutSeconds seconds to connect and log in through {@code url}; 0 = the driver's default
+ * @param accessTokens        a Microsoft Entra ID access token per new connection instead of user/password, or null
+ */
+public record ConnectionSettings(DataSource dataSource, String url, String username, String password,
+        int loginTimeoutSeconds, Supplier<String> accessTokens) {
+
+    /**
+     * mssql-jdbc connections: from the dataSource, else from url with username/password or the access token
+     * (a new token per connection). Each opened connection is owned by the caller.
+     */
+    public ConnectionProvider driverConnections() {
+        if (dataSource != null) {
+            DataSource ds = dataSource;
+            return ds::getConnection;
+        }
+        String jdbcUrl = url;
+        Properties props = new Properties();
+        if (username != null) {
+            props.setProperty("user", username);
+        }
+        if (password != null) {
+            props.setProperty("password", password);
+        }
+        if (loginTimeoutSeconds > 0) {
+            props.setProperty("loginTimeout", Integer.toString(loginTimeoutSeconds));
+        }
+        Supplier<String> tokens = accessTokens;
+        if (tokens == null) {
+            return () -> DriverManager.getConnection(jdbcUrl, props);
+        }
+        return () -> {
+            Properties withToken = new Properties();
+            withToken.putAll(props);
+            withToken.setProperty("accessToken", tokens.get());
+            return DriverManager.getConnection(jdbcUrl, withToken);
+        };
+    }
+
+    @Override
+    public String toString() {
+        return "ConnectionSettings[" + (dataSource != null ? "dataSource" : "url=" + url + ", username=" + username
+                + (password != null ? ", password=***" : "") + (accessTokens != null ? ", accessToken=***" : ""))
+                + "]";
+    }
+}
