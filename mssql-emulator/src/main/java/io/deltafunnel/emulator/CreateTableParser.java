@@ -359,25 +359,7 @@ final class CreateTableParser {
                 i++;
             }
             skipClustering();
-            expect("(");
-            List<String> cols = new ArrayList<>();
-            while (true) {
-                Token c = tok();
-                if (!c.isIdentifier()) {
-                    throw SqlServerError.syntax(c.text());
-                }
-                cols.add(c.value());
-                i++;
-                if (tok().is("ASC") || tok().is("DESC")) {
-                    i++;
-                }
-                if (tok().isSymbol(",")) {
-                    i++;
-                    continue;
-                }
-                expect(")");
-                break;
-            }
+            List<String> cols = columnList();
             if (tok().is("WITH") || tok().is("ON")) {
                 throw SqlServerError.unsupported("index options on a constraint");
             }
