@@ -119,9 +119,8 @@ final class LockPlanner {
         }
     }
 
-    /** The table an INSERT/UPDATE/DELETE/MERGE writes (an alias is resolved through the statement's FROM list). */
-    private static TableDef writeTarget(List<Token> toks, List<Ref> refs, Catalog cat) {
-        int i = 1;
+    /** The index after a {@code TOP (n) [PERCENT]} clause at {@code i}, or {@code i} when there is none. */
+    private static int skipTop(List<Token> toks, int i) {
         if (i < toks.size() && toks.get(i).is("TOP")) {
             i++;
             if (i < toks.size() && toks.get(i).isSymbol("(")) {
@@ -131,6 +130,12 @@ final class LockPlanner {
                 i++;
             }
         }
+        return i;
+    }
+
+    /** The table an INSERT/UPDATE/DELETE/MERGE writes (an alias is resolved through the statement's FROM list). */
+    private static TableDef writeTarget(List<Token> toks, List<Ref> refs, Catalog cat) {
+        int i = skipTop(toks, 1);
         if (i < toks.size() && (toks.get(i).is("INTO") || toks.get(i).is("FROM"))) {
             i++;
         }
@@ -173,15 +178,7 @@ final class LockPlanner {
                     if (i > 0 && (w.equals("UPDATE") || w.equals("DELETE")) && toks.get(i - 1).is("ON")) {
                         break; // ON UPDATE / ON DELETE in DDL
                     }
-                    if (j < toks.size() && toks.get(j).is("TOP")) {
-                        j++;
-                        if (j < toks.size() && toks.get(j).isSymbol("(")) {
-                            j = skipGroup(toks, j);
-                        }
-                        if (j < toks.size() && toks.get(j).is("PERCENT")) {
-                            j++;
-                        }
-                    }
+                    j = skipTop(toks, j);
                     if (j < toks.size() && (toks.get(j).is("INTO") || toks.get(j).is("FROM"))) {
                         break; // the next keyword parses the reference
                     }
