@@ -64,6 +64,13 @@ public final class DeltaFunnelConstants {
               javaType = "boolean")
     public static final String UNCHANGED = "CamelDeltaFunnelUnchanged";
 
+    @Metadata(label = "consumer", description = "Sharded loads (shardCount > 1): the load id, shard index and count"
+                                                + " and the state table of this run's share; the producer commits the"
+                                                + " share with the shard's done row and the last shard runs the final"
+                                                + " step (docs/sharding.md).",
+              javaType = "io.deltafunnel.handoff.ShardAssignment")
+    public static final String SHARD = "CamelDeltaFunnelShard";
+
     /**
      * Exchange <em>property</em> (not a header) set by the producer: the run's
      * {@link io.deltafunnel.handoff.HandoffStats} after this batch (input and output counters together).

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Reads table metadata from INFORMATION_SCHEMA; names are always bound as parameters. */
-final class TargetCatalog {
+public final class TargetCatalog {
 
     static final String TABLE_QUERY =
             "SELECT TABLE_SCHEMA, TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?";
@@ -20,12 +20,12 @@ final class TargetCatalog {
     }
 
     /** The table's exact name as the catalog spells it, or null when it does not exist. */
-    static TableName find(SqlChannel channel, TableName name) throws SQLException {
+    public static TableName find(SqlChannel channel, TableName name) throws SQLException {
         List<Object[]> rows = channel.query(TABLE_QUERY, name.schema(), name.table());
         return rows.isEmpty() ? null : new TableName((String) rows.get(0)[0], (String) rows.get(0)[1]);
     }
 
-    static TargetTable describe(SqlChannel channel, TableName name) throws SQLException {
+    public static TargetTable describe(SqlChannel channel, TableName name) throws SQLException {
         List<TargetColumn> columns = new ArrayList<>();
         String quoted = name.quoted();
         for (Object[] r : channel.query(COLUMNS_QUERY, quoted, quoted, name.schema(), name.table())) {
