@@ -90,6 +90,9 @@ final class ExecHandler {
         if (out.info() != null) {
             ctx.response.info(out.infoNumber(), out.info());
         }
+        if (out.error() != null && ctx.session.xactAbort) {
+            throw out.error(); // under XACT_ABORT the procedure's error ends the batch and the transaction
+        }
         if (out.error() != null) {
             ctx.response.error(out.error());
             ctx.response.done(io.deltafunnel.tds.TokenType.DONEINPROC, DoneStatus.ERROR | inx, DoneStatus.CMD_EXECUTE,
