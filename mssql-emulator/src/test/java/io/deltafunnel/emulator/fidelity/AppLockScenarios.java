@@ -339,6 +339,19 @@ abstract class AppLockScenarios extends Scenarios {
     }
 
     @Test
+    void callAndParameterErrors() throws Exception {
+        String r = lit(res("e"));
+        assertError(201, "EXEC sp_getapplock @Resource = " + r);
+        assertError(8145, "EXEC sp_getapplock @Resource = " + r + ", @LockMode = N'Shared', @Bogus = 1");
+        assertError(8144, "EXEC sp_releaseapplock " + r + ", N'Session', N'public', 1");
+        assertError(1224, "EXEC sp_getapplock NULL, N'Shared', N'Session'");
+        assertError(1227, "EXEC sp_getapplock " + r + ", N'Shared', N'Session', -5");
+        assertError(1202, "EXEC sp_getapplock " + r + ", N'Shared', N'Session', 0, N'nobody'");
+        assertError(3918, "SELECT APPLOCK_MODE(N'public', " + r + ", N'Transaction')");
+        assertEquals("NoLock", scalar("SELECT APPLOCK_MODE(N'public', " + r + ", N'Session')"), "nothing was locked");
+    }
+
+    @Test
     void everyGrantNeedsItsOwnRelease() throws Exception {
         Connection b = session();
         assertEquals(0, get(conn, res("twice"), "Shared", "Session", 0));
