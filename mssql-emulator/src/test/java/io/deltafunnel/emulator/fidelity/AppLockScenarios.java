@@ -188,6 +188,39 @@ abstract class AppLockScenarios extends Scenarios {
         }
     }
 
+    /** The same statements through every way mssql-jdbc runs a PreparedStatement: sp_prepexec first, sp_prepare. */
+    @Test
+    void theShardClaimThroughEveryPrepareMethod() throws Exception {
+        String shard = res("1");
+        try (Connection prepexec = server().connect(";enablePrepareOnFirstPreparedStatementCall=true");
+                Connection prepare = server().connect(";prepareMethod=prepare;enablePrepareOnFirstPreparedStatementCall=true");
+                PreparedStatement claim1 = prepexec.prepareStatement(CLAIM);
+                PreparedStatement unclaim1 = prepexec.prepareStatement(UNCLAIM);
+                PreparedStatement claim2 = prepare.prepareStatement(CLAIM);
+                PreparedStatement unclaim2 = prepare.prepareStatement(UNCLAIM)) {
+            for (int round = 0; round < 2; round++) {
+                assertEquals(0, prepared(claim1, shard));
+                assertEquals(-1, prepared(claim2, shard));
+                assertEquals(0, prepared(unclaim1, shard));
+                assertEquals(0, prepared(claim2, shard));
+                assertEquals(-1, prepared(claim1, shard));
+                assertEquals(0, prepared(unclaim2, shard));
+            }
+        }
+    }
+
+    @Test
+    void underXactAbortAnErrorOfTheProcedureEndsTheBatchAndTheTransaction() throws Exception {
+        exec("SET XACT_ABORT ON");
+        try {
+            exec("BEGIN TRAN");
+            assertError(1223, "EXEC sp_releaseapplock @Resource = N'" + res("xa") + "', @LockOwner = N'Session'");
+            assertEquals(0, scalar("SELECT @@TRANCOUNT"), "the transaction is rolled back");
+        } finally {
+            exec("SET XACT_ABORT OFF");
+        }
+    }
+
     @Test
     void literalVariantsAndExecWithoutAReturnVariable() throws Exception {
         Connection b = session();
