@@ -9,7 +9,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code sp_getapplock}, {@code sp_releaseapplock} and {@code APPLOCK_MODE}, as SQL Server documents them.
+ * {@code sp_getapplock}, {@code sp_releaseapplock}, {@code APPLOCK_MODE} and {@code APPLOCK_TEST}, as SQL Server
+ * documents them.
  *
  * <p>Application locks live in the emulator's {@link LockManager} beside the table locks (negative resource ids), so
  * they wait, time out and take part in deadlock detection together with table locks. Owner {@code Transaction}
@@ -139,22 +140,7 @@ final class AppLockProcedures {
         if (d == null) {
             throw new SqlServerError(1226, 1, 16, "An invalid application lock owner was passed to APPLOCK_MODE.");
         }
-        if (resource == null) {
-            throw new SqlServerError(1224, 1, 16, "An invalid application lock resource was passed to APPLOCK_MODE.");
-        }
-        if (principal == null) {
-            throw new SqlServerError(1230, 1, 16, "An invalid database principal was passed to APPLOCK_MODE.");
-        }
-        if (d == LockManager.Duration.TRANSACTION && !s.inTransaction()) {
-            throw new SqlServerError(3918, 1, 16,
-                    "The statement or function must be executed in the context of a user transaction.");
-        }
-        String p = truncate(text(principal), 128);
-        if (!PRINCIPALS.contains(p.toLowerCase(Locale.ROOT).stripTrailing())) {
-            throw new SqlServerError(1202, 1, 16, "The database-principal '" + p
-                    + "' does not exist or user is not a member.");
-        }
-        int id = resourceId(s, p, truncate(text(resource), 255));
+        int id = checkedResource(s, principal, resource, d, "APPLOCK_MODE");
         List<LockManager.Mode> modes = s.emu.locks().appModes(s.lockOwner, id, d);
         boolean sh = modes.contains(LockManager.Mode.S);
         boolean up = modes.contains(LockManager.Mode.U);
@@ -181,6 +167,44 @@ final class AppLockProcedures {
             return "IntentShared";
         }
         return "NoLock";
+    }
+
+    /**
+     * {@code APPLOCK_TEST(principal, resource, mode, owner)}: 1 when the session would be granted the lock at once,
+     * else 0; nothing is locked.
+     */
+    static int applockTest(Session s, Object principal, Object resource, Object mode, Object owner)
+            throws SqlServerError {
+        LockManager.Mode m = mode(mode);
+        if (m == null) {
+            throw new SqlServerError(1225, 1, 16, "An invalid application lock mode was passed to APPLOCK_TEST.");
+        }
+        LockManager.Duration d = owner(owner);
+        if (d == null) {
+            throw new SqlServerError(1226, 1, 16, "An invalid application lock owner was passed to APPLOCK_TEST.");
+        }
+        int id = checkedResource(s, principal, resource, d, "APPLOCK_TEST");
+        return s.emu.locks().grantableNow(s.lockOwner, id, m) ? 1 : 0;
+    }
+
+    private static int checkedResource(Session s, Object principal, Object resource, LockManager.Duration d,
+            String function) throws SqlServerError {
+        if (resource == null) {
+            throw new SqlServerError(1224, 1, 16, "An invalid application lock resource was passed to " + function + ".");
+        }
+        if (principal == null) {
+            throw new SqlServerError(1230, 1, 16, "An invalid database principal was passed to " + function + ".");
+        }
+        if (d == LockManager.Duration.TRANSACTION && !s.inTransaction()) {
+            throw new SqlServerError(3918, 1, 16,
+                    "The statement or function must be executed in the context of a user transaction.");
+        }
+        String p = truncate(text(principal), 128);
+        if (!PRINCIPALS.contains(p.toLowerCase(Locale.ROOT).stripTrailing())) {
+            throw new SqlServerError(1202, 1, 16, "The database-principal '" + p
+                    + "' does not exist or user is not a member.");
+        }
+        return resourceId(s, p, truncate(text(resource), 255));
     }
 
     /** Principals are database principal names (case-insensitive); resources compare as binary strings. */

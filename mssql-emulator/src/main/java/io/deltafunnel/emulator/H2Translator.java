@@ -129,8 +129,8 @@ final class H2Translator {
                     if (t.is("OUTPUT") && depth == 0) {
                         throw SqlServerError.unsupported("OUTPUT clause");
                     }
-                    if (t.is("APPLOCK_MODE") && next(i, "(")) {
-                        i = applockMode(i);
+                    if ((t.is("APPLOCK_MODE") || t.is("APPLOCK_TEST")) && next(i, "(")) {
+                        i = applockFunction(i, t.is("APPLOCK_TEST"));
                         break;
                     }
                     if (t.kind() == Token.Kind.WORD && next(i, "(") && function(t)) {
@@ -224,10 +224,11 @@ final class H2Translator {
     }
 
     /**
-     * {@code APPLOCK_MODE(principal, resource, owner)} with literal or variable arguments: evaluated here (the
-     * session's application locks are the emulator's, not H2's) and bound as a value.
+     * {@code APPLOCK_MODE(principal, resource, owner)} and {@code APPLOCK_TEST(principal, resource, mode, owner)} with
+     * literal or variable arguments: evaluated here (the session's application locks are the emulator's, not H2's)
+     * and bound as a value.
      */
-    private int applockMode(int i) throws SqlServerError {
+    private int applockFunction(int i, boolean test) throws SqlServerError {
         List<Object> args = new ArrayList<>();
         int j = i + 2;
         while (true) {
@@ -246,7 +247,8 @@ final class H2Translator {
                 }
                 args.add(p.value);
             } else {
-                throw SqlServerError.unsupported("APPLOCK_MODE with an argument other than a literal or a variable");
+                throw SqlServerError.unsupported((test ? "APPLOCK_TEST" : "APPLOCK_MODE")
+                        + " with an argument other than a literal or a variable");
             }
             Token sep = j + 1 < toks.size() ? toks.get(j + 1) : null;
             j += 2;
@@ -256,6 +258,14 @@ final class H2Translator {
             if (sep == null || !sep.isSymbol(",")) {
                 throw SqlServerError.syntax(sep == null ? "APPLOCK_MODE" : sep.text());
             }
+        }
+        if (test) {
+            if (args.size() != 4) {
+                throw new SqlServerError(174, 1, 15, "The applock_test function requires 4 argument(s).");
+            }
+            param(AppLockProcedures.applockTest(session, args.get(0), args.get(1), args.get(2), args.get(3)),
+                    "SMALLINT"); // APPLOCK_TEST returns smallint
+            return j;
         }
         if (args.size() != 3) {
             throw new SqlServerError(174, 1, 15, "The applock_mode function requires 3 argument(s).");

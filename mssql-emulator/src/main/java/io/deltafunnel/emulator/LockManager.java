@@ -493,6 +493,16 @@ final class LockManager {
         }
     }
 
+    /** Whether {@code owner} would be granted {@code mode} on {@code resource} at once (APPLOCK_TEST). */
+    boolean grantableNow(Owner owner, int resource, Mode mode) {
+        lock.lock();
+        try {
+            return covered(owner, resource, mode) || grantable(owner, resource, mode, null);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** The modes in which {@code owner} holds application lock {@code resource} with {@code duration}. */
     List<Mode> appModes(Owner owner, int resource, Duration duration) {
         lock.lock();

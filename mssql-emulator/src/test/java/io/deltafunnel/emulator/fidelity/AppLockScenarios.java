@@ -244,6 +244,20 @@ abstract class AppLockScenarios extends Scenarios {
     }
 
     @Test
+    void applockTestTellsWhetherALockWouldBeGrantedWithoutTakingIt() throws Exception {
+        Connection b = session();
+        String r = lit(res("t"));
+        assertEquals(0, get(conn, res("t"), "Exclusive", "Session", 0));
+        assertEquals((short) 1, scalar("SELECT APPLOCK_TEST(N'public', " + r + ", N'Exclusive', N'Session')"),
+                "its own lock; smallint");
+        assertEquals((short) 0, scalarOn(b, "SELECT APPLOCK_TEST(N'public', " + r + ", N'IntentShared', N'Session')"));
+        assertEquals((short) 1, scalarOn(b, "SELECT APPLOCK_TEST(N'public', " + lit(res("free")) + ", N'Exclusive',"
+                + " N'Session')"));
+        assertEquals("NoLock", applockMode(b, res("free"), "Session"), "APPLOCK_TEST takes nothing");
+        assertError(1225, b, "SELECT APPLOCK_TEST(N'public', " + r + ", N'Bogus', N'Session')");
+    }
+
+    @Test
     void resourceNamesAreCaseSensitive() throws Exception {
         Connection b = session();
         assertEquals(0, get(conn, res("Case"), "Exclusive", "Session", 0));
