@@ -185,6 +185,9 @@ abstract class AppLockScenarios extends Scenarios {
             assertEquals(0, prepared(unclaimA, shard), "released");
             assertEquals(0, prepared(claimB, shard), "free again");
             assertEquals(-1, prepared(claimA, shard), "now the first session is refused");
+            SQLException e = assertThrows(SQLException.class, () -> prepared(unclaimA, shard), "not held");
+            assertEquals(1223, e.getErrorCode(), e.getMessage());
+            assertEquals(-1, prepared(claimA, shard), "the session is still usable");
         }
     }
 
