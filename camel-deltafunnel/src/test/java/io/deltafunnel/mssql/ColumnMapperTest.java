@@ -121,7 +121,8 @@ class ColumnMapperTest {
         TargetTable target = table(column("flag", "uniqueidentifier", true, 1));
         ColumnMappingException e = assertThrows(ColumnMappingException.class,
                 () -> ColumnMapper.bind(schema, target, Map.of(), false, CTX));
-        assertTrue(e.getMessage().startsWith("source column 'flag' (Bool) cannot go into target column 'flag'"),
+        assertTrue(e.getMessage().contains("source column 'flag' (Bool) cannot go into target column 'flag'")
+                && e.getMessage().contains("uniqueidentifier"),
                 e.getMessage());
         assertEquals("flag", e.column());
     }
