@@ -84,7 +84,9 @@ public final class DirectTdsConnection implements AutoCloseable {
     /**
      * Connection settings. Encryption is {@link Encryption#MANDATORY} and the certificate is validated unless told
      * otherwise. The options object is only read by {@link #open(Options)}; it keeps references to the password, the
-     * token supplier and the trust store password, so callers should not keep it longer than needed.
+     * token supplier and the trust store password, so callers should not keep it longer than needed. Its fields are
+     * package-private so that the connection's helpers ({@link DirectTls}, {@link Login7Request}) read the settings
+     * (secrets included) without public getters.
      */
     public static final class Options {
         String host = "localhost";
