@@ -1,6 +1,10 @@
 package io.deltafunnel.arrow;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -8,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.deltafunnel.delta.Json;
 import io.deltafunnel.mssql.JsonWriter;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -91,9 +94,9 @@ public final class ArrowJsonLines {
             }
             Object value;
             try {
-                value = Json.parse(json);
-            } catch (IllegalArgumentException e) {
-                throw new JsonLinesException(lineNumber, null, "not JSON: " + e.getMessage(), e);
+                value = bigIntegersAsDecimals(VALUES.readValue(json, Object.class));
+            } catch (JsonProcessingException e) {
+                throw new JsonLinesException(lineNumber, null, "not JSON: " + e.getOriginalMessage(), e);
             }
             if (!(value instanceof Map<?, ?> map)) {
                 throw new JsonLinesException(lineNumber, null, "a JSON object expected", null);
@@ -117,6 +120,30 @@ public final class ArrowJsonLines {
         VectorSchemaRoot root = new VectorSchemaRoot(vectors);
         root.setRowCount(rows.size());
         return root;
+    }
+
+    /**
+     * A line as plain values: objects as {@link LinkedHashMap}s, arrays as lists, integers as {@link Long} (beyond a
+     * long {@link BigInteger}, see {@link #bigIntegersAsDecimals}), other numbers as {@link BigDecimal}; no trailing
+     * text.
+     */
+    private static final JsonMapper VALUES = JsonMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS, DeserializationFeature.USE_LONG_FOR_INTS,
+                    DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .build();
+
+    /** Integers beyond a long become {@link BigDecimal}s (a decimal column), in place in maps and lists. */
+    @SuppressWarnings("unchecked")
+    private static Object bigIntegersAsDecimals(Object value) {
+        if (value instanceof BigInteger big) {
+            return new BigDecimal(big);
+        }
+        if (value instanceof Map<?, ?> map) {
+            ((Map<String, Object>) map).replaceAll((k, v) -> bigIntegersAsDecimals(v));
+        } else if (value instanceof List<?> list) {
+            ((List<Object>) list).replaceAll(ArrowJsonLines::bigIntegersAsDecimals);
+        }
+        return value;
     }
 
     private enum Kind { NULL, BOOLEAN, INTEGER, DECIMAL, STRING, NESTED }

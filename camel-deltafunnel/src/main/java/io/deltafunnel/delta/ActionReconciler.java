@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
@@ -149,27 +150,36 @@ final class ActionReconciler {
     }
 
     /** A JSON array of strings (DuckDB {@code to_json}) as a list; null gives an empty list. */
-    @SuppressWarnings("unchecked")
     static List<String> stringList(String json) {
         if (json == null) {
             return List.of();
         }
         List<String> result = new ArrayList<>();
-        for (Object o : (List<Object>) Json.parse(json)) {
-            result.add(o == null ? null : o.toString());
+        for (JsonNode v : tree(json, true)) {
+            result.add(v.isNull() ? null : v.asText());
         }
         return result;
     }
 
     /** A JSON object of strings (DuckDB {@code to_json} of a MAP) as a map; null gives an empty map. */
     static Map<String, String> stringMap(String json) {
-        Map<String, String> result = new LinkedHashMap<>();
         if (json == null) {
-            return result;
+            return new LinkedHashMap<>();
         }
-        for (Map.Entry<String, Object> e : Json.parseObject(json).entrySet()) {
-            result.put(e.getKey(), e.getValue() == null ? null : e.getValue().toString());
+        return CommitReader.stringMap(tree(json, false));
+    }
+
+    /** @throws IllegalArgumentException {@code json} is not JSON, or not an array (an object) as asked */
+    private static JsonNode tree(String json, boolean array) {
+        JsonNode node;
+        try {
+            node = CommitReader.MAPPER.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("malformed JSON: " + e.getOriginalMessage(), e);
         }
-        return result;
+        if (node == null || (array ? !node.isArray() : !node.isObject())) {
+            throw new IllegalArgumentException(array ? "JSON array expected" : "JSON object expected");
+        }
+        return node;
     }
 }

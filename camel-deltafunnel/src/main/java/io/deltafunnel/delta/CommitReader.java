@@ -26,7 +26,8 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
  */
 final class CommitReader {
 
-    private static final JsonMapper MAPPER = JsonMapper.builder()
+    /** The log's JSON mapper: strict about trailing text; also used for the checkpoint hint and DuckDB's to_json. */
+    static final JsonMapper MAPPER = JsonMapper.builder()
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
     private static final Pattern FILE_IN_MESSAGE = Pattern.compile("file \"([^\"]+)\"");
     private static final Pattern VERSION = Pattern.compile("(\\d{20})\\.json$");

@@ -4,8 +4,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Map;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,19 +39,31 @@ record LastCheckpointHint(long version, Integer parts) {
         if (content == null) {
             return absent();
         }
+        JsonNode json;
         try {
-            Map<String, Object> json = Json.parseObject(content.trim());
-            Object v = json.get("version");
-            Object p = json.get("parts");
-            if (!(v instanceof Long version)) {
-                LOG.warn("Delta table {}: {} has no numeric version; ignoring it", table, file);
-                return absent();
-            }
-            return new LastCheckpointHint(version, p instanceof Long parts ? parts.intValue() : null);
-        } catch (IllegalArgumentException e) {
-            LOG.warn("Delta table {}: {} is corrupt ({}); ignoring it and using the log listing", table, file,
-                    e.getMessage());
+            json = CommitReader.MAPPER.readTree(content.trim());
+        } catch (JsonProcessingException e) {
+            return corrupt(table, file, e.getOriginalMessage());
+        }
+        if (json == null || !json.isObject()) {
+            return corrupt(table, file, "JSON object expected");
+        }
+        JsonNode v = json.get("version");
+        JsonNode p = json.get("parts");
+        if (!isLong(v)) {
+            LOG.warn("Delta table {}: {} has no numeric version; ignoring it", table, file);
             return absent();
         }
+        return new LastCheckpointHint(v.longValue(), isLong(p) ? p.intValue() : null);
+    }
+
+    /** A JSON integer that fits a long (not 1.0, not 1e3, not "1"). */
+    private static boolean isLong(JsonNode n) {
+        return n != null && n.isIntegralNumber() && n.canConvertToLong();
+    }
+
+    private static LastCheckpointHint corrupt(String table, String file, String problem) {
+        LOG.warn("Delta table {}: {} is corrupt ({}); ignoring it and using the log listing", table, file, problem);
+        return absent();
     }
 }

@@ -1,5 +1,8 @@
 package io.deltafunnel.delta;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +18,16 @@ final class SchemaParser {
     private static final java.util.Set<String> PRIMITIVES = java.util.Set.of("string", "long", "integer", "short",
             "byte", "float", "double", "boolean", "binary", "date", "timestamp", "timestamp_ntz", "void");
 
+    /**
+     * The schema as plain values: objects as {@link java.util.LinkedHashMap}s, arrays as lists, integers as
+     * {@link Long} (beyond a long {@link java.math.BigInteger}), other numbers as {@link java.math.BigDecimal}; no
+     * trailing text.
+     */
+    private static final JsonMapper VALUES = JsonMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS, DeserializationFeature.USE_LONG_FOR_INTS,
+                    DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .build();
+
     private final String tablePath;
     private final ColumnMappingMode mode;
 
@@ -24,11 +37,16 @@ final class SchemaParser {
     }
 
     static List<DeltaColumn> parse(String tablePath, String schemaString, ColumnMappingMode mode) throws DeltaException {
-        Map<String, Object> root;
+        Object root;
         try {
-            root = Json.parseObject(schemaString);
-        } catch (IllegalArgumentException e) {
-            throw new CorruptLogException(tablePath, null, "metaData.schemaString is not valid JSON: " + e.getMessage(), e);
+            root = VALUES.readValue(schemaString, Object.class);
+        } catch (JsonProcessingException e) {
+            throw new CorruptLogException(tablePath, null, "metaData.schemaString is not valid JSON: "
+                    + e.getOriginalMessage(), e);
+        }
+        if (!(root instanceof Map)) {
+            throw new CorruptLogException(tablePath, null, "metaData.schemaString is not valid JSON: JSON object expected",
+                    null);
         }
         SchemaParser parser = new SchemaParser(tablePath, mode);
         DeltaType type = parser.type(root);

@@ -17,6 +17,9 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 import org.apache.arrow.memory.RootAllocator;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.duckdb.DuckDBResultSet;
 import org.junit.jupiter.api.Assumptions;
@@ -30,6 +33,10 @@ import org.junit.jupiter.api.TestFactory;
  * {@code ../shared/delta-corpus}).
  */
 public class DeltaConformanceTest {
+
+    /** An expectation line as plain values, integers as {@link Long}. */
+    private static final JsonMapper EXPECTATIONS = JsonMapper.builder()
+            .enable(DeserializationFeature.USE_LONG_FOR_INTS).build();
 
     /** Where the corpus is: -Ddeltafunnel.corpus, then $DELTAFUNNEL_CORPUS, then ../shared/delta-corpus. */
     public static Path corpus() {
@@ -63,7 +70,7 @@ public class DeltaConformanceTest {
             if (line.isBlank()) {
                 continue;
             }
-            Map<String, Object> expected = Json.parseObject(line);
+            Map<String, Object> expected = EXPECTATIONS.readValue(line, new TypeReference<Map<String, Object>>() { });
             String table = (String) expected.get("table");
             Long requested = (Long) expected.get("requested_version");
             String name = requested == null ? table : table + "@v" + requested;

@@ -1,17 +1,13 @@
 package io.deltafunnel.emulator;
 
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.Arrays;
 
-import io.deltafunnel.tds.Packet;
 import io.deltafunnel.tds.PacketReader;
 import io.deltafunnel.tds.PacketType;
 import io.deltafunnel.tds.PacketWriter;
 import io.deltafunnel.tds.PreloginTls;
-import io.deltafunnel.tds.TdsProtocolException;
 import io.deltafunnel.tds.TlsStreams;
 
 /**
@@ -25,25 +21,7 @@ final class TlsHandshake {
     /** Runs the handshake and returns the streams for the encrypted session. */
     static TlsStreams run(PacketReader packets, PacketWriter writer, InputStream rawIn, OutputStream rawOut)
             throws IOException {
-        Packet packet = new Packet();
-        PreloginTls.Carrier carrier = new PreloginTls.Carrier() {
-            @Override
-            public void send(byte[] records, int len) throws IOException {
-                writer.writeMessage(PacketType.PRELOGIN, records, 0, len);
-            }
-
-            @Override
-            public byte[] receive() throws IOException {
-                if (!packets.read(packet)) {
-                    throw new EOFException("client closed the connection during the TLS handshake");
-                }
-                if (packet.type != PacketType.PRELOGIN) {
-                    throw new TdsProtocolException(
-                            "expected a PRELOGIN packet carrying TLS data, got type " + packet.type);
-                }
-                return Arrays.copyOf(packet.payload, packet.payloadLength);
-            }
-        };
+        PreloginTls.Carrier carrier = PreloginTls.packetCarrier(packets, writer, "client", PacketType.PRELOGIN);
         return PreloginTls.handshake(TlsContext.newServerEngine(), carrier, rawIn, rawOut);
     }
 }

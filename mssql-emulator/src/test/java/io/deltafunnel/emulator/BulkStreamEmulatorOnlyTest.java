@@ -13,9 +13,9 @@ import io.deltafunnel.tds.ValueCodec;
 
 import java.sql.Connection;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Bulk-stream behaviours of the emulator that SQL Server does not share, so they have no {@code *IT}: the emulator
@@ -25,22 +25,13 @@ import org.junit.jupiter.api.Test;
  */
 class BulkStreamEmulatorOnlyTest {
     private static final TypeInfo INT = TypeInfo.of(TypeId.INTN, 4);
-    private static MssqlEmulator emu;
-
-    @BeforeAll
-    static void start() {
-        emu = MssqlEmulator.builder().start();
-    }
-
-    @AfterAll
-    static void stop() {
-        emu.close();
-    }
+    @RegisterExtension
+    static final EmulatorServer SERVER = new EmulatorServer();
 
     /** Emulator only: SQL Server does not document how it matches COLMETADATA names; the emulator refuses. */
     @Test
     void columnsInAnotherOrderThanDeclaredAreRefusedAsNotSupported() throws Exception {
-        try (RawTdsClient c = new RawTdsClient(emu.port(), emu.user(), emu.password())) {
+        try (RawTdsClient c = new RawTdsClient(SERVER.emulator().port(), SERVER.emulator().user(), SERVER.emulator().password())) {
             c.sqlBatch("CREATE TABLE [dbo].[bs_order] ([id] INT NOT NULL, [n] INT NULL)");
             TdsWriter w = new TdsWriter();
             TokenWriter.colMetadata(w, List.of(new TokenWriter.Column("n", INT, TokenWriter.FLAG_NULLABLE),
@@ -56,7 +47,7 @@ class BulkStreamEmulatorOnlyTest {
             assertTrue(r.messages.get(0).contains("column 1 named 'n' where INSERT BULK declared 'id'"),
                     r.messages.get(0));
         }
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             assertEquals(0L, TestSupport.count(c, "[dbo].[bs_order]"));
         }
     }

@@ -8,31 +8,27 @@ import io.deltafunnel.tds.PacketWriter;
 import io.deltafunnel.tds.PreloginOptions;
 import io.deltafunnel.tds.PreloginTls;
 import io.deltafunnel.tds.ServerMessage;
-import io.deltafunnel.tds.TdsProtocolException;
 import io.deltafunnel.tds.TdsReader;
 import io.deltafunnel.tds.TdsWriter;
 import io.deltafunnel.tds.TlsStreams;
 import io.deltafunnel.tds.TokenType;
+import io.deltafunnel.tds.TrustAllCertificates;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.cert.X509Certificate;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 
 /**
  * A minimal TDS client built on the io.deltafunnel.tds vocabulary, for requests mssql-jdbc cannot be made to send
@@ -138,49 +134,17 @@ public final class RawTdsClient implements AutoCloseable {
         SSLEngine engine;
         try {
             SSLContext ctx = SSLContext.getInstance("TLSv1.2");
-            ctx.init(null, new TrustManager[] {new TrustAll()}, null);
+            ctx.init(null, new TrustManager[] {new TrustAllCertificates()}, null);
             engine = ctx.createSSLEngine(host, port);
         } catch (GeneralSecurityException e) {
             throw new IOException("cannot set up TLS 1.2: " + e.getMessage(), e);
         }
         engine.setUseClientMode(true);
         engine.setEnabledProtocols(new String[] {"TLSv1.2"});
-        Packet packet = new Packet();
-        PreloginTls.Carrier carrier = new PreloginTls.Carrier() {
-            @Override
-            public void send(byte[] records, int len) throws IOException {
-                writer.writeMessage(PacketType.PRELOGIN, records, 0, len);
-            }
-
-            @Override
-            public byte[] receive() throws IOException {
-                if (!reader.read(packet)) {
-                    throw new EOFException("server closed the connection during the TLS handshake");
-                }
-                // SQL Server answers in PRELOGIN packets; older servers used TABULAR_RESULT
-                if (packet.type != PacketType.PRELOGIN && packet.type != PacketType.TABULAR_RESULT) {
-                    throw new TdsProtocolException("expected a packet carrying TLS data, got type " + packet.type);
-                }
-                return Arrays.copyOf(packet.payload, packet.payloadLength);
-            }
-        };
+        // SQL Server answers in PRELOGIN packets; older servers used TABULAR_RESULT
+        PreloginTls.Carrier carrier = PreloginTls.packetCarrier(reader, writer, "server", PacketType.PRELOGIN,
+                PacketType.TABULAR_RESULT);
         return PreloginTls.handshake(engine, carrier, rawIn, rawOut);
-    }
-
-    /** Trusts any server certificate: a test client against self-signed certificates only. */
-    private static final class TrustAll implements X509TrustManager {
-        @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType) {
-        }
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType) {
-        }
-
-        @Override
-        public X509Certificate[] getAcceptedIssuers() {
-            return new X509Certificate[0];
-        }
     }
 
     private static byte[] login7(String user, String password) {

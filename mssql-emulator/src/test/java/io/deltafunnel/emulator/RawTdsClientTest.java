@@ -8,33 +8,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.sql.Connection;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The raw test client's two modes against the emulator: TLS (ENCRYPT_ON, handshake in PRELOGIN, LOGIN7 and the
  * session encrypted), which the bulk-stream scenarios use so they can also run against SQL Server, and plain.
  */
 class RawTdsClientTest {
-    private static MssqlEmulator emu;
-
-    @BeforeAll
-    static void start() {
-        emu = MssqlEmulator.builder().start();
-    }
-
-    @AfterAll
-    static void stop() {
-        emu.close();
-    }
+    @RegisterExtension
+    static final EmulatorServer SERVER = new EmulatorServer();
 
     @Test
     void tlsModeEncryptsTheSessionAndRunsRequests() throws Exception {
-        int before = emu.encryptedSessions();
-        try (RawTdsClient c = new RawTdsClient("localhost", emu.port(), emu.user(), emu.password(), true)) {
+        int before = SERVER.emulator().encryptedSessions();
+        try (RawTdsClient c = new RawTdsClient("localhost", SERVER.emulator().port(), SERVER.emulator().user(), SERVER.emulator().password(), true)) {
             assertTrue(c.tls());
-            assertEquals(before + 1, emu.encryptedSessions());
+            assertEquals(before + 1, SERVER.emulator().encryptedSessions());
             RawTdsClient.Reply r = c.sqlBatch("CREATE TABLE [dbo].[raw_tls] ([id] INT NOT NULL)");
             assertTrue(r.errors.isEmpty(), r.messages.toString());
             r = c.sqlBatch("INSERT INTO [dbo].[raw_tls] ([id]) VALUES (1), (2)");
@@ -45,7 +36,7 @@ class RawTdsClientTest {
             assertEquals(List.of(208), r.errors);
             assertTrue(c.sqlBatch("SET NOCOUNT ON").errors.isEmpty());
         }
-        try (Connection c = TestSupport.connect(emu)) {
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
             assertEquals(2L, TestSupport.count(c, "[dbo].[raw_tls]"));
         }
     }
@@ -53,18 +44,18 @@ class RawTdsClientTest {
     @Test
     void tlsModeWithAWrongPasswordFailsTheLoginWith18456() {
         IOException e = assertThrows(IOException.class,
-                () -> new RawTdsClient("localhost", emu.port(), emu.user(), emu.password() + "x", true));
+                () -> new RawTdsClient("localhost", SERVER.emulator().port(), SERVER.emulator().user(), SERVER.emulator().password() + "x", true));
         assertTrue(e.getMessage().startsWith("login failed"), e.getMessage());
         assertTrue(e.getMessage().contains("Login failed for user"), e.getMessage());
     }
 
     @Test
     void plainModeStaysUnencrypted() throws Exception {
-        int before = emu.encryptedSessions();
-        try (RawTdsClient c = new RawTdsClient(emu.port(), emu.user(), emu.password())) {
+        int before = SERVER.emulator().encryptedSessions();
+        try (RawTdsClient c = new RawTdsClient(SERVER.emulator().port(), SERVER.emulator().user(), SERVER.emulator().password())) {
             assertFalse(c.tls());
             assertTrue(c.sqlBatch("SET NOCOUNT ON").errors.isEmpty());
         }
-        assertEquals(before, emu.encryptedSessions());
+        assertEquals(before, SERVER.emulator().encryptedSessions());
     }
 }

@@ -1,9 +1,11 @@
 package io.deltafunnel.tds;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLEngineResult;
 import javax.net.ssl.SSLException;
@@ -31,6 +33,37 @@ public final class PreloginTls {
     }
 
     private PreloginTls() {
+    }
+
+    /**
+     * The usual {@link Carrier} over a {@link PacketReader}/{@link PacketWriter} pair: sends each flight as one
+     * PRELOGIN message and accepts the peer's records in packets of the {@code accepted} types.
+     *
+     * @param peer     who is on the other end ("client", "server"), for the messages
+     * @param accepted the packet types that may carry the peer's records (PRELOGIN; a client also accepts
+     *                 TABULAR_RESULT, which older servers use)
+     */
+    public static Carrier packetCarrier(PacketReader reader, PacketWriter writer, String peer, int... accepted) {
+        Packet packet = new Packet();
+        return new Carrier() {
+            @Override
+            public void send(byte[] records, int len) throws IOException {
+                writer.writeMessage(PacketType.PRELOGIN, records, 0, len);
+            }
+
+            @Override
+            public byte[] receive() throws IOException {
+                if (!reader.read(packet)) {
+                    throw new EOFException(peer + " closed the connection during the TLS handshake");
+                }
+                for (int type : accepted) {
+                    if (packet.type == type) {
+                        return Arrays.copyOf(packet.payload, packet.payloadLength);
+                    }
+                }
+                throw new TdsProtocolException("expected a packet carrying TLS data, got type " + packet.type);
+            }
+        };
     }
 
     /**

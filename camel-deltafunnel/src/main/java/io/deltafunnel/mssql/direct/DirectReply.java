@@ -51,7 +51,7 @@ public record DirectReply(long rowCount, List<String> columns, List<Object[]> ro
                     case TokenType.ERROR, TokenType.INFO -> {
                         ServerMessage m = ServerMessage.read(r);
                         if (token == TokenType.ERROR && error == null) {
-                            error = new DirectTdsException(m.number(), m.state(), m.severity(), m.line(), m.text());
+                            error = new DirectTdsException(m);
                         }
                     }
                     case TokenType.ENVCHANGE -> {

@@ -8,9 +8,6 @@ import io.deltafunnel.tds.PreloginOptions;
 import io.deltafunnel.tds.TdsMessageWriter;
 import io.deltafunnel.tds.TdsReader;
 import io.deltafunnel.tds.TdsWriter;
-import io.deltafunnel.tds.TypeId;
-import io.deltafunnel.tds.TypeInfo;
-import io.deltafunnel.tds.ValueCodec;
 import io.deltafunnel.tds.TlsStreams;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -23,11 +20,8 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
 import java.security.KeyStore;
-import java.security.cert.X509Certificate;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -39,10 +33,6 @@ import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.TrustManagerFactory;
-import javax.net.ssl.X509ExtendedTrustManager;
-import javax.net.ssl.X509TrustManager;
 
 /**
  * A minimal TDS client connection of its own (no mssql-jdbc): connection setup, SQL_BATCH and BULK_LOAD messages.
@@ -71,12 +61,15 @@ import javax.net.ssl.X509TrustManager;
  * {@code toString()}. The connection owns its socket (and TLS streams); {@link #close()} releases them.
  *
  * <p>Used by the producer with {@code bulkEncoder=direct} (experimental). Not thread-safe.
+ *
+ * <p>What lives elsewhere: the trust set-up and the TLS failure reasons in {@link DirectTls}, the TLS 7.x handshake
+ * itself in tds-codec's {@link PreloginTls}, the LOGIN7 message in {@link Login7Request}, the {@code sp_executesql}
+ * RPC body in {@link RpcRequest}, the token stream of a reply in {@link DirectReply}. What stays here is the
+ * connection's state, which the steps share and change as they go (the socket and its streams as TLS comes up, the
+ * phase for timeout messages, the negotiated packet size, the transaction descriptor, the routing target and the
+ * FEDAUTH echo/acknowledgement), with the {@link Options} the public API has always exposed as a nested class.
  */
 public final class DirectTdsConnection implements AutoCloseable {
-
-    private static final String LIBRARY_NAME = "deltafunnel";
-    /** ClientProgVer sent in LOGIN7 (0.1.0.0 little-endian: build, patch, minor, major bytes). */
-    private static final int CLIENT_PROG_VERSION = 0x00010000;
 
     /** How the session is encrypted. */
     public enum Encryption {
@@ -91,28 +84,30 @@ public final class DirectTdsConnection implements AutoCloseable {
     /**
      * Connection settings. Encryption is {@link Encryption#MANDATORY} and the certificate is validated unless told
      * otherwise. The options object is only read by {@link #open(Options)}; it keeps references to the password, the
-     * token supplier and the trust store password, so callers should not keep it longer than needed.
+     * token supplier and the trust store password, so callers should not keep it longer than needed. Its fields are
+     * package-private so that the connection's helpers ({@link DirectTls}, {@link Login7Request}) read the settings
+     * (secrets included) without public getters.
      */
     public static final class Options {
-        private String host = "localhost";
-        private int port = 1433;
-        private String database = "";
-        private String user;
-        private String password;
-        private Supplier<String> accessToken;
-        private Encryption encryption = Encryption.MANDATORY;
-        private boolean trustServerCertificate;
-        private String hostNameInCertificate;
-        private Path trustStore;
-        private char[] trustStorePassword;
-        private String trustStoreType = KeyStore.getDefaultType();
-        private int packetSize = 8000;
-        private int connectTimeoutMillis = 15_000;
-        private int loginTimeoutMillis = 30_000;
-        private String applicationName = "deltafunnel-direct";
-        private String workstationId;
-        private boolean readOnlyIntent;
-        private boolean followRouting = true;
+        String host = "localhost";
+        int port = 1433;
+        String database = "";
+        String user;
+        String password;
+        Supplier<String> accessToken;
+        Encryption encryption = Encryption.MANDATORY;
+        boolean trustServerCertificate;
+        String hostNameInCertificate;
+        Path trustStore;
+        char[] trustStorePassword;
+        String trustStoreType = KeyStore.getDefaultType();
+        int packetSize = 8000;
+        int connectTimeoutMillis = 15_000;
+        int loginTimeoutMillis = 30_000;
+        String applicationName = "deltafunnel-direct";
+        String workstationId;
+        boolean readOnlyIntent;
+        boolean followRouting = true;
 
         public Options host(String host) {
             this.host = Objects.requireNonNull(host);
@@ -316,9 +311,6 @@ public final class DirectTdsConnection implements AutoCloseable {
         return new Options();
     }
 
-    /** sp_executesql's well-known procedure id (MS-TDS 2.2.6.6). */
-    private static final int SP_EXECUTESQL = 10;
-
     private final Socket socket;
     /** The open transaction's descriptor from the server's ENVCHANGE; zeros outside a transaction. */
     private final byte[] transaction = new byte[8];
@@ -356,7 +348,7 @@ public final class DirectTdsConnection implements AutoCloseable {
      */
     public static DirectTdsConnection open(Options o) throws IOException {
         o.validate();
-        SSLContext ssl = o.encryption == Encryption.OFF ? null : sslContext(o);
+        SSLContext ssl = o.encryption == Encryption.OFF ? null : DirectTls.sslContext(o);
         String certHost = o.hostNameInCertificate != null ? o.hostNameInCertificate : o.host;
         DirectTdsConnection c = connect(o, ssl, o.host, o.port, certHost);
         Route r = c.routing;
@@ -433,56 +425,6 @@ public final class DirectTdsConnection implements AutoCloseable {
 
     // ---------------------------------------------------------------- TLS set-up
 
-    private static SSLContext sslContext(Options o) throws IOException {
-        try {
-            TrustManager tm;
-            if (o.trustServerCertificate) {
-                tm = new TrustAll();
-            } else {
-                KeyStore ks = null;
-                if (o.trustStore != null) {
-                    ks = KeyStore.getInstance(o.trustStoreType);
-                    try (InputStream f = Files.newInputStream(o.trustStore)) {
-                        ks.load(f, o.trustStorePassword);
-                    }
-                }
-                TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-                tmf.init(ks);
-                X509ExtendedTrustManager x509 = null;
-                for (TrustManager t : tmf.getTrustManagers()) {
-                    if (t instanceof X509ExtendedTrustManager e) {
-                        x509 = e;
-                    }
-                }
-                if (x509 == null) {
-                    throw new IllegalStateException("the JDK trust manager factory offers no X509ExtendedTrustManager");
-                }
-                tm = new ValidatingTrustManager(x509);
-            }
-            SSLContext ctx = SSLContext.getInstance("TLS");
-            ctx.init(null, new TrustManager[] {tm}, null);
-            return ctx;
-        } catch (GeneralSecurityException e) {
-            String what = o.trustStore == null ? "the default trust store"
-                    : "trust store " + o.trustStore + " (type " + o.trustStoreType + ")";
-            throw new DirectTlsException(DirectTlsException.Reason.HANDSHAKE, o.host, o.port,
-                    "cannot set up TLS with " + what + ": " + e.getMessage(), e);
-        } catch (IOException e) {
-            throw new IOException("cannot read trust store " + o.trustStore + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** Turns a JDK TLS failure into a {@link DirectTlsException} with its reason. */
-    private DirectTlsException tlsFailure(SSLException e, boolean strict) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof ValidatingTrustManager.Failure f) {
-                return new DirectTlsException(f.reason, host, port, f.getMessage(), e);
-            }
-        }
-        String hint = strict ? " (encryption STRICT needs a TDS 8.0 server that expects TLS first)" : "";
-        return new DirectTlsException(DirectTlsException.Reason.HANDSHAKE, host, port, e.getMessage() + hint, e);
-    }
-
     /** TDS 8.0: TLS handshake directly on the socket, ALPN "tds/8.0", TLS 1.3 or 1.2. */
     private void startStrictTls(SSLContext ctx, String certHost) throws IOException {
         phase = "TLS handshake (strict)";
@@ -496,7 +438,7 @@ public final class DirectTdsConnection implements AutoCloseable {
         try {
             ssl.startHandshake();
         } catch (SSLException e) {
-            throw tlsFailure(e, true);
+            throw DirectTls.failure(e, host, port, true);
         } catch (SocketTimeoutException e) {
             throw new DirectTlsException(DirectTlsException.Reason.HANDSHAKE, host, port, "no TLS answer within the "
                     + "login timeout (encryption STRICT needs a TDS 8.0 server that expects TLS first)", e);
@@ -579,7 +521,7 @@ public final class DirectTdsConnection implements AutoCloseable {
         try {
             handshakeInPrelogin(engine);
         } catch (SSLException e) {
-            throw tlsFailure(e, false);
+            throw DirectTls.failure(e, host, port, false);
         }
         tlsProtocol = engine.getSession().getProtocol();
     }
@@ -604,21 +546,6 @@ public final class DirectTdsConnection implements AutoCloseable {
         encrypted = true;
     }
 
-    private static final class TrustAll implements X509TrustManager {
-        @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType) {
-        }
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType) {
-        }
-
-        @Override
-        public X509Certificate[] getAcceptedIssuers() {
-            return new X509Certificate[0];
-        }
-    }
-
     // ---------------------------------------------------------------- LOGIN7
 
     /**
@@ -635,7 +562,7 @@ public final class DirectTdsConnection implements AutoCloseable {
             }
             token = t.getBytes(StandardCharsets.UTF_16LE);
         }
-        byte[] message = login7(o, serverName, token);
+        byte[] message = Login7Request.build(o, serverName, token, fedAuthEcho);
         try {
             TdsMessageWriter w = new TdsMessageWriter(out, PacketType.LOGIN7, 4096);
             w.writeBytes(message);
@@ -649,92 +576,6 @@ public final class DirectTdsConnection implements AutoCloseable {
         readReply();
         if (token != null && routing == null && !fedAuthAcked) {
             throw new DirectTdsException("the server accepted the login without acknowledging the FEDAUTH feature");
-        }
-    }
-
-    private byte[] login7(Options o, String serverName, byte[] token) {
-        boolean sqlAuth = token == null;
-        byte[] hostName = chars(o.workstationId != null ? o.workstationId : localHostName());
-        byte[] user = sqlAuth ? chars(o.user) : new byte[0];
-        byte[] password = sqlAuth ? Login7.obfuscatePassword(o.password) : new byte[0];
-        byte[] app = chars(o.applicationName == null ? "" : o.applicationName);
-        byte[] server = chars(serverName);
-        byte[] library = chars(LIBRARY_NAME);
-        byte[] database = chars(o.database);
-        // FeatureExt: FEDAUTH (token logins) and the terminator; always present, like mssql-jdbc's
-        TdsWriter ext = new TdsWriter(64);
-        if (token != null) {
-            ext.writeByte(Login7.FEATURE_FEDAUTH).writeInt(1 + 4 + token.length);
-            ext.writeByte(Login7.fedAuthOptions(Login7.FEDAUTH_LIBRARY_SECURITYTOKEN, fedAuthEcho));
-            ext.writeInt(token.length).writeBytes(token);
-        }
-        ext.writeByte(Login7.FEATURE_TERMINATOR);
-
-        int offset = Login7.FIXED_LENGTH;
-        int hostAt = offset;
-        offset += hostName.length;
-        int userAt = offset;
-        offset += user.length;
-        int passwordAt = offset;
-        offset += password.length;
-        int appAt = offset;
-        offset += app.length;
-        int serverAt = offset;
-        offset += server.length;
-        int extensionAt = offset;
-        offset += 4;
-        int libraryAt = offset;
-        offset += library.length;
-        int databaseAt = offset;
-        offset += database.length;
-        int featureExtAt = offset;
-        int total = offset + ext.size();
-
-        TdsWriter w = new TdsWriter(total);
-        w.writeInt(total);
-        w.writeInt(o.encryption == Encryption.STRICT ? Login7.TDS_8_0 : Login7.TDS_7_4);
-        w.writeInt(o.packetSize).writeInt(CLIENT_PROG_VERSION).writeInt((int) ProcessHandle.current().pid());
-        w.writeInt(0); // ConnectionID
-        w.writeByte(Login7.F1_USE_DB_OFF | Login7.F1_INIT_DB_FATAL | Login7.F1_SET_LANG_ON);
-        // ODBC on: the server applies the ODBC session defaults (ANSI_NULLS, ANSI_PADDING, ... ON) like mssql-jdbc
-        w.writeByte(Login7.F2_INIT_LANG_FATAL | Login7.F2_ODBC_ON);
-        w.writeByte(o.readOnlyIntent ? Login7.TYPE_READ_ONLY_INTENT : 0);
-        w.writeByte(Login7.F3_UNKNOWN_COLLATION_HANDLING | Login7.F3_EXTENSION);
-        w.writeInt(0).writeInt(0); // ClientTimeZone, ClientLCID
-        w.writeShort(hostAt).writeShort(hostName.length / 2);
-        w.writeShort(userAt).writeShort(user.length / 2);
-        w.writeShort(passwordAt).writeShort(password.length / 2);
-        w.writeShort(appAt).writeShort(app.length / 2);
-        w.writeShort(serverAt).writeShort(server.length / 2);
-        w.writeShort(extensionAt).writeShort(4); // cbExtension counts bytes
-        w.writeShort(libraryAt).writeShort(library.length / 2);
-        w.writeShort(0).writeShort(0); // Language: server default
-        w.writeShort(databaseAt).writeShort(database.length / 2);
-        w.writeBytes(new byte[6]); // ClientID
-        w.writeShort(0).writeShort(0); // SSPI
-        w.writeShort(0).writeShort(0); // AtchDBFile
-        w.writeShort(0).writeShort(0); // ChangePassword
-        w.writeInt(0); // cbSSPILong
-        w.writeBytes(hostName).writeBytes(user).writeBytes(password).writeBytes(app).writeBytes(server);
-        w.writeInt(featureExtAt);
-        w.writeBytes(library).writeBytes(database);
-        w.writeBytes(ext.array(), 0, ext.size());
-        Arrays.fill(password, (byte) 0);
-        Arrays.fill(ext.array(), (byte) 0);
-        byte[] message = w.toByteArray();
-        Arrays.fill(w.array(), (byte) 0);
-        return message;
-    }
-
-    private static byte[] chars(String s) {
-        return s.getBytes(StandardCharsets.UTF_16LE);
-    }
-
-    private static String localHostName() {
-        try {
-            return java.net.InetAddress.getLocalHost().getHostName();
-        } catch (IOException e) {
-            return "localhost"; // no resolvable host name: LOGIN7 HostName is informational only
         }
     }
 
@@ -763,88 +604,12 @@ public final class DirectTdsConnection implements AutoCloseable {
         if (params.length == 0) {
             return executeBatchReply(sql);
         }
-        TdsWriter body = new TdsWriter(256 + 2 * sql.length());
-        body.writeShort(0xFFFF).writeShort(SP_EXECUTESQL).writeShort(0); // ProcIDSwitch, ProcID, option flags
-        StringBuilder declarations = new StringBuilder();
-        TypeInfo[] types = new TypeInfo[params.length];
-        for (int i = 0; i < params.length; i++) {
-            Object p = params[i];
-            String declared;
-            if (p == null || p instanceof String) {
-                boolean max = p != null && ((String) p).length() > 4000;
-                types[i] = TypeInfo.of(TypeId.NVARCHAR, max ? TypeId.USHORT_MAX : 8000);
-                declared = max ? "nvarchar(max)" : "nvarchar(4000)";
-            } else if (p instanceof Long) {
-                types[i] = TypeInfo.of(TypeId.INTN, 8);
-                declared = "bigint";
-            } else if (p instanceof Integer) {
-                types[i] = TypeInfo.of(TypeId.INTN, 4);
-                declared = "int";
-            } else {
-                throw new IllegalArgumentException("unsupported parameter type " + p.getClass().getName());
-            }
-            declarations.append(i == 0 ? "" : ",").append("@P").append(i).append(' ').append(declared);
-        }
-        rpcParam(body, "", TypeInfo.of(TypeId.NVARCHAR, TypeId.USHORT_MAX), numberPlaceholders(sql));
-        rpcParam(body, "", TypeInfo.of(TypeId.NVARCHAR, TypeId.USHORT_MAX), declarations.toString());
-        for (int i = 0; i < params.length; i++) {
-            rpcParam(body, "@P" + i, types[i], params[i]);
-        }
+        TdsWriter body = RpcRequest.executeSql(sql, params);
         TdsMessageWriter w = new TdsMessageWriter(out, PacketType.RPC, packetSize);
         allHeaders(w);
         w.writeBytes(body.array(), 0, body.size());
         w.end();
         return reply();
-    }
-
-    private static void rpcParam(TdsWriter w, String name, TypeInfo type, Object value) {
-        w.writeByte(name.length());
-        for (int i = 0; i < name.length(); i++) {
-            w.writeShort(name.charAt(i));
-        }
-        w.writeByte(0); // status flags: input parameter
-        type.write(w);
-        ValueCodec.write(w, type, value);
-    }
-
-    /** {@code ?} to {@code @P0, @P1, ...}, skipping '...' strings, [...] identifiers and comments. */
-    static String numberPlaceholders(String sql) {
-        StringBuilder out = new StringBuilder(sql.length() + 16);
-        int n = 0;
-        for (int i = 0; i < sql.length(); i++) {
-            char c = sql.charAt(i);
-            int end = -1;
-            if (c == '\'' || c == '[' || c == '"') {
-                char close = c == '[' ? ']' : c;
-                end = i + 1;
-                while (end < sql.length()) {
-                    if (sql.charAt(end) == close) {
-                        if (end + 1 < sql.length() && sql.charAt(end + 1) == close) {
-                            end += 2;
-                            continue;
-                        }
-                        break;
-                    }
-                    end++;
-                }
-            } else if (c == '-' && i + 1 < sql.length() && sql.charAt(i + 1) == '-') {
-                end = sql.indexOf('\n', i);
-                end = end < 0 ? sql.length() - 1 : end;
-            } else if (c == '/' && i + 1 < sql.length() && sql.charAt(i + 1) == '*') {
-                end = sql.indexOf("*/", i + 2);
-                end = end < 0 ? sql.length() - 1 : end + 1;
-            }
-            if (end >= 0) {
-                end = Math.min(end, sql.length() - 1);
-                out.append(sql, i, end + 1);
-                i = end;
-            } else if (c == '?') {
-                out.append("@P").append(n++);
-            } else {
-                out.append(c);
-            }
-        }
-        return out.toString();
     }
 
     /** ALL_HEADERS with the transaction descriptor header: the open transaction's descriptor, one request. */

@@ -1,69 +1,63 @@
 package io.deltafunnel.mssql.direct;
 
+import io.deltafunnel.tds.ServerMessage;
 import java.io.IOException;
 
 /**
- * An ERROR token sent by SQL Server (or a protocol failure, with number 0) on a {@link DirectTdsConnection}.
+ * An ERROR token sent by SQL Server (or a protocol failure, with number 0) on a {@link DirectTdsConnection}. The
+ * token's fields are tds-codec's {@link ServerMessage}.
  */
 public class DirectTdsException extends IOException {
     private static final long serialVersionUID = 1L;
 
-    private final int number;
-    private final int state;
-    private final int severity;
-    private final int line;
-    private final String serverMessage;
+    /** The server's ERROR token; null for a client-side failure. */
+    private final ServerMessage error;
+    private final String clientMessage;
 
-    public DirectTdsException(int number, int state, int severity, int line, String serverMessage) {
-        super("SQL Server error " + number + " (state " + state + ", class " + severity + ", line " + line + "): "
-                + serverMessage);
-        this.number = number;
-        this.state = state;
-        this.severity = severity;
-        this.line = line;
-        this.serverMessage = serverMessage;
+    /** The server's ERROR token {@code m}. */
+    public DirectTdsException(ServerMessage m) {
+        super("SQL Server error " + m.number() + " (state " + m.state() + ", class " + m.severity() + ", line "
+                + m.line() + "): " + m.text());
+        this.error = m;
+        this.clientMessage = null;
     }
 
     /** A client-side protocol failure (no server error number). */
     public DirectTdsException(String message) {
         super(message);
-        this.number = 0;
-        this.state = 0;
-        this.severity = 0;
-        this.line = 0;
-        this.serverMessage = message;
+        this.error = null;
+        this.clientMessage = message;
     }
 
     /** A client-side failure (no server error number) caused by {@code cause}. */
     public DirectTdsException(String message, Throwable cause) {
         super(message, cause);
-        this.number = 0;
-        this.state = 0;
-        this.severity = 0;
-        this.line = 0;
-        this.serverMessage = message;
+        this.error = null;
+        this.clientMessage = message;
     }
 
     /** SQL Server error number (e.g. 18456 login failed), 0 for a client-side protocol failure. */
     public int number() {
-        return number;
+        return error == null ? 0 : error.number();
     }
 
+    /** The error state, 0 for a client-side failure. */
     public int state() {
-        return state;
+        return error == null ? 0 : error.state();
     }
 
-    /** The error's class (severity). */
+    /** The error's class (severity), 0 for a client-side failure. */
     public int severity() {
-        return severity;
+        return error == null ? 0 : error.severity();
     }
 
+    /** The line of the batch, 0 for a client-side failure. */
     public int line() {
-        return line;
+        return error == null ? 0 : error.line();
     }
 
-    /** The server's message text. */
+    /** The server's message text (the client's message for a client-side failure). */
     public String serverMessage() {
-        return serverMessage;
+        return error == null ? clientMessage : error.text();
     }
 }

@@ -2,7 +2,6 @@ package io.deltafunnel.mssql.direct;
 
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
@@ -20,9 +19,8 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testcontainers.images.builder.Transferable;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
@@ -62,15 +60,8 @@ class DirectTdsConnectionIT {
                     + "tlskey = /var/opt/mssql/private/deltafunnel.key\nforceencryption = 0\n", 0644),
                     "/var/opt/mssql/mssql.conf");
 
-    @TempDir
-    static Path dir;
-    static Path trustStore;
-
-    @BeforeAll
-    static void trust() throws Exception {
-        trustStore = dir.resolve("trust.p12");
-        MssqlEmulator.writeTrustStore(trustStore, "changeit".toCharArray());
-    }
+    @RegisterExtension
+    static final EmulatorTrustStore TRUST = new EmulatorTrustStore();
 
     private static byte[] certificate() {
         try {
@@ -153,8 +144,8 @@ class DirectTdsConnectionIT {
 
     @Test
     void tlsInPreloginWithAValidatedCertificate() throws Exception {
-        DirectTdsConnection c = DirectTdsConnection.open(options().trustStore(trustStore, "changeit".toCharArray(),
-                "PKCS12"));
+        DirectTdsConnection c = DirectTdsConnection.open(options()
+                .trustStore(TRUST.path(), EmulatorTrustStore.PASSWORD, "PKCS12"));
         assertNotNull(c.tlsProtocol());
         roundTrip(c);
     }
@@ -178,7 +169,7 @@ class DirectTdsConnectionIT {
     void strictEncryptionTds8() throws Exception {
         assumeTds8();
         DirectTdsConnection c = DirectTdsConnection.open(options().encryption(DirectTdsConnection.Encryption.STRICT)
-                .trustStore(trustStore, "changeit".toCharArray(), "PKCS12"));
+                .trustStore(TRUST.path(), EmulatorTrustStore.PASSWORD, "PKCS12"));
         assertNotNull(c.tlsProtocol());
         roundTrip(c);
     }
@@ -189,8 +180,8 @@ class DirectTdsConnectionIT {
         Properties p = new Properties();
         p.setProperty("user", SERVER.getUsername());
         p.setProperty("password", SERVER.getPassword());
-        p.setProperty("trustStore", trustStore.toString());
-        p.setProperty("trustStorePassword", "changeit");
+        p.setProperty("trustStore", TRUST.path().toString());
+        p.setProperty("trustStorePassword", new String(EmulatorTrustStore.PASSWORD));
         try (Connection c = DriverManager.getConnection("jdbc:sqlserver://" + SERVER.getHost() + ":"
                 + SERVER.getMappedPort(1433) + ";encrypt=strict;hostNameInCertificate=localhost", p)) {
             assertEquals(1, c.createStatement().executeQuery("SELECT 1").next() ? 1 : 0);
@@ -206,7 +197,8 @@ class DirectTdsConnectionIT {
     @Test
     void aWrongPasswordIsLoginFailed18456() {
         DirectTdsException e = assertThrows(DirectTdsException.class, () -> DirectTdsConnection.open(options()
-                .password("wrong-" + SERVER.getPassword()).trustStore(trustStore, "changeit".toCharArray(), "PKCS12")));
+                .password("wrong-" + SERVER.getPassword())
+                .trustStore(TRUST.path(), EmulatorTrustStore.PASSWORD, "PKCS12")));
         assertEquals(18456, e.number());
     }
 }

@@ -1,6 +1,5 @@
 package io.deltafunnel.mssql.direct;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -21,9 +20,8 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -34,17 +32,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Connection setup of the direct client against the emulator: strict TLS, certificates, access tokens, routing. */
 class DirectTdsConnectionTest {
 
-    private static final char[] TRUST_PASSWORD = "trust-test".toCharArray();
 
-    @TempDir
-    static Path dir;
-    static Path trustStore;
-
-    @BeforeAll
-    static void writeTrustStore() throws Exception {
-        trustStore = dir.resolve("emulator-trust.p12");
-        MssqlEmulator.writeTrustStore(trustStore, TRUST_PASSWORD);
-    }
+    @RegisterExtension
+    static final EmulatorTrustStore TRUST = new EmulatorTrustStore();
 
     private static DirectTdsConnection.Options sqlAuth(MssqlEmulator emu) {
         return DirectTdsConnection.options().host("localhost").port(emu.port()).database("master")
@@ -53,7 +43,7 @@ class DirectTdsConnectionTest {
 
     private static DirectTdsConnection.Options strict(MssqlEmulator emu) {
         return sqlAuth(emu).encryption(DirectTdsConnection.Encryption.STRICT)
-                .trustStore(trustStore, TRUST_PASSWORD, "PKCS12");
+                .trustStore(TRUST.path(), EmulatorTrustStore.PASSWORD, "PKCS12");
     }
 
     private static Connection jdbc(MssqlEmulator emu) throws Exception {
@@ -164,11 +154,11 @@ class DirectTdsConnectionTest {
     void mandatoryTlsValidatesWithATrustStoreAndChecksTheHostName() throws Exception {
         try (MssqlEmulator emu = MssqlEmulator.builder().start()) {
             try (DirectTdsConnection c = DirectTdsConnection.open(sqlAuth(emu)
-                    .trustStore(trustStore, TRUST_PASSWORD, "PKCS12"))) {
+                    .trustStore(TRUST.path(), EmulatorTrustStore.PASSWORD, "PKCS12"))) {
                 assertEquals("TLSv1.2", c.tlsProtocol());
             }
             DirectTlsException mismatch = assertThrows(DirectTlsException.class, () -> DirectTdsConnection
-                    .open(sqlAuth(emu).trustStore(trustStore, TRUST_PASSWORD, "PKCS12")
+                    .open(sqlAuth(emu).trustStore(TRUST.path(), EmulatorTrustStore.PASSWORD, "PKCS12")
                             .hostNameInCertificate("db.example.com")).close());
             assertEquals(DirectTlsException.Reason.HOST_NAME_MISMATCH, mismatch.reason());
             DirectTlsException untrusted = assertThrows(DirectTlsException.class,
@@ -278,7 +268,8 @@ class DirectTdsConnectionTest {
         try (MssqlEmulator b = MssqlEmulator.builder().start();
                 MssqlEmulator a = MssqlEmulator.builder().routeTo("localhost", b.port()).start();
                 DirectTdsConnection c = DirectTdsConnection.open(sqlAuth(a).host("127.0.0.1")
-                        .hostNameInCertificate("localhost").trustStore(trustStore, TRUST_PASSWORD, "PKCS12"))) {
+                        .hostNameInCertificate("localhost")
+                        .trustStore(TRUST.path(), EmulatorTrustStore.PASSWORD, "PKCS12"))) {
             assertEquals(b.port(), c.port());
             assertTrue(c.encrypted());
         }

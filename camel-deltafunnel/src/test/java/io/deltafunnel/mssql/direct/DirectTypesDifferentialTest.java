@@ -810,7 +810,7 @@ class DirectTypesDifferentialTest {
             assertEquals(dt.precision(), xt.precision(), p + ": precision");
             assertEquals(dt.scale(), xt.scale(), p + ": scale");
             assertEquals(17, dt.maxLength(), p + ": the driver's DECIMALN length");
-            assertEquals(DirectEncoders.decimalLength(xt.precision()), xt.maxLength(), p + ": compact length");
+            assertEquals(NumericEncoders.decimalLength(xt.precision()), xt.maxLength(), p + ": compact length");
             if (dt.maxLength() != xt.maxLength()) {
                 kinds.add("1 decimal length 17 vs " + xt.maxLength());
                 for (int r = 0; r < driver.rows().size(); r++) {

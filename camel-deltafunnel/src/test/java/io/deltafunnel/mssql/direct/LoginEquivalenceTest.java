@@ -1,7 +1,6 @@
 package io.deltafunnel.mssql.direct;
 
 import java.lang.reflect.RecordComponent;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.util.ArrayList;
@@ -16,9 +15,8 @@ import io.deltafunnel.emulator.LoginRecord;
 import io.deltafunnel.emulator.MssqlEmulator;
 import io.deltafunnel.tds.Login7;
 import io.deltafunnel.tds.PreloginOptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -36,7 +34,6 @@ class LoginEquivalenceTest {
 
     private static final String APP = "login-equivalence";
     private static final String TOKEN = "eyJ0eXAiOiJKV1QifQ.equivalence-token";
-    private static final char[] TRUST_PASSWORD = "trust-test".toCharArray();
 
     /** Components that legitimately differ, each with why; all are asserted in {@link #assertDifferences}. */
     private static final Map<String, String> DIFFERING = Map.of(
@@ -51,15 +48,8 @@ class LoginEquivalenceTest {
                     + "classification, UTF-8 collations, DNS caching, vector, JSON, enhanced routing, session "
                     + "recovery); asking for UTF-8/JSON/vector would change what the server sends us");
 
-    @TempDir
-    static Path dir;
-    static Path trustStore;
-
-    @BeforeAll
-    static void writeTrustStore() throws Exception {
-        trustStore = dir.resolve("trust.p12");
-        MssqlEmulator.writeTrustStore(trustStore, TRUST_PASSWORD);
-    }
+    @RegisterExtension
+    static final EmulatorTrustStore TRUST = new EmulatorTrustStore();
 
     private enum Mode { PLAIN, TLS, TOKEN, STRICT }
 
@@ -210,8 +200,8 @@ class LoginEquivalenceTest {
             p.setProperty("password", emu.password());
         }
         if (mode == Mode.STRICT) {
-            p.setProperty("trustStore", trustStore.toString());
-            p.setProperty("trustStorePassword", new String(TRUST_PASSWORD));
+            p.setProperty("trustStore", TRUST.path().toString());
+            p.setProperty("trustStorePassword", new String(EmulatorTrustStore.PASSWORD));
         }
         return p;
     }
@@ -225,7 +215,7 @@ class LoginEquivalenceTest {
             case TOKEN -> o.accessToken(() -> TOKEN).trustServerCertificate(true);
             case STRICT -> o.user(emu.user()).password(emu.password())
                     .encryption(DirectTdsConnection.Encryption.STRICT)
-                    .trustStore(trustStore, TRUST_PASSWORD, "PKCS12");
+                    .trustStore(TRUST.path(), EmulatorTrustStore.PASSWORD, "PKCS12");
         };
     }
 }

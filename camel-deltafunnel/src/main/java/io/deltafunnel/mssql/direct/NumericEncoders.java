@@ -1,0 +1,255 @@
+package io.deltafunnel.mssql.direct;
+
+import static io.deltafunnel.mssql.direct.DirectEncoders.decimalLongs;
+import static io.deltafunnel.mssql.direct.DirectEncoders.longs;
+import static io.deltafunnel.mssql.direct.DirectEncoders.rawAddress;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+import java.util.Objects;
+import io.deltafunnel.mssql.BoundColumn;
+import io.deltafunnel.mssql.ColumnReader;
+import io.deltafunnel.mssql.TargetColumn;
+import io.deltafunnel.mssql.ValueKind;
+import io.deltafunnel.tds.Pow10;
+import io.deltafunnel.tds.DecimalCodec;
+import io.deltafunnel.tds.TdsMessageWriter;
+import io.deltafunnel.tds.TypeId;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.Decimal256Vector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float2Vector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.UInt8Vector;
+import io.deltafunnel.mssql.direct.DirectEncoders.Encoder;
+import io.deltafunnel.mssql.direct.DirectEncoders.NullMarker;
+import io.deltafunnel.mssql.direct.DirectEncoders.LongSource;
+
+/**
+ * The {@link DirectEncoders} of the numeric targets: tinyint..bigint (INTN), bit (BITN), real/float (FLTN) and
+ * decimal/numeric (DECIMALN) from Arrow integers, Bool, floats and decimals.
+ */
+final class NumericEncoders {
+
+    private NumericEncoders() {
+    }
+
+    static Encoder integer(FieldVector v, ValueKind kind, BoundColumn column, FieldVector vector, int width) {
+        LongSource src = switch (kind) {
+            case INTEGER, BOOLEAN -> longs(v);
+            case DECIMAL -> decimalLongs(v, column, vector);
+            default -> null;
+        };
+        if (src == null) {
+            return null;
+        }
+        return new Encoder(v, NullMarker.BYTE) {
+            @Override
+            void typeInfo(TdsMessageWriter w) throws IOException {
+                w.writeByte(TypeId.INTN).writeByte(width);
+            }
+
+            @Override
+            void write(TdsMessageWriter w, int row) throws IOException {
+                w.writeByte(width).writeLE(src.get(row), width);
+            }
+        };
+    }
+
+    static Encoder bit(FieldVector v, ValueKind kind) {
+        LongSource src = kind == ValueKind.BOOLEAN || kind == ValueKind.INTEGER ? longs(v) : null;
+        if (src == null) {
+            return null;
+        }
+        return new Encoder(v, NullMarker.BYTE) {
+            @Override
+            void typeInfo(TdsMessageWriter w) throws IOException {
+                w.writeByte(TypeId.BITN).writeByte(1);
+            }
+
+            @Override
+            void write(TdsMessageWriter w, int row) throws IOException {
+                w.writeByte(1).writeByte(src.get(row) != 0 ? 1 : 0);
+            }
+        };
+    }
+
+    /** FLTN 4 (real) or 8 (float); the value's IEEE bits. */
+    static Encoder floating(FieldVector v, ValueKind kind, int width) {
+        ArrowBuf d = v.getDataBuffer();
+        LongSource bits;
+        if (kind == ValueKind.INTEGER) {
+            LongSource src = longs(v);
+            bits = width == 8 ? r -> Double.doubleToRawLongBits(src.get(r))
+                    : r -> Float.floatToRawIntBits(src.get(r));
+        } else if (v instanceof Float8Vector) {
+            // real from Float64: checked to be exactly representable
+            bits = width == 8 ? r -> d.getLong((long) r * 8)
+                    : r -> Float.floatToRawIntBits((float) d.getDouble((long) r * 8));
+        } else if (v instanceof Float4Vector) {
+            bits = width == 8 ? r -> Double.doubleToRawLongBits(d.getFloat((long) r * 4))
+                    : r -> d.getInt((long) r * 4);
+        } else if (v instanceof Float2Vector f2) {
+            bits = width == 8 ? r -> Double.doubleToRawLongBits(f2.getValueAsFloat(r))
+                    : r -> Float.floatToRawIntBits(f2.getValueAsFloat(r));
+        } else {
+            return null;
+        }
+        return new Encoder(v, NullMarker.BYTE) {
+            @Override
+            void typeInfo(TdsMessageWriter w) throws IOException {
+                w.writeByte(TypeId.FLTN).writeByte(width);
+            }
+
+            @Override
+            void write(TdsMessageWriter w, int row) throws IOException {
+                w.writeByte(width).writeLE(bits.get(row), width);
+            }
+        };
+    }
+
+    // ---------------------------------------------------------------- decimal / numeric
+
+    /** Wire length of DECIMALN for a precision (compact, as SQL Server itself sends it). */
+    static int decimalLength(int precision) {
+        return DecimalCodec.lengthForPrecision(precision);
+    }
+
+    static Encoder decimal(FieldVector v, ValueKind kind, BoundColumn column, FieldVector vector,
+            TargetColumn t) {
+        int precision = t.precision() == null ? 18 : t.precision();
+        int scale = t.scale() == null ? 0 : t.scale();
+        int len = decimalLength(precision);
+        Int128Source src;
+        if (kind == ValueKind.INTEGER) {
+            LongSource longs = longs(v);
+            src = scaledLongs(longs, scale);
+        } else if (kind == ValueKind.DECIMAL && v instanceof UInt8Vector) {
+            LongSource longs = longs(v);
+            Int128Source signed = scaledLongs(longs, scale);
+            src = (row, out) -> {
+                long u = longs.get(row);
+                if (u >= 0) {
+                    signed.load(row, out);
+                } else { // slow path: above Long.MAX_VALUE
+                    out.set(new BigInteger(Long.toUnsignedString(u)).multiply(BigInteger.TEN.pow(scale)));
+                }
+            };
+        } else if (kind == ValueKind.DECIMAL && (v instanceof DecimalVector || v instanceof Decimal256Vector)) {
+            src = decimals(v, column.reader(vector), scale);
+        } else {
+            return null;
+        }
+        return new Encoder(v, NullMarker.BYTE) {
+            private final Int128 value = new Int128();
+            private final byte[] wire = new byte[17];
+
+            @Override
+            void typeInfo(TdsMessageWriter w) throws IOException {
+                // DECIMALN for numeric too (the same encoding), as mssql-jdbc declares it
+                w.writeByte(TypeId.DECIMALN).writeByte(len).writeByte(precision).writeByte(scale);
+            }
+
+            @Override
+            void write(TdsMessageWriter w, int row) throws IOException {
+                src.load(row, value);
+                if (len <= 9) {
+                    // precision <= 19: the magnitude fits the low 64 bits; sign byte (1 = positive), magnitude LE
+                    boolean negative = value.hi < 0;
+                    w.writeByte(len).writeByte(negative ? 0 : 1).writeLE(negative ? -value.lo : value.lo, len - 1);
+                } else {
+                    w.writeByte(len).writeBytes(wire, 0, DecimalCodec.encode(value.lo, value.hi, len, wire, 0));
+                }
+            }
+        };
+    }
+
+    /** A mutable 128-bit two's complement integer (hi:lo). */
+    static final class Int128 {
+        long lo;
+        long hi;
+
+        void set(BigInteger v) {
+            lo = v.longValue();
+            hi = v.shiftRight(64).longValue();
+        }
+    }
+
+    /** The unscaled value of a row at the target scale. */
+    @FunctionalInterface
+    interface Int128Source {
+        void load(int row, Int128 out);
+    }
+
+    static Int128Source scaledLongs(LongSource longs, int scale) {
+        if (scale == 0) {
+            return (row, out) -> {
+                long x = longs.get(row);
+                out.lo = x;
+                out.hi = x >> 63;
+            };
+        }
+        if (scale <= 18) {
+            long p = Pow10.of(scale);
+            return (row, out) -> {
+                long x = longs.get(row);
+                out.lo = x * p;
+                out.hi = Math.multiplyHigh(x, p);
+            };
+        }
+        BigInteger factor = BigInteger.TEN.pow(scale);
+        return (row, out) -> out.set(BigInteger.valueOf(longs.get(row)).multiply(factor)); // slow path
+    }
+
+    /** Decimal128/Decimal256 values rescaled to {@code scale} (exact: checked by the producer). */
+    private static Int128Source decimals(FieldVector v, ColumnReader reader, int scale) {
+        ArrowBuf d = v.getDataBuffer();
+        int width = v instanceof DecimalVector ? 16 : 32;
+        int sourceScale = v instanceof DecimalVector dv ? dv.getScale() : ((Decimal256Vector) v).getScale();
+        int up = scale - sourceScale;
+        long factor = up >= 0 && up <= 18 ? Pow10.of(up) : 0;
+        long a = width == 16 ? rawAddress(v, 16) : 0;
+        int count = v.getValueCount();
+        if (a != 0) {
+            // Decimal128, the common case: read at the buffer's address (see rawAddress)
+            return (row, out) -> {
+                long at = a + 16L * Objects.checkIndex(row, count);
+                long lo = MemoryUtil.getLong(at);
+                long hi = MemoryUtil.getLong(at + 8);
+                if (up == 0) {
+                    out.lo = lo;
+                    out.hi = hi;
+                } else if (factor != 0 && hi == lo >> 63) {
+                    out.lo = lo * factor;
+                    out.hi = Math.multiplyHigh(lo, factor);
+                } else {
+                    // slow path: scale reduction (trailing zeros), or a rescale of a value beyond 64 bits
+                    out.set(((BigDecimal) reader.getObject(row)).setScale(scale, RoundingMode.UNNECESSARY)
+                            .unscaledValue());
+                }
+            };
+        }
+        return (row, out) -> {
+            long at = (long) row * width;
+            long lo = d.getLong(at);
+            long hi = d.getLong(at + 8);
+            boolean fits128 = width == 16 || (d.getLong(at + 16) == hi >> 63 && d.getLong(at + 24) == hi >> 63);
+            if (up == 0 && fits128) {
+                out.lo = lo;
+                out.hi = hi;
+            } else if (factor != 0 && hi == lo >> 63 && fits128) {
+                out.lo = lo * factor;
+                out.hi = Math.multiplyHigh(lo, factor);
+            } else {
+                // slow path: scale reduction (trailing zeros), or a rescale of a value beyond 64 bits
+                out.set(((BigDecimal) reader.getObject(row)).setScale(scale, RoundingMode.UNNECESSARY)
+                        .unscaledValue());
+            }
+        };
+    }
+}

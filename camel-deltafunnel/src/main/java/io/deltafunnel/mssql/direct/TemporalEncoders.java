@@ -1,0 +1,271 @@
+package io.deltafunnel.mssql.direct;
+
+import static io.deltafunnel.mssql.direct.DirectEncoders.rawAddress;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.zone.ZoneOffsetTransition;
+import java.time.zone.ZoneRules;
+import java.util.Objects;
+import io.deltafunnel.mssql.ValueKind;
+import io.deltafunnel.tds.TdsMessageWriter;
+import io.deltafunnel.tds.TemporalCodec;
+import io.deltafunnel.tds.TypeId;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DateMilliVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.TimeMicroVector;
+import org.apache.arrow.vector.TimeMilliVector;
+import org.apache.arrow.vector.TimeNanoVector;
+import org.apache.arrow.vector.TimeSecVector;
+import org.apache.arrow.vector.TimeStampVector;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import io.deltafunnel.mssql.direct.DirectEncoders.Encoder;
+import io.deltafunnel.mssql.direct.DirectEncoders.NullMarker;
+import io.deltafunnel.mssql.direct.DirectEncoders.LongSource;
+
+/**
+ * The {@link DirectEncoders} of the date and time targets: date, time, datetime2, datetime, smalldatetime and
+ * datetimeoffset from Arrow dates, times and timestamps (zoned ones as their UTC instant).
+ */
+final class TemporalEncoders {
+
+    private static final long NANOS_PER_DAY = 86_400_000_000_000L;
+
+    private TemporalEncoders() {
+    }
+
+    /** Date32 / Date64 as days since 1970-01-01. */
+    private static LongSource epochDays(FieldVector v) {
+        ArrowBuf d = v.getDataBuffer();
+        if (v instanceof DateDayVector && rawAddress(v, 4) != 0) {
+            long a = rawAddress(v, 4);
+            int count = v.getValueCount();
+            return r -> MemoryUtil.getInt(a + 4L * Objects.checkIndex(r, count));
+        }
+        if (v instanceof DateDayVector) {
+            return r -> d.getInt((long) r * 4);
+        }
+        if (v instanceof DateMilliVector) {
+            return r -> Math.floorDiv(d.getLong((long) r * 8), 86_400_000L);
+        }
+        return null;
+    }
+
+    /** Time32 / Time64 as nanoseconds of the day. */
+    private static LongSource nanosOfDay(FieldVector v) {
+        ArrowBuf d = v.getDataBuffer();
+        if (v instanceof TimeSecVector) {
+            return r -> d.getInt((long) r * 4) * 1_000_000_000L;
+        }
+        if (v instanceof TimeMilliVector) {
+            return r -> d.getInt((long) r * 4) * 1_000_000L;
+        }
+        if (v instanceof TimeMicroVector) {
+            return r -> d.getLong((long) r * 8) * 1_000L;
+        }
+        if (v instanceof TimeNanoVector) {
+            return r -> d.getLong((long) r * 8);
+        }
+        return null;
+    }
+
+    /** A timestamp column's raw values and unit (UTC instants for zoned timestamps). */
+    private record Timestamps(ArrowBuf data, long unitsPerDay, long nanosPerUnit, long unitsPerSecond, long address,
+            int count) {
+        static Timestamps of(FieldVector v) {
+            if (!(v instanceof TimeStampVector) || !(v.getField().getType() instanceof ArrowType.Timestamp ts)) {
+                return null;
+            }
+            long nanosPerUnit = switch (ts.getUnit()) {
+                case SECOND -> 1_000_000_000L;
+                case MILLISECOND -> 1_000_000L;
+                case MICROSECOND -> 1_000L;
+                case NANOSECOND -> 1L;
+            };
+            return new Timestamps(v.getDataBuffer(), NANOS_PER_DAY / nanosPerUnit, nanosPerUnit,
+                    1_000_000_000L / nanosPerUnit, rawAddress(v, 8), v.getValueCount());
+        }
+
+        long raw(int row) {
+            return address != 0 ? MemoryUtil.getLong(address + 8L * Objects.checkIndex(row, count))
+                    : data.getLong((long) row * 8);
+        }
+
+        long epochDay(long raw) {
+            return Math.floorDiv(raw, unitsPerDay);
+        }
+
+        long nanoOfDay(long raw) {
+            return Math.floorMod(raw, unitsPerDay) * nanosPerUnit;
+        }
+    }
+
+    static boolean isTimestamp(ValueKind kind) {
+        return kind == ValueKind.TIMESTAMP || kind == ValueKind.TIMESTAMP_TZ;
+    }
+
+    static Encoder date(FieldVector v) {
+        LongSource days = epochDays(v);
+        if (days == null) {
+            return null;
+        }
+        return new Encoder(v, NullMarker.BYTE) {
+            @Override
+            void typeInfo(TdsMessageWriter w) throws IOException {
+                w.writeByte(TypeId.DATEN);
+            }
+
+            @Override
+            void write(TdsMessageWriter w, int row) throws IOException {
+                w.writeByte(3).writeLE(TemporalCodec.dateDays(days.get(row)), 3);
+            }
+        };
+    }
+
+    static Encoder time(FieldVector v, int scale) {
+        LongSource nanos = nanosOfDay(v);
+        if (nanos == null) {
+            return null;
+        }
+        int length = TemporalCodec.timeLength(scale);
+        return new Encoder(v, NullMarker.BYTE) {
+            @Override
+            void typeInfo(TdsMessageWriter w) throws IOException {
+                w.writeByte(TypeId.TIMEN).writeByte(scale);
+            }
+
+            @Override
+            void write(TdsMessageWriter w, int row) throws IOException {
+                w.writeByte(length).writeLE(TemporalCodec.timeUnits(nanos.get(row), scale), length);
+            }
+        };
+    }
+
+    /** datetime2(n) from Date32/Date64 (midnight) or timestamps (zoned ones as their UTC time). */
+    static Encoder dateTime2(FieldVector v, ValueKind kind, int scale) {
+        int timeLength = TemporalCodec.timeLength(scale);
+        if (kind == ValueKind.DATE) {
+            LongSource days = epochDays(v);
+            return days == null ? null : new Encoder(v, NullMarker.BYTE) {
+                @Override
+                void typeInfo(TdsMessageWriter w) throws IOException {
+                    w.writeByte(TypeId.DATETIME2N).writeByte(scale);
+                }
+
+                @Override
+                void write(TdsMessageWriter w, int row) throws IOException {
+                    w.writeByte(timeLength + 3).writeLE(0, timeLength)
+                            .writeLE(TemporalCodec.dateDays(days.get(row)), 3);
+                }
+            };
+        }
+        Timestamps ts = isTimestamp(kind) ? Timestamps.of(v) : null;
+        if (ts == null) {
+            return null;
+        }
+        return new Encoder(v, NullMarker.BYTE) {
+            @Override
+            void typeInfo(TdsMessageWriter w) throws IOException {
+                w.writeByte(TypeId.DATETIME2N).writeByte(scale);
+            }
+
+            @Override
+            void write(TdsMessageWriter w, int row) throws IOException {
+                long raw = ts.raw(row);
+                w.writeByte(timeLength + 3).writeLE(TemporalCodec.timeUnits(ts.nanoOfDay(raw), scale), timeLength)
+                        .writeLE(TemporalCodec.dateDays(ts.epochDay(raw)), 3);
+            }
+        };
+    }
+
+    /** DATETIMN: datetime (8 bytes: days, 1/300 s ticks) or smalldatetime (4 bytes: days, minutes). */
+    static Encoder dateTime(FieldVector v, ValueKind kind, boolean small) {
+        int length = small ? 4 : 8;
+        int half = length / 2;
+        LongSource days;
+        LongSource time;
+        if (kind == ValueKind.DATE) {
+            days = epochDays(v);
+            time = r -> 0;
+        } else if (isTimestamp(kind) && Timestamps.of(v) != null) {
+            Timestamps ts = Timestamps.of(v);
+            days = r -> ts.epochDay(ts.raw(r));
+            time = small ? r -> ts.nanoOfDay(ts.raw(r)) / 60_000_000_000L
+                    : r -> TemporalCodec.dateTimeTicks(ts.nanoOfDay(ts.raw(r)) / 1_000_000L);
+        } else {
+            return null;
+        }
+        if (days == null) {
+            return null;
+        }
+        return new Encoder(v, NullMarker.BYTE) {
+            @Override
+            void typeInfo(TdsMessageWriter w) throws IOException {
+                w.writeByte(TypeId.DATETIMN).writeByte(length);
+            }
+
+            @Override
+            void write(TdsMessageWriter w, int row) throws IOException {
+                w.writeByte(length).writeLE(TemporalCodec.days1900(days.get(row)), half).writeLE(time.get(row), half);
+            }
+        };
+    }
+
+    /**
+     * datetimeoffset(n): the UTC time and date, then the offset in minutes: +00:00 for timestamps without zone, the
+     * zone's offset at that instant for zoned ones (looked up once per offset period, not per row).
+     */
+    static Encoder dateTimeOffset(FieldVector v, ValueKind kind, int scale, String column) {
+        Timestamps ts = isTimestamp(kind) ? Timestamps.of(v) : null;
+        if (ts == null) {
+            return null;
+        }
+        String zone = ((ArrowType.Timestamp) v.getField().getType()).getTimezone();
+        Offsets offsets = kind == ValueKind.TIMESTAMP_TZ && zone != null ? new Offsets(ZoneId.of(zone).getRules())
+                : null;
+        int timeLength = TemporalCodec.timeLength(scale);
+        return new Encoder(v, NullMarker.BYTE) {
+            @Override
+            void typeInfo(TdsMessageWriter w) throws IOException {
+                w.writeByte(TypeId.DATETIMEOFFSETN).writeByte(scale);
+            }
+
+            @Override
+            void write(TdsMessageWriter w, int row) throws IOException {
+                long raw = ts.raw(row);
+                int minutes = offsets == null ? 0 : offsets.minutes(Math.floorDiv(raw, ts.unitsPerSecond()));
+                w.writeByte(timeLength + 5).writeLE(TemporalCodec.timeUnits(ts.nanoOfDay(raw), scale), timeLength)
+                        .writeLE(TemporalCodec.dateDays(ts.epochDay(raw)), 3).writeShort(minutes);
+            }
+        };
+    }
+
+    /** A zone's offset in minutes by epoch second, cached for the period between two transitions. */
+    static final class Offsets {
+        private final ZoneRules rules;
+        private long from = 1;
+        private long until = 0;
+        private int minutes;
+
+        Offsets(ZoneRules rules) {
+            this.rules = rules;
+        }
+
+        int minutes(long epochSecond) {
+            if (epochSecond >= from && epochSecond < until) {
+                return minutes;
+            }
+            Instant at = Instant.ofEpochSecond(epochSecond);
+            minutes = rules.getOffset(at).getTotalSeconds() / 60; // whole minutes: checked by the producer
+            ZoneOffsetTransition previous = rules.previousTransition(at.plusSeconds(1));
+            ZoneOffsetTransition next = rules.nextTransition(at);
+            from = previous == null ? Long.MIN_VALUE : previous.toEpochSecond();
+            until = next == null ? Long.MAX_VALUE : next.toEpochSecond();
+            return minutes;
+        }
+    }
+}
