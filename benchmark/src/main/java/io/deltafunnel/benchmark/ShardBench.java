@@ -42,8 +42,8 @@ import org.apache.camel.impl.DefaultCamelContext;
  *
  * <p>Each run is checked: the routes together saw exactly the table's rows, and, for N &gt; 1, the load's row in
  * {@code <state>_loads} is {@code done} and its N rows in {@code <state>_shards} are {@code done} with rows adding up
- * to the table's (so the plan/commit protocol ran, and its final step ran once). A shard count of 1 is an ordinary,
- * unsharded load (no staging table, no plan).
+ * to the table's (so the plan/commit protocol ran, and its final step ran once). A shard count of 1 is the
+ * baseline: the ordinary, unsharded load (no shard options, no plan, no staging table).
  *
  * <p>In sink mode the emulator decodes and checks every bulk row going into the load's staging heap and stores
  * none; every other statement of the protocol (plan rows, {@code SELECT TOP 0 … INTO} staging,
@@ -155,7 +155,9 @@ public final class ShardBench {
                 ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors(), ManagementFactory.getRuntimeMXBean().getInputArguments(),
                 BenchSupport.loadAverage());
-        requireShardOptions();
+        if (shardCounts.stream().anyMatch(n -> n > 1)) {
+            requireShardOptions();
+        }
         boolean ownWorkDir = workDir == null;
         if (ownWorkDir) {
             workDir = Files.createTempDirectory("deltafunnel-shards");
@@ -319,10 +321,11 @@ public final class ShardBench {
 
     private String sourceUri(Path table, int n, int shard, String loadId) {
         // One endpoint name for all shards: the load key (stateKey) defaults to it.
+        // One shard: the ordinary unsharded load (no plan, no staging table), the baseline.
         return "deltafunnel:shardbench?delta.t=RAW(" + table.toAbsolutePath() + ")&query=RAW(SELECT * FROM t)"
                 + "&batchSize=" + batchSize + "&repeatCount=1&initialDelay=0&delay=3600000"
-                + "&shardCount=" + n + "&shardIndex=" + shard + "&loadId=" + loadId
-                + "&stateDataSource=#shardStateDs&stateTable=" + STATE_TABLE
+                + (n == 1 ? "" : "&shardCount=" + n + "&shardIndex=" + shard + "&loadId=" + loadId
+                        + "&stateDataSource=#shardStateDs&stateTable=" + STATE_TABLE)
                 + (duckdbThreads > 0 ? "&initSql=RAW(SET threads=" + duckdbThreads + ")" : "");
     }
 
