@@ -1,8 +1,5 @@
 package io.deltafunnel.camel;
 
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,11 +7,13 @@ import java.util.Map;
 import javax.sql.DataSource;
 
 import io.deltafunnel.delta.DeltaTableSpec;
+import io.deltafunnel.delta.DeltaTableSpecs;
 import io.deltafunnel.handoff.BatchSizes;
 import io.deltafunnel.handoff.DeltaFunnelStateStore;
 import io.deltafunnel.incremental.ChangeFeedFallback;
 import io.deltafunnel.incremental.IncrementalMode;
 import io.deltafunnel.incremental.IncrementalPlanner;
+import io.deltafunnel.incremental.RunSource;
 import io.deltafunnel.mssql.MssqlStateStore;
 import io.deltafunnel.mssql.StateTable;
 import io.deltafunnel.query.DuckDbSettings;
@@ -186,61 +185,25 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
 
     /**
      * The Delta tables to register before each run, from the {@code delta.}, {@code deltaVersion.} and
-     * {@code deltaTimestamp.} options. Empty pin values (for example from an unset Kamelet property) mean latest.
+     * {@code deltaTimestamp.} options ({@link DeltaTableSpecs}).
      *
      * @throws IllegalArgumentException naming the option when a pin is malformed or names no registered view
      */
     public List<DeltaTableSpec> deltaSpecs() {
-        List<DeltaTableSpec> specs = new ArrayList<>();
-        Map<String, Object> tables = delta == null ? Map.of() : delta;
-        for (String view : pinnedViews()) {
-            if (!tables.containsKey(view)) {
-                throw new IllegalArgumentException("deltaVersion./deltaTimestamp." + view
-                                                   + " pins a view that has no delta." + view + " table");
-            }
-        }
-        for (Map.Entry<String, Object> e : tables.entrySet()) {
-            String view = e.getKey();
-            String version = pin(deltaVersion, view);
-            String timestamp = pin(deltaTimestamp, view);
-            try {
-                specs.add(new DeltaTableSpec(view, String.valueOf(e.getValue()),
-                        version == null ? null : Long.valueOf(version),
-                        timestamp == null ? null : Instant.parse(timestamp)));
-            } catch (NumberFormatException | DateTimeParseException ex) {
-                throw new IllegalArgumentException("view " + view + ": bad time-travel pin (deltaVersion." + view
-                                                   + "=" + version + ", deltaTimestamp." + view + "=" + timestamp
-                                                   + "): " + ex.getMessage(), ex);
-            }
-        }
-        return specs;
-    }
-
-    private List<String> pinnedViews() {
-        List<String> views = new ArrayList<>();
-        for (Map<String, Object> m : java.util.Arrays.asList(deltaVersion, deltaTimestamp)) {
-            if (m != null) {
-                m.forEach((k, v) -> {
-                    if (v != null && !v.toString().isBlank()) {
-                        views.add(k);
-                    }
-                });
-            }
-        }
-        return views;
-    }
-
-    private static String pin(Map<String, Object> pins, String view) {
-        Object v = pins == null ? null : pins.get(view);
-        return v == null || v.toString().isBlank() ? null : v.toString().trim();
+        return DeltaTableSpecs.of(delta, deltaVersion, deltaTimestamp);
     }
 
     IncrementalMode incrementalMode() {
         return incremental == null ? IncrementalMode.NONE : incremental;
     }
 
+    /** What the polls of the consumer of route {@code routeId} read: the options mapped onto a {@link RunSource}. */
+    RunSource runSource(String routeId) {
+        return new RunSource("deltafunnel:" + name, deltaSpecs(), incrementalPlanner(routeId));
+    }
+
     /** The planner of an incremental consumer whose route is {@code routeId}; null for incremental=none. */
-    IncrementalPlanner incrementalPlanner(String routeId) {
+    private IncrementalPlanner incrementalPlanner(String routeId) {
         IncrementalMode mode = incrementalMode();
         if (mode == IncrementalMode.NONE) {
             return null;

@@ -1,0 +1,127 @@
+package io.deltafunnel.incremental;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.deltafunnel.delta.DeltaTableSpec;
+import io.deltafunnel.handoff.DeltaFunnelStateStore;
+import io.deltafunnel.query.DuckDbConnections;
+import io.deltafunnel.query.DuckDbSettings;
+import io.deltafunnel.sample.SampleDeltaWriter;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What a poll reads, without Camel: latest snapshots, pins, replays, incremental plans and unchanged polls. */
+class RunSourceTest {
+
+    @TempDir
+    Path dir;
+
+    private Connection duck;
+    private Path orders;
+
+    /** A state store in memory: what the producer would have recorded. */
+    private static final class MemoryStore implements DeltaFunnelStateStore {
+        final Map<String, Map<String, Long>> rows = new HashMap<>();
+
+        @Override
+        public String tableName() {
+            return "dbo.test_state";
+        }
+
+        @Override
+        public Map<String, Long> loadedVersions(String key) {
+            return rows.getOrDefault(key, Map.of());
+        }
+
+        @Override
+        public void reset(String key) {
+            rows.remove(key);
+        }
+    }
+
+    @BeforeEach
+    void setUp() throws Exception {
+        duck = DuckDbConnections.open(DuckDbSettings.inMemory());
+        orders = dir.resolve("orders");
+        new SampleDeltaWriter(duck, orders).append("SELECT i::INTEGER AS id FROM range(10) t(i)", 2); // version 0
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        duck.close();
+    }
+
+    private long count(String view) throws Exception {
+        try (Statement st = duck.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM " + view)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    @Test
+    void aPlainSourceReadsTheLatestSnapshotAndAReplayTheFirstAttemptsVersion() throws Exception {
+        RunSource source = new RunSource("test", List.of(DeltaTableSpec.latest("o", orders.toString())), null);
+        assertFalse(source.incremental());
+        RunSource.Poll poll = source.poll();
+        assertTrue(poll.changed());
+        assertNull(poll.incremental());
+        assertEquals(Map.of("o", 0L), poll.preparer().prepare(duck, Map.of()));
+        assertEquals(10, count("o"));
+        new SampleDeltaWriter(duck, orders).append("SELECT (100 + i)::INTEGER AS id FROM range(5) t(i)", 1);
+        assertEquals(Map.of("o", 0L), poll.preparer().prepare(duck, Map.of("o", 0L)), "a replay keeps version 0");
+        assertEquals(10, count("o"));
+        assertEquals(Map.of("o", 1L), source.poll().preparer().prepare(duck, Map.of()), "the next poll reads latest");
+        assertEquals(15, count("o"));
+    }
+
+    @Test
+    void aSourceWithoutTablesHasNoPreparer() throws Exception {
+        RunSource.Poll poll = new RunSource("test", List.of(), null).poll();
+        assertTrue(poll.changed());
+        assertNull(poll.preparer());
+    }
+
+    @Test
+    void anIncrementalSourceIsUnchangedUntilTheTableAdvances() throws Exception {
+        MemoryStore store = new MemoryStore();
+        List<DeltaTableSpec> specs = List.of(DeltaTableSpec.latest("o", orders.toString()));
+        IncrementalPlanner planner = new IncrementalPlanner("test", IncrementalMode.SNAPSHOT, store, "k", null, false,
+                specs, DuckDbSettings.inMemory());
+        RunSource source = new RunSource("test", specs, planner);
+        assertTrue(source.incremental());
+
+        RunSource.Poll first = source.poll();
+        assertTrue(first.changed());
+        assertNotNull(first.incremental());
+        assertEquals("key=k mode=snapshot o: full -> 0 (snapshot)", first.incremental().describe());
+        assertEquals(Map.of("o", 0L), first.preparer().prepare(duck, Map.of()));
+
+        store.rows.put("k", Map.of(orders.toString(), 0L)); // the producer recorded version 0
+        RunSource.Poll unchanged = source.poll();
+        assertFalse(unchanged.changed());
+        assertNull(unchanged.preparer());
+        assertEquals(0L, unchanged.incremental().sources().get(0).toVersion());
+
+        new SampleDeltaWriter(duck, orders).append("SELECT (100 + i)::INTEGER AS id FROM range(5) t(i)", 1);
+        RunSource.Poll next = source.poll();
+        assertTrue(next.changed());
+        assertEquals("key=k mode=snapshot o: 0 -> 1 (snapshot)", next.incremental().describe());
+
+        source.resetState();
+        assertTrue(store.rows.isEmpty(), "resetState deletes the key's rows");
+    }
+}
