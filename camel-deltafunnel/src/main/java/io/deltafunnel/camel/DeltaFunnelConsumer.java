@@ -1,5 +1,6 @@
 package io.deltafunnel.camel;
 
+import java.sql.Connection;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -11,8 +12,10 @@ import io.deltafunnel.handoff.ReplayRequest;
 import io.deltafunnel.incremental.RunSource;
 import io.deltafunnel.query.ArrowBatch;
 import io.deltafunnel.query.ConnectionPreparer;
+import io.deltafunnel.query.DuckDbConnections;
 import io.deltafunnel.query.QueryRun;
 import io.deltafunnel.query.ReplayableRun;
+import io.deltafunnel.query.ShardSafety;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.Processor;
@@ -28,8 +31,9 @@ import org.slf4j.LoggerFactory;
  * batch is pulled from DuckDB only after the route has finished with the previous exchange (plus the
  * one-batch look-ahead that lets the last exchange be marked {@code CamelBatchComplete}). No exchanges are
  * built up front and nothing runs in the background. What a poll reads is decided by the endpoint's
- * {@link RunSource} (latest snapshots, or an incremental plan); the run and its replays are a
- * {@link ReplayableRun}.
+ * {@link RunSource} (latest snapshots, an incremental plan, or one shard of a sharded load's plan, carried in header
+ * {@link DeltaFunnelConstants#SHARD}); the run and its replays are a {@link ReplayableRun}. A sharded consumer checks
+ * its query with {@link ShardSafety} when it starts.
  *
  * <p>The exchange body is owned by this consumer and closed when the exchange completes.
  *
@@ -165,6 +169,9 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
             in.setHeader(DeltaFunnelConstants.INCREMENTAL, load);
             in.setHeader(DeltaFunnelConstants.STATE, load.describe());
         }
+        if (poll != null && poll.shard() != null) {
+            in.setHeader(DeltaFunnelConstants.SHARD, poll.shard());
+        }
         exchange.setProperty(Exchange.BATCH_INDEX, (int) batch.index());
         exchange.setProperty(Exchange.BATCH_COMPLETE, batch.last());
         if (batch.last()) {
@@ -264,6 +271,11 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
     protected void doStart() throws Exception {
         replayPause.reset();
         source = getEndpoint().runSource(getRouteId());
+        if (source.sharding() != null) {
+            try (Connection duck = DuckDbConnections.open(getEndpoint().duckDbSettings())) {
+                ShardSafety.check(duck, getEndpoint().queryText(), source.sharding().view());
+            }
+        }
         if (getEndpoint().isResetState()) {
             source.resetState();
         }

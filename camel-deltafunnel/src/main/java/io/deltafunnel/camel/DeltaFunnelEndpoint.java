@@ -10,12 +10,14 @@ import io.deltafunnel.delta.DeltaTableSpec;
 import io.deltafunnel.delta.DeltaTableSpecs;
 import io.deltafunnel.handoff.BatchSizes;
 import io.deltafunnel.handoff.DeltaFunnelStateStore;
+import io.deltafunnel.handoff.LoadPlanStore;
 import io.deltafunnel.incremental.ChangeFeedFallback;
 import io.deltafunnel.incremental.IncrementalMode;
 import io.deltafunnel.incremental.IncrementalPlanner;
 import io.deltafunnel.incremental.RunSource;
 import io.deltafunnel.mssql.MssqlStateStore;
 import io.deltafunnel.mssql.StateTable;
+import io.deltafunnel.mssql.shard.MssqlLoadPlans;
 import io.deltafunnel.query.DuckDbSettings;
 import io.deltafunnel.query.SqlScript;
 import org.apache.arrow.memory.BufferAllocator;
@@ -117,8 +119,10 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
               description = "The state table, [schema.]table, in the target database. Created when missing.")
     private String stateTable = StateTable.DEFAULT_NAME;
 
-    @UriParam(label = "consumer,incremental", description = "The key of this route's rows in the state table."
-                                                            + " Default: the route id.")
+    @UriParam(label = "consumer,incremental", description = "The key of this route's rows in the state table (and,"
+                                                            + " sharded, of its loads). Default: the route id; for a"
+                                                            + " sharded endpoint (shardCount > 1) the endpoint's name,"
+                                                            + " so that the N shards share one load.")
     private String stateKey;
 
     @UriParam(label = "consumer,incremental", description = "Operator control: when the state has no row for a"
@@ -135,6 +139,36 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
               description = "incremental=changes on a table without delta.enableChangeDataFeed=true: fail the poll"
                             + " with a clear error, or load the table's snapshot (snapshot-incremental). Case-insensitive.")
     private ChangeFeedFallback changeFeedFallback = ChangeFeedFallback.FAIL;
+
+    @UriParam(label = "consumer,sharding", defaultValue = "1",
+              description = "Sharded loads: the number of shards N the load is split into (1 = not sharded). Each"
+                            + " shard is one consumer (a route, or a pod of a Kubernetes Indexed Job) that reads the"
+                            + " files of shardView whose hash of path, mod N, is its shardIndex; the shards agree on"
+                            + " one plan in the load tables beside the state table (docs/sharding.md).")
+    private int shardCount = 1;
+
+    @UriParam(label = "consumer,sharding",
+              description = "Sharded loads: the 0-based index of this shard, 0 .. shardCount-1 (required when"
+                            + " shardCount > 1), e.g. {{env:JOB_COMPLETION_INDEX}}.")
+    private Integer shardIndex;
+
+    @UriParam(label = "consumer,sharding",
+              description = "Sharded loads: the delta.VIEW whose data files are split over the shards; the other"
+                            + " views are read whole by every shard. Default: the only delta.VIEW (required when"
+                            + " there are several).")
+    private String shardView;
+
+    @UriParam(label = "consumer,sharding",
+              description = "Sharded loads: the load's id, the same for all its shards (e.g. the Kubernetes Job's"
+                            + " name), at most 64 characters. Without it a shard joins the open load of its stateKey,"
+                            + " or starts a new one.")
+    private String loadId;
+
+    @UriParam(label = "consumer,sharding",
+              description = "Sharded loads: where the shards of a load agree on its plan, a LoadPlanStore bean."
+                            + " Default: an MssqlLoadPlans over stateDataSource and stateTable (the tables"
+                            + " STATETABLE_loads and STATETABLE_shards).")
+    private LoadPlanStore loadPlanStore;
 
     private BufferAllocator allocator;
 
@@ -199,11 +233,26 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
 
     /** What the polls of the consumer of route {@code routeId} read: the options mapped onto a {@link RunSource}. */
     RunSource runSource(String routeId) {
-        return new RunSource("deltafunnel:" + name, deltaSpecs(), incrementalPlanner(routeId));
+        List<DeltaTableSpec> specs = deltaSpecs();
+        String key = stateKey(routeId);
+        return new RunSource("deltafunnel:" + name, specs, incrementalPlanner(key, specs), sharding(key, specs));
     }
 
-    /** The planner of an incremental consumer whose route is {@code routeId}; null for incremental=none. */
-    private IncrementalPlanner incrementalPlanner(String routeId) {
+    /** Whether this endpoint loads one shard of a sharded load ({@code shardCount > 1}). */
+    boolean sharded() {
+        return shardCount != 1;
+    }
+
+    /** The state key: the option, else (sharded) the endpoint's name, else the route id. */
+    private String stateKey(String routeId) {
+        if (stateKey != null && !stateKey.isBlank()) {
+            return stateKey;
+        }
+        return sharded() ? name : routeId;
+    }
+
+    /** The planner of an incremental consumer; null for incremental=none. */
+    private IncrementalPlanner incrementalPlanner(String key, List<DeltaTableSpec> specs) {
         IncrementalMode mode = incrementalMode();
         if (mode == IncrementalMode.NONE) {
             return null;
@@ -217,9 +266,58 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
             DataSource ds = stateDataSource;
             store = new MssqlStateStore(ds::getConnection, stateTable);
         }
-        String key = stateKey != null && !stateKey.isBlank() ? stateKey : routeId;
         return new IncrementalPlanner("deltafunnel:" + name, mode, store, key, startVersion,
-                changeFeedFallback == ChangeFeedFallback.SNAPSHOT, deltaSpecs(), duckDbSettings());
+                changeFeedFallback == ChangeFeedFallback.SNAPSHOT, specs, duckDbSettings());
+    }
+
+    /**
+     * The shard this endpoint loads; null when not sharded.
+     *
+     * @throws IllegalArgumentException naming the option when the sharding options do not fit together
+     */
+    private RunSource.Sharding sharding(String key, List<DeltaTableSpec> specs) {
+        String where = "deltafunnel:" + name + ": ";
+        if (shardCount < 1) {
+            throw new IllegalArgumentException(where + "shardCount must be 1 or more, was " + shardCount);
+        }
+        if (!sharded()) {
+            if (shardIndex != null && shardIndex != 0) {
+                throw new IllegalArgumentException(where + "shardIndex=" + shardIndex + " needs shardCount > "
+                        + shardIndex + " (shardCount is 1: not sharded)");
+            }
+            return null;
+        }
+        if (shardIndex == null) {
+            throw new IllegalArgumentException(where + "shardCount=" + shardCount + " needs shardIndex (0.."
+                    + (shardCount - 1) + "), e.g. shardIndex={{env:JOB_COMPLETION_INDEX}}");
+        }
+        if (shardIndex < 0 || shardIndex >= shardCount) {
+            throw new IllegalArgumentException(where + "shardIndex=" + shardIndex + " is out of range 0.."
+                    + (shardCount - 1) + " (shardCount=" + shardCount + ")");
+        }
+        List<String> views = specs.stream().map(DeltaTableSpec::view).toList();
+        String view = shardView == null || shardView.isBlank() ? null : shardView.trim();
+        if (view == null) {
+            if (views.size() != 1) {
+                throw new IllegalArgumentException(where + "a sharded load needs shardView when there is not"
+                        + " exactly one delta.<view> table; the views are " + views);
+            }
+            view = views.get(0);
+        } else if (!views.contains(view)) {
+            throw new IllegalArgumentException(where + "shardView=" + view + " is not one of the delta.<view>"
+                    + " tables " + views);
+        }
+        LoadPlanStore plans = loadPlanStore;
+        if (plans == null) {
+            if (stateDataSource == null) {
+                throw new IllegalArgumentException(where + "a sharded load (shardCount=" + shardCount + ") needs"
+                        + " stateDataSource (the target database, where the load plan lives) or loadPlanStore");
+            }
+            DataSource ds = stateDataSource;
+            plans = new MssqlLoadPlans(ds::getConnection, stateTable);
+        }
+        String id = loadId == null || loadId.isBlank() ? null : loadId.trim();
+        return new RunSource.Sharding(plans, key, id, shardIndex, shardCount, view, duckDbSettings());
     }
 
     DuckDbSettings duckDbSettings() {
@@ -389,5 +487,66 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
     /** Whether DuckDB may download and auto-load extensions. Off by default. */
     public void setAllowExtensionAutoInstall(boolean allowExtensionAutoInstall) {
         this.allowExtensionAutoInstall = allowExtensionAutoInstall;
+    }
+
+    public int getShardCount() {
+        return shardCount;
+    }
+
+    /**
+     * Sharded loads: the number of shards N the load is split into (1 = not sharded). Each shard is one consumer (a
+     * route, or a pod of a Kubernetes Indexed Job) that reads the files of shardView whose hash of path, mod N, is
+     * its shardIndex; the shards agree on one plan in the load tables beside the state table (docs/sharding.md).
+     */
+    public void setShardCount(int shardCount) {
+        this.shardCount = shardCount;
+    }
+
+    public Integer getShardIndex() {
+        return shardIndex;
+    }
+
+    /**
+     * Sharded loads: the 0-based index of this shard, 0 .. shardCount-1 (required when shardCount > 1), e.g.
+     * {{env:JOB_COMPLETION_INDEX}}.
+     */
+    public void setShardIndex(Integer shardIndex) {
+        this.shardIndex = shardIndex;
+    }
+
+    public String getShardView() {
+        return shardView;
+    }
+
+    /**
+     * Sharded loads: the delta.VIEW whose data files are split over the shards; the other views are read whole by
+     * every shard. Default: the only delta.VIEW (required when there are several).
+     */
+    public void setShardView(String shardView) {
+        this.shardView = shardView;
+    }
+
+    public String getLoadId() {
+        return loadId;
+    }
+
+    /**
+     * Sharded loads: the load's id, the same for all its shards (e.g. the Kubernetes Job's name), at most 64
+     * characters. Without it a shard joins the open load of its stateKey, or starts a new one.
+     */
+    public void setLoadId(String loadId) {
+        this.loadId = loadId;
+    }
+
+    public LoadPlanStore getLoadPlanStore() {
+        return loadPlanStore;
+    }
+
+    /**
+     * Sharded loads: where the shards of a load agree on its plan, a LoadPlanStore bean. Default: an MssqlLoadPlans
+     * over stateDataSource and stateTable (the tables STATETABLE_loads and STATETABLE_shards).
+     */
+    public void setLoadPlanStore(LoadPlanStore loadPlanStore) {
+        this.loadPlanStore = loadPlanStore;
     }
 }
