@@ -121,7 +121,7 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
 
     @UriParam(label = "consumer,incremental", description = "The key of this route's rows in the state table (and,"
                                                             + " sharded, of its loads). Default: the route id; for a"
-                                                            + " sharded endpoint (shardCount > 1) the endpoint's name,"
+                                                            + " sharded endpoint (shardCount of 2 or more) the endpoint's name,"
                                                             + " so that the N shards share one load.")
     private String stateKey;
 
@@ -149,7 +149,8 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
 
     @UriParam(label = "consumer,sharding",
               description = "Sharded loads: the 0-based index of this shard, 0 .. shardCount-1 (required when"
-                            + " shardCount > 1), e.g. {{env:JOB_COMPLETION_INDEX}}.")
+                            + " shardCount is 2 or more), e.g. the JOB_COMPLETION_INDEX environment variable of a"
+                            + " Kubernetes Indexed Job's pod.")
     private Integer shardIndex;
 
     @UriParam(label = "consumer,sharding",
@@ -507,8 +508,8 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
     }
 
     /**
-     * Sharded loads: the 0-based index of this shard, 0 .. shardCount-1 (required when shardCount > 1), e.g.
-     * {{env:JOB_COMPLETION_INDEX}}.
+     * Sharded loads: the 0-based index of this shard, 0 .. shardCount-1 (required when shardCount is 2 or more),
+     * e.g. the JOB_COMPLETION_INDEX environment variable of a Kubernetes Indexed Job's pod.
      */
     public void setShardIndex(Integer shardIndex) {
         this.shardIndex = shardIndex;
