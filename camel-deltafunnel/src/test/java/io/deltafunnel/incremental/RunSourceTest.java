@@ -10,6 +10,10 @@ import java.util.Map;
 
 import io.deltafunnel.delta.DeltaTableSpec;
 import io.deltafunnel.handoff.DeltaFunnelStateStore;
+import io.deltafunnel.handoff.LoadPlan;
+import io.deltafunnel.handoff.LoadPlanStore;
+import io.deltafunnel.handoff.ShardAssignment;
+import io.deltafunnel.handoff.ShardPlanException;
 import io.deltafunnel.query.DuckDbConnections;
 import io.deltafunnel.query.DuckDbSettings;
 import io.deltafunnel.sample.SampleDeltaWriter;
@@ -22,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** What a poll reads, without Camel: latest snapshots, pins, replays, incremental plans and unchanged polls. */
@@ -51,6 +56,98 @@ class RunSourceTest {
         public void reset(String key) {
             rows.remove(key);
         }
+    }
+
+    /** Load plans in memory: one plan per key, as the SQL Server store keeps them (without the locking). */
+    private static final class MemoryPlans implements LoadPlanStore {
+        final Map<String, LoadPlan> plans = new HashMap<>();
+        final java.util.Set<Integer> done = new java.util.HashSet<>();
+        int made;
+
+        @Override
+        public LoadPlan join(String loadKey, String loadId, int shardCount, int shardIndex, PlanMaker maker)
+                throws Exception {
+            LoadPlan plan = plans.get(loadKey);
+            if (plan == null) {
+                LoadPlan.Pinned pinned = maker.pin();
+                made++;
+                plan = new LoadPlan("L" + made, shardCount, "open", pinned.versions(), pinned.incremental(), false,
+                        true);
+                plans.put(loadKey, plan);
+                return plan;
+            }
+            return new LoadPlan(plan.loadId(), plan.shardCount(), plan.status(), plan.versions(), plan.incremental(),
+                    done.contains(shardIndex), false);
+        }
+
+        @Override
+        public String stateTableName() {
+            return "dbo.test_state";
+        }
+    }
+
+    private RunSource.Sharding shard(MemoryPlans plans, int index, int count) {
+        return new RunSource.Sharding(plans, "orders", null, index, count, "o", DuckDbSettings.inMemory());
+    }
+
+    @Test
+    void shardsReadTheFirstShardsPinnedVersionAndTogetherAllRows() throws Exception {
+        MemoryPlans plans = new MemoryPlans();
+        List<DeltaTableSpec> specs = List.of(DeltaTableSpec.latest("o", orders.toString()));
+        RunSource.Poll first = new RunSource("test", specs, null, shard(plans, 0, 2)).poll();
+        assertEquals(new ShardAssignment("dbo.test_state", "orders", "L1", 0, 2, false), first.shard());
+        assertEquals(Map.of(orders.toString(), 0L), plans.plans.get("orders").versions());
+        assertEquals(Map.of("o", 0L), first.preparer().prepare(duck, Map.of()));
+        long rows0 = count("o");
+
+        new SampleDeltaWriter(duck, orders).append("SELECT (100 + i)::INTEGER AS id FROM range(5) t(i)", 1);
+        RunSource.Poll second = new RunSource("test", specs, null, shard(plans, 1, 2)).poll();
+        assertEquals(1, plans.made, "the second shard joins the plan");
+        assertEquals(Map.of("o", 0L), second.preparer().prepare(duck, Map.of()), "the plan's version, not latest");
+        assertEquals(10, rows0 + count("o"), "the two shards read the 10 rows of version 0 together");
+        assertNull(second.incremental());
+
+        plans.done.add(1);
+        RunSource.Poll again = new RunSource("test", specs, null, shard(plans, 1, 2)).poll();
+        assertTrue(again.shard().alreadyDone());
+        again.preparer().prepare(duck, Map.of());
+        assertEquals(0, count("o"), "a done shard reads no file");
+    }
+
+    @Test
+    void anUnchangedIncrementalShardMakesNoPlan() throws Exception {
+        MemoryStore store = new MemoryStore();
+        store.rows.put("orders", Map.of(orders.toString(), 0L));
+        List<DeltaTableSpec> specs = List.of(DeltaTableSpec.latest("o", orders.toString()));
+        IncrementalPlanner planner = new IncrementalPlanner("test", IncrementalMode.CHANGES, store, "orders", null,
+                false, specs, DuckDbSettings.inMemory());
+        MemoryPlans plans = new MemoryPlans();
+        RunSource.Poll poll = new RunSource("test", specs, planner, shard(plans, 0, 2)).poll();
+        assertFalse(poll.changed());
+        assertNull(poll.shard());
+        assertEquals(0, plans.made);
+        assertTrue(plans.plans.isEmpty());
+    }
+
+    @Test
+    void aShardIsRefusedWhenThePlanWasMadeForAnotherKindOfLoad() throws Exception {
+        MemoryPlans plans = new MemoryPlans();
+        List<DeltaTableSpec> specs = List.of(DeltaTableSpec.latest("o", orders.toString()));
+        new RunSource("test", specs, null, shard(plans, 0, 2)).poll(); // a non-incremental plan
+        IncrementalPlanner planner = new IncrementalPlanner("test", IncrementalMode.SNAPSHOT, new MemoryStore(),
+                "orders", null, false, specs, DuckDbSettings.inMemory());
+        ShardPlanException e = assertThrows(ShardPlanException.class,
+                () -> new RunSource("test", specs, planner, shard(plans, 1, 2)).poll());
+        assertTrue(e.getMessage().contains("was planned as a non-incremental load, but this shard is incremental"),
+                e.getMessage());
+        List<DeltaTableSpec> other = List.of(DeltaTableSpec.latest("o", dir.resolve("elsewhere").toString()));
+        ShardPlanException missing = assertThrows(ShardPlanException.class,
+                () -> new RunSource("test", other, null, shard(plans, 1, 2)).poll());
+        assertTrue(missing.getMessage().contains("pins no version of"), missing.getMessage());
+        IllegalArgumentException view = assertThrows(IllegalArgumentException.class, () -> new RunSource("test",
+                specs, null, new RunSource.Sharding(plans, "k", null, 0, 2, "x", DuckDbSettings.inMemory())));
+        assertTrue(view.getMessage().contains("the sharded view x is not one of the delta.<view> tables [o]"),
+                view.getMessage());
     }
 
     @BeforeEach
