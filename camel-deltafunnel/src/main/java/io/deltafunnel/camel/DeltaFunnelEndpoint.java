@@ -272,53 +272,24 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
     }
 
     /**
-     * The shard this endpoint loads; null when not sharded.
+     * The shard this endpoint loads ({@link RunSource.Sharding#of}); null when not sharded.
      *
      * @throws IllegalArgumentException naming the option when the sharding options do not fit together
      */
     private RunSource.Sharding sharding(String key, List<DeltaTableSpec> specs) {
-        String where = "deltafunnel:" + name + ": ";
-        if (shardCount < 1) {
-            throw new IllegalArgumentException(where + "shardCount must be 1 or more, was " + shardCount);
-        }
-        if (!sharded()) {
-            if (shardIndex != null && shardIndex != 0) {
-                throw new IllegalArgumentException(where + "shardIndex=" + shardIndex + " needs shardCount > "
-                        + shardIndex + " (shardCount is 1: not sharded)");
-            }
-            return null;
-        }
-        if (shardIndex == null) {
-            throw new IllegalArgumentException(where + "shardCount=" + shardCount + " needs shardIndex (0.."
-                    + (shardCount - 1) + "), e.g. shardIndex={{env:JOB_COMPLETION_INDEX}}");
-        }
-        if (shardIndex < 0 || shardIndex >= shardCount) {
-            throw new IllegalArgumentException(where + "shardIndex=" + shardIndex + " is out of range 0.."
-                    + (shardCount - 1) + " (shardCount=" + shardCount + ")");
-        }
-        List<String> views = specs.stream().map(DeltaTableSpec::view).toList();
-        String view = shardView == null || shardView.isBlank() ? null : shardView.trim();
-        if (view == null) {
-            if (views.size() != 1) {
-                throw new IllegalArgumentException(where + "a sharded load needs shardView when there is not"
-                        + " exactly one delta.<view> table; the views are " + views);
-            }
-            view = views.get(0);
-        } else if (!views.contains(view)) {
-            throw new IllegalArgumentException(where + "shardView=" + view + " is not one of the delta.<view>"
-                    + " tables " + views);
-        }
-        LoadPlanStore plans = loadPlanStore;
-        if (plans == null) {
-            if (stateDataSource == null) {
-                throw new IllegalArgumentException(where + "a sharded load (shardCount=" + shardCount + ") needs"
-                        + " stateDataSource (the target database, where the load plan lives) or loadPlanStore");
-            }
-            DataSource ds = stateDataSource;
-            plans = new MssqlLoadPlans(ds::getConnection, stateTable);
-        }
-        String id = loadId == null || loadId.isBlank() ? null : loadId.trim();
-        return new RunSource.Sharding(plans, key, id, shardIndex, shardCount, view, duckDbSettings());
+        return RunSource.Sharding.of("deltafunnel:" + name, shardCount, shardIndex, shardView, loadId, key, specs,
+                () -> {
+                    if (loadPlanStore != null) {
+                        return loadPlanStore;
+                    }
+                    if (stateDataSource == null) {
+                        throw new IllegalArgumentException("deltafunnel:" + name + ": a sharded load (shardCount="
+                                + shardCount + ") needs stateDataSource (the target database, where the load plan"
+                                + " lives) or loadPlanStore");
+                    }
+                    DataSource ds = stateDataSource;
+                    return new MssqlLoadPlans(ds::getConnection, stateTable);
+                }, duckDbSettings());
     }
 
     DuckDbSettings duckDbSettings() {

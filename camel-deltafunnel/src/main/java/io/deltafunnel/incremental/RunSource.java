@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 import io.deltafunnel.delta.DeltaLog;
 import io.deltafunnel.delta.DeltaSnapshot;
@@ -64,6 +65,56 @@ public final class RunSource {
             Objects.requireNonNull(loadKey, "loadKey");
             Objects.requireNonNull(view, "view");
             ShardFilter.of(index, count); // validates
+        }
+
+        /**
+         * The shard a consumer's options describe, or null when they describe no sharding ({@code count} 1).
+         *
+         * @param description names the source in messages
+         * @param count       the {@code shardCount} option
+         * @param index       the {@code shardIndex} option (null: not set)
+         * @param view        the {@code shardView} option (null or blank: the only Delta view)
+         * @param loadId      the {@code loadId} option (null or blank: join the open load of the key)
+         * @param loadKey     the state key
+         * @param plans       the load plan store, asked only when the other options are valid (it may throw an
+         *                    {@link IllegalArgumentException} naming what is missing)
+         * @throws IllegalArgumentException naming the option when the options do not fit together
+         */
+        public static Sharding of(String description, int count, Integer index, String view, String loadId,
+                String loadKey, List<DeltaTableSpec> specs, Supplier<LoadPlanStore> plans, DuckDbSettings duckDb) {
+            String where = description + ": ";
+            if (count < 1) {
+                throw new IllegalArgumentException(where + "shardCount must be 1 or more, was " + count);
+            }
+            if (count == 1) {
+                if (index != null && index != 0) {
+                    throw new IllegalArgumentException(where + "shardIndex=" + index + " needs shardCount > " + index
+                            + " (shardCount is 1: not sharded)");
+                }
+                return null;
+            }
+            if (index == null) {
+                throw new IllegalArgumentException(where + "shardCount=" + count + " needs shardIndex (0.."
+                        + (count - 1) + "), e.g. shardIndex={{env:JOB_COMPLETION_INDEX}}");
+            }
+            if (index < 0 || index >= count) {
+                throw new IllegalArgumentException(where + "shardIndex=" + index + " is out of range 0.."
+                        + (count - 1) + " (shardCount=" + count + ")");
+            }
+            List<String> views = specs.stream().map(DeltaTableSpec::view).toList();
+            String sharded = view == null || view.isBlank() ? null : view.trim();
+            if (sharded == null) {
+                if (views.size() != 1) {
+                    throw new IllegalArgumentException(where + "a sharded load needs shardView when there is not"
+                            + " exactly one delta.<view> table; the views are " + views);
+                }
+                sharded = views.get(0);
+            } else if (!views.contains(sharded)) {
+                throw new IllegalArgumentException(where + "shardView=" + sharded + " is not one of the delta.<view>"
+                        + " tables " + views);
+            }
+            String id = loadId == null || loadId.isBlank() ? null : loadId.trim();
+            return new Sharding(plans.get(), loadKey, id, index, count, sharded, duckDb);
         }
     }
 

@@ -150,6 +150,38 @@ class RunSourceTest {
                 view.getMessage());
     }
 
+    private static String refusal(int count, Integer index, String view, List<DeltaTableSpec> specs) {
+        return assertThrows(IllegalArgumentException.class, () -> RunSource.Sharding.of("src", count, index, view,
+                null, "k", specs, MemoryPlans::new, DuckDbSettings.inMemory())).getMessage();
+    }
+
+    @Test
+    void shardingOptionsAreValidatedNamingTheOption() {
+        List<DeltaTableSpec> one = List.of(DeltaTableSpec.latest("o", "/lake/o"));
+        List<DeltaTableSpec> two = List.of(DeltaTableSpec.latest("o", "/lake/o"), DeltaTableSpec.latest("c", "/lake/c"));
+        assertNull(RunSource.Sharding.of("src", 1, null, null, null, "k", two, () -> {
+            throw new AssertionError("not sharded: no plan store needed");
+        }, DuckDbSettings.inMemory()));
+        assertNull(RunSource.Sharding.of("src", 1, 0, null, null, "k", one, MemoryPlans::new, DuckDbSettings.inMemory()));
+        RunSource.Sharding s = RunSource.Sharding.of("src", 4, 3, null, " job-1 ", "k", one, MemoryPlans::new,
+                DuckDbSettings.inMemory());
+        assertEquals(List.of(3, 4, "o", "job-1", "k"), List.of(s.index(), s.count(), s.view(), s.loadId(), s.loadKey()));
+        assertEquals("c", RunSource.Sharding.of("src", 2, 0, "c", "", "k", two, MemoryPlans::new,
+                DuckDbSettings.inMemory()).view());
+        assertNull(RunSource.Sharding.of("src", 2, 0, "c", "", "k", two, MemoryPlans::new,
+                DuckDbSettings.inMemory()).loadId());
+        assertEquals("src: shardCount must be 1 or more, was 0", refusal(0, null, null, one));
+        assertEquals("src: shardIndex=2 needs shardCount > 2 (shardCount is 1: not sharded)", refusal(1, 2, null, one));
+        assertTrue(refusal(3, null, null, one).startsWith("src: shardCount=3 needs shardIndex (0..2)"));
+        assertEquals("src: shardIndex=3 is out of range 0..2 (shardCount=3)", refusal(3, 3, null, one));
+        assertEquals("src: shardIndex=-1 is out of range 0..2 (shardCount=3)", refusal(3, -1, null, one));
+        assertEquals("src: a sharded load needs shardView when there is not exactly one delta.<view> table; the views"
+                + " are [o, c]", refusal(2, 0, null, two));
+        assertEquals("src: a sharded load needs shardView when there is not exactly one delta.<view> table; the views"
+                + " are []", refusal(2, 0, null, List.of()));
+        assertEquals("src: shardView=x is not one of the delta.<view> tables [o, c]", refusal(2, 0, "x", two));
+    }
+
     @BeforeEach
     void setUp() throws Exception {
         duck = DuckDbConnections.open(DuckDbSettings.inMemory());
