@@ -171,6 +171,26 @@ class DeltaFunnelShardedConsumerTest extends EmulatorRouteTestSupport {
     }
 
     @Test
+    void fourShardsWithAFilterAndAJoinWithAWholeViewGiveTheUnshardedRows() throws Exception {
+        String options = "delta.t=" + tablePath("delta-0.8.0-partitioned") + "&delta.w="
+                + tablePath("table-with-dv-small") + "&shardView=t&batchSize=2"
+                + "&query=SELECT t.value, t.year, t.month, w.value AS w FROM t JOIN w ON true WHERE t.day <> '0'";
+        List<Seen> runs = shardsAndWhole("four", options, 4);
+        Seen whole = runs.get(4);
+        List<String> union = new ArrayList<>();
+        int nonEmpty = 0;
+        for (int i = 0; i < 4; i++) {
+            union.addAll(runs.get(i).rows);
+            nonEmpty += runs.get(i).rows.isEmpty() ? 0 : 1;
+            assertEquals(i, shardOf(runs.get(i).headers.get(0)).shardIndex());
+        }
+        assertFalse(whole.rows.isEmpty());
+        assertTrue(nonEmpty >= 2, "rows in " + nonEmpty + " of 4 shards");
+        assertEquals(sorted(whole.rows), sorted(union));
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
     void aDoneShardSendsOneEmptyBatchMarkedAlreadyDone() throws Exception {
         String uri = "deltafunnel:done_orders?delta.t=" + tablePath("delta-0.8.0-partitioned")
                 + "&query=SELECT value, year FROM t&shardCount=2&shardIndex=1&loadId=job-7&stateDataSource=#stateDs";
