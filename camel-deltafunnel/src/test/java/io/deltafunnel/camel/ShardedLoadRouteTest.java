@@ -157,6 +157,42 @@ class ShardedLoadRouteTest extends EmulatorRouteTestSupport {
     }
 
     @Test
+    void incrementalChangesMergedByOneTwoAndFourShardsEqualAnUnshardedLoad() throws Exception {
+        Path cdf = DeltaConformanceTest.corpus().resolve("tables").resolve("cdf-table");
+        Assumptions.assumeTrue(Files.isDirectory(cdf), "Delta corpus not found");
+        String merge = "writeMode=merge&keyColumns=id&createTable=true";
+        String reference = table + "_cdf_ref";
+        dropIfExists(reference);
+        // an initial load at version 1, then the changes (1, latest]: inserts, updates and deletes
+        for (String pin : List.of("&deltaVersion.t=1", "")) {
+            run(List.<String[]>of(new String[] {"deltafunnel:cdf_ref?delta.t=" + cdf + "&query=SELECT * FROM t"
+                    + "&incremental=changes&batchSize=3&stateKey=cdf_ref" + pin, producer(reference, merge)}));
+        }
+        List<String> expected = rows(reference);
+        assertTrue(expected.size() >= 5, expected.toString());
+        for (int n : new int[] {1, 2, 4}) {
+            String target = table + "_cdf_" + n;
+            dropIfExists(target);
+            for (String pin : List.of("&deltaVersion.t=1", "")) {
+                List<String[]> shards = new ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    shards.add(new String[] {"deltafunnel:cdf_n" + n + "?delta.t=" + cdf + "&query=SELECT * FROM t"
+                            + "&incremental=changes&batchSize=3&shardCount=" + n + "&shardIndex=" + i + pin
+                            // N = 1 is not sharded: its state key is the route id unless set (sharded: the name)
+                            + (n == 1 ? "&stateKey=cdf_n1" : ""),
+                            producer(target, merge)});
+                }
+                run(shards);
+            }
+            assertEquals(expected, rows(target), "N=" + n + ": the merged changes equal the unsharded load");
+            assertEquals(query("SELECT [source], [version] FROM [dbo].[deltafunnel_state] WHERE [route] ="
+                    + " N'cdf_ref'"), query("SELECT [source], [version] FROM [dbo].[deltafunnel_state]"
+                    + " WHERE [route] = N'cdf_n" + n + "'"), "N=" + n + ": the state advanced as unsharded");
+        }
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
     void theShardHeaderReachesTheProducerAndARerunOfADoneShardWritesNothing() throws Exception {
         Path orders = dir.resolve("small");
         try (Connection duck = DuckDbConnections.open(DuckDbSettings.inMemory())) {
