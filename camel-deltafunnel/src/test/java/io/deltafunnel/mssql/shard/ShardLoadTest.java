@@ -8,6 +8,8 @@ import io.deltafunnel.handoff.ShardPlanException;
 import io.deltafunnel.mssql.BulkEncoder;
 import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.BulkLoadSettings;
+import io.deltafunnel.handoff.IncrementalLoad;
+import io.deltafunnel.mssql.StateConflictException;
 import io.deltafunnel.mssql.TransactionMode;
 import io.deltafunnel.mssql.WorkOutcome;
 import io.deltafunnel.mssql.WriteMode;
@@ -19,6 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -107,6 +110,28 @@ class ShardLoadTest extends ShardLoadScenarios {
         assertEquals(30, contents(table).size());
         assertEquals(List.of(List.of("done", 0L, 30L)), query("SELECT [status], [finished_by], [final_rows]"
                 + " FROM [dbo].[df_shard_state_loads] WHERE [load_id] = '" + load + "'"));
+    }
+
+    @Test
+    void aStateConflictRollsBackTheFinalStepOnly() throws Exception {
+        createTarget(table);
+        String load = newLoad(2);
+        IncrementalLoad planned = new IncrementalLoad(STATE, table + "-key", "snapshot",
+                List.of(new IncrementalLoad.Source("t", "/data/" + table, null, null, 7, false)));
+        try (RunWriter w = writer(settings(table, WriteMode.APPEND), BulkEncoder.DRIVER)) {
+            run(w, "s0", 1, shareOf(plainRows(0, 20), 0, 2), false, planned, shard(load, 0, 2, false));
+            // another writer moved the state after the load was planned
+            exec("INSERT INTO " + STATE + " ([route], [source], [version], [run_id], [updated_at]) VALUES (N'"
+                    + table + "-key', N'/data/" + table + "', 9, N'other', SYSUTCDATETIME())");
+            BulkLoadException e = assertThrows(BulkLoadException.class, () -> run(w, "s1", 1,
+                    shareOf(plainRows(0, 20), 1, 2), false, planned, shard(load, 1, 2, false)));
+            assertInstanceOf(StateConflictException.class, e);
+            assertEquals(WorkOutcome.COMMITTED, e.outcome(), "the share is committed, the final step rolled back");
+        }
+        assertEquals(0, contents(table).size());
+        assertEquals(9, scalar("SELECT [version] FROM " + STATE + " WHERE [route] = '" + table + "-key'"));
+        assertEquals("open", query("SELECT [status] FROM [dbo].[df_shard_state_loads] WHERE [load_id] = '" + load
+                + "'").get(0).get(0));
     }
 
     @Test
