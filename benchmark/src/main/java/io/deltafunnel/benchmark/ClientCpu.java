@@ -1,21 +1,16 @@
 package io.deltafunnel.benchmark;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -24,11 +19,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
-import io.deltafunnel.sample.SampleDeltaWriter;
 import io.deltafunnel.mssql.ArrowBulkData;
 import io.deltafunnel.mssql.BoundColumn;
 import io.deltafunnel.query.DuckDbConnections;
@@ -68,7 +59,7 @@ import org.apache.camel.impl.DefaultCamelContext;
  */
 public final class ClientCpu {
 
-    static final String PASSWORD = "Bench!Passw0rd";
+    static final String PASSWORD = BenchSupport.PASSWORD;
     static final List<String> ALL_PATHS = List.of("src", "adapt", "direct", "driver");
 
     // ---- options ----
@@ -106,7 +97,7 @@ public final class ClientCpu {
 
     private final List<PathResult> results = new ArrayList<>();
     private final Map<Shape, List<BoundColumn>> adapterColumns = new LinkedHashMap<>();
-    private Process emulator;
+    private EmulatorProcess emulator;
     private int port;
     private String url;
     private String launchedAs;
@@ -156,7 +147,7 @@ public final class ClientCpu {
         System.out.printf("date %s, java %s, %d CPUs, args %s, load average %s%n",
                 ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors(), ManagementFactory.getRuntimeMXBean().getInputArguments(),
-                Benchmark.loadAverage());
+                BenchSupport.loadAverage());
         boolean ownWorkDir = workDir == null;
         if (ownWorkDir) {
             workDir = Files.createTempDirectory("deltafunnel-cpu");
@@ -170,7 +161,7 @@ public final class ClientCpu {
         } finally {
             stopEmulator();
             if (ownWorkDir) {
-                deleteTree(workDir);
+                BenchSupport.deleteTree(workDir);
             }
         }
     }
@@ -183,87 +174,22 @@ public final class ClientCpu {
     // ---- the emulator, as a child process ----
 
     private void startEmulator() throws IOException, InterruptedException {
-        Path jar = emulatorJar != null ? emulatorJar : findEmulatorJar();
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-Xmx2g");
-        if (jar != null) {
-            cmd.add("-jar");
-            cmd.add(jar.toString());
-            launchedAs = "java -jar " + jar;
-        } else {
-            // Not packaged yet (e.g. a module build without -am): the same Main from this JVM's class path.
-            cmd.add("-cp");
-            cmd.add(System.getProperty("java.class.path"));
-            cmd.add("io.deltafunnel.emulator.Main");
-            launchedAs = "java -cp <this class path> io.deltafunnel.emulator.Main (no shaded jar found)";
-        }
-        cmd.addAll(List.of("--port", "0", "--password", PASSWORD, "--" + sinkMode));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        emulator = pb.start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(emulator.getInputStream(),
-                StandardCharsets.UTF_8));
-        Pattern ready = Pattern.compile("listening on (\\d+)");
-        StringBuilder seen = new StringBuilder();
-        String line;
-        while ((line = out.readLine()) != null) {
-            seen.append(line).append('\n');
-            Matcher m = ready.matcher(line);
-            if (m.find()) {
-                port = Integer.parseInt(m.group(1));
-                break;
-            }
-        }
-        if (port == 0) {
-            emulator.waitFor(10, TimeUnit.SECONDS);
-            throw new IllegalStateException("the emulator process did not start (" + String.join(" ", cmd)
-                    + "):\n" + seen);
-        }
-        // Keep draining its output so that it never blocks on a full pipe.
-        Thread drain = new Thread(() -> {
-            try {
-                while (out.readLine() != null) {
-                    // discarded
-                }
-            } catch (IOException e) {
-                // the process ended
-            }
-        }, "emulator-output");
-        drain.setDaemon(true);
-        drain.start();
-        url = "jdbc:sqlserver://localhost:" + port + ";databaseName=master;encrypt=false";
+        emulator = EmulatorProcess.start(emulatorJar, sinkMode);
+        port = emulator.port();
+        launchedAs = emulator.launchedAs();
+        url = emulator.url();
         System.out.printf("emulator: pid %d, port %d, %s --%s%n", emulator.pid(), port, launchedAs, sinkMode);
-    }
-
-    /** {@code mssql-emulator/target/mssql-emulator-*-all.jar} from the project root or from a module directory. */
-    static Path findEmulatorJar() throws IOException {
-        for (String base : List.of("mssql-emulator/target", "../mssql-emulator/target")) {
-            Path dir = Path.of(base);
-            if (Files.isDirectory(dir)) {
-                try (Stream<Path> s = Files.list(dir)) {
-                    var jar = s.filter(p -> p.getFileName().toString().matches("mssql-emulator-.*-all\\.jar"))
-                            .findFirst();
-                    if (jar.isPresent()) {
-                        return jar.get().toAbsolutePath();
-                    }
-                }
-            }
-        }
-        return null;
     }
 
     private void stopEmulator() throws InterruptedException {
         if (emulator != null) {
-            emulator.destroy();
-            if (!emulator.waitFor(10, TimeUnit.SECONDS)) {
-                emulator.destroyForcibly();
-            }
+            emulator.close();
         }
     }
 
     /** The emulator process's CPU time so far, in ns, or -1 when the OS does not report it. */
     private long emulatorCpuNanos() {
-        return emulator.toHandle().info().totalCpuDuration().map(Duration::toNanos).orElse(-1L);
+        return emulator.cpuNanos();
     }
 
     static long processCpuNanos() {
@@ -278,12 +204,12 @@ public final class ClientCpu {
         Path table = workDir.resolve("table-" + name + "-" + rows);
         generate(shape, table);
         String target = "cpu_" + name;
-        try (Connection c = Benchmark.sqlServer(url); Statement st = c.createStatement()) {
+        try (Connection c = BenchSupport.sqlServer(url); Statement st = c.createStatement()) {
             st.execute(shape.createTableSql(target));
         }
-        String query = "SELECT * FROM read_parquet('" + table.toAbsolutePath() + "/*.parquet')";
+        String query = BenchSupport.parquetQuery(table);
         for (String path : paths) {
-            System.out.printf("%n== %s %s (load average %s)%n", shape, path, Benchmark.loadAverage());
+            System.out.printf("%n== %s %s (load average %s)%n", shape, path, BenchSupport.loadAverage());
             for (int w = 0; w < warmups; w++) {
                 measureOnce(shape, path, query, target, "warm-up " + (w + 1));
             }
@@ -314,16 +240,11 @@ public final class ClientCpu {
     }
 
     private void generate(Shape shape, Path table) throws Exception {
-        if (Files.exists(table.resolve("_delta_log"))) {
-            System.out.println("reusing Delta table " + table);
-            return;
-        }
         long t0 = System.nanoTime();
-        try (Connection duck = DuckDbConnections.open(DuckDbSettings.inMemory())) {
-            new SampleDeltaWriter(duck, table).append(shape.generatorSql(rows), files);
+        if (BenchSupport.generate(shape, table, rows, files) >= 0) {
+            System.out.printf("generated Delta table %s: %,d rows, %d Parquet files, %.1f s%n", table, rows, files,
+                    (System.nanoTime() - t0) / 1e9);
         }
-        System.out.printf("generated Delta table %s: %,d rows, %d Parquet files, %.1f s%n", table, rows, files,
-                (System.nanoTime() - t0) / 1e9);
     }
 
     /**
@@ -419,7 +340,7 @@ public final class ClientCpu {
                 var rs = st.executeQuery(query + " LIMIT 1");
                 var reader = (org.apache.arrow.vector.ipc.ArrowReader) rs.unwrap(org.duckdb.DuckDBResultSet.class)
                         .arrowExportStream(allocator, 1);
-                Connection meta = Benchmark.sqlServer(url)) {
+                Connection meta = BenchSupport.sqlServer(url)) {
             return BulkColumns.bind(meta, target, reader.getVectorSchemaRoot().getSchema());
         }
     }
@@ -443,7 +364,7 @@ public final class ClientCpu {
         out.printf("%n## Client CPU per row (%,d rows per run, median of %d runs after %d warm-up; emulator in a"
                 + " separate process, --%s)%n%n", rows, runs, warmups, sinkMode);
         out.println("Conditions: " + Runtime.getRuntime().availableProcessors() + " CPUs, load average at the end "
-                + Benchmark.loadAverage() + ", emulator: " + launchedAs);
+                + BenchSupport.loadAverage() + ", emulator: " + launchedAs);
         out.println();
         out.println("| shape | path | client CPU ns/row | ratio to source | client runs ns/row | emulator CPU ns/row"
                 + " | wall rows/s (median) |");
@@ -494,17 +415,6 @@ public final class ClientCpu {
     }
 
     static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        int n = s.length;
-        return n == 0 ? Double.NaN : n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
+        return BenchSupport.median(v);
     }
 }

@@ -29,7 +29,7 @@ import org.apache.camel.impl.DefaultCamelContext;
  * direct memory and Arrow allocator figures every few seconds, then a summary. Bounded in time: it stops after
  * {@code maxSeconds} even if not finished.
  *
- * <pre>mvn -B -q -pl camel-deltafunnel -am -Psoak -DskipTests test [-Dsoak.rows=50000000] [-Dsoak.maxSeconds=900]</pre>
+ * <pre>mvn -B -q -pl benchmark -am -Psoak -DskipTests package [-Dsoak.rows=50000000] [-Dsoak.maxSeconds=900]</pre>
  */
 public final class Soak {
 

@@ -29,6 +29,11 @@ import org.junit.jupiter.api.io.TempDir;
  * Measures snapshot resolution and view registration on generated tables with 10,000 data files (not a timed
  * assertion). Run: {@code mvn -pl camel-deltafunnel test -Dtest=DeltaResolutionBenchmark -Ddeltafunnel.perf=true}
  * (output in the surefire report's -output.txt) or call {@link #main(String[])} with a scratch directory.
+ *
+ * <p>It stays in this package's test folder, unlike the other programs (in the {@code benchmark} module): it times
+ * the package-private steps of the reader separately ({@code ViewBuilder.register} after the snapshot) and writes its
+ * logs, classic checkpoints included, with the package-private test helper {@code DeltaTableWriter}. Moving it would
+ * mean making those public only for a measurement.
  */
 @Tag("perf")
 @EnabledIfSystemProperty(named = "deltafunnel.perf", matches = "true")

@@ -1,0 +1,123 @@
+package io.deltafunnel.benchmark;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Comparator;
+import java.util.Properties;
+import java.util.stream.Stream;
+
+import com.microsoft.sqlserver.jdbc.SQLServerDataSource;
+import io.deltafunnel.emulator.MssqlEmulator;
+import io.deltafunnel.query.DuckDbConnections;
+import io.deltafunnel.query.DuckDbSettings;
+import io.deltafunnel.sample.SampleDeltaWriter;
+
+/**
+ * What every benchmark program shares: the emulator's login, JDBC URLs and connections, the generated Delta tables,
+ * the machine's load average and temporary directories. No state.
+ */
+final class BenchSupport {
+
+    /** The password every benchmark starts its emulator with (a throw-away local test server). */
+    static final String PASSWORD = "Bench!Passw0rd";
+
+    private BenchSupport() {
+    }
+
+    static String plainUrl(MssqlEmulator emu) {
+        return plainUrl(emu.port());
+    }
+
+    /** TLS off: the wire ceiling replays recorded plain bytes, and every path is compared on the same footing. */
+    static String plainUrl(int port) {
+        return "jdbc:sqlserver://localhost:" + port + ";databaseName=master;encrypt=false";
+    }
+
+    static String viaPort(String jdbcUrl, int port) {
+        return jdbcUrl.replaceFirst("localhost:\\d+", "localhost:" + port);
+    }
+
+    static int portOf(String jdbcUrl) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("localhost:(\\d+)").matcher(jdbcUrl);
+        if (!m.find()) {
+            throw new IllegalArgumentException("no localhost port in " + jdbcUrl);
+        }
+        return Integer.parseInt(m.group(1));
+    }
+
+    static SQLServerDataSource dataSource(String jdbcUrl) {
+        SQLServerDataSource ds = new SQLServerDataSource();
+        ds.setURL(jdbcUrl);
+        ds.setUser("sa");
+        ds.setPassword(PASSWORD);
+        return ds;
+    }
+
+    /** A new connection as {@code sa}; the caller closes it. */
+    static Connection sqlServer(String jdbcUrl) throws SQLException {
+        Properties p = new Properties();
+        p.setProperty("user", "sa");
+        p.setProperty("password", PASSWORD);
+        return DriverManager.getConnection(jdbcUrl, p);
+    }
+
+    /**
+     * Writes {@code rows} rows of {@code shape} as a Delta table of {@code files} Parquet files at {@code table},
+     * unless a Delta table is already there (then it is reused, as printed). Returns the Parquet bytes written, or -1 when
+     * the table was reused.
+     */
+    static long generate(Shape shape, Path table, long rows, int files) throws Exception {
+        if (Files.exists(table.resolve("_delta_log"))) {
+            System.out.println("reusing Delta table " + table);
+            return -1;
+        }
+        try (Connection duck = DuckDbConnections.open(DuckDbSettings.inMemory())) {
+            new SampleDeltaWriter(duck, table).append(shape.generatorSql(rows), files);
+        }
+        try (Stream<Path> s = Files.list(table)) {
+            return s.filter(p -> p.toString().endsWith(".parquet")).mapToLong(p -> p.toFile().length()).sum();
+        }
+    }
+
+    /** The query every path runs: all Parquet files of a generated table (read directly, as the paths compare). */
+    static String parquetQuery(Path table) {
+        return "SELECT * FROM read_parquet('" + table.toAbsolutePath() + "/*.parquet')";
+    }
+
+    static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getClass().getSimpleName() + ": " + t.getMessage();
+    }
+
+    /** /proc/loadavg's first three fields: other work on the machine shows up here. */
+    static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (IOException | RuntimeException e) {
+            return "n/a";
+        }
+    }
+
+    static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    static double median(double[] v) {
+        double[] s = v.clone();
+        java.util.Arrays.sort(s);
+        int n = s.length;
+        return n == 0 ? Double.NaN : n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    }
+}

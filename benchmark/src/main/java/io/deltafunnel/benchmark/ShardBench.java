@@ -1,0 +1,424 @@
+package io.deltafunnel.benchmark;
+
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.deltafunnel.mssql.shard.ShardTables;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.impl.DefaultCamelContext;
+
+/**
+ * Sharded loads (issue #17, {@code docs/sharding.md}): one load of a generated Delta table split into N shards, N
+ * routes in one loader JVM, each {@code deltafunnel:<name>?delta.t=…&shardCount=N&shardIndex=i&loadId=…} →
+ * {@code deltafunnel-mssql:…}, against the emulator's executable jar in sink mode as a separate process
+ * ({@link EmulatorProcess}). See benchmark/README.md, "Sharded loads".
+ *
+ * <p>For every shape, encoder ({@code driver}, {@code direct}) and shard count, each run builds a fresh Camel context
+ * with the N routes, starts it, waits until every route has seen its batch marked complete and stops it. Reported:
+ * rows/s (the table's rows over the span from the context's start to the last route's completion) and the loader's
+ * client CPU per row (this JVM's process CPU time, {@code getProcessCpuTime}, from before the context is created to
+ * after it is stopped, ÷ rows), the emulator process's CPU per row over the same span, and the rows of each shard.
+ *
+ * <p>Each run is checked: the routes together saw exactly the table's rows, and, for N &gt; 1, the load's row in
+ * {@code <state>_loads} is {@code done} and its N rows in {@code <state>_shards} are {@code done} with rows adding up
+ * to the table's (so the plan/commit protocol ran, and its final step ran once). A shard count of 1 is the
+ * baseline: the ordinary, unsharded load (no shard options, no plan, no staging table).
+ *
+ * <p>In sink mode the emulator decodes and checks every bulk row going into the load's staging heap and stores
+ * none; every other statement of the protocol (plan rows, {@code SELECT TOP 0 … INTO} staging,
+ * {@code sp_getapplock}, {@code UPDLOCK, HOLDLOCK}, the final {@code INSERT … SELECT}, {@code DROP}) runs normally
+ * on H2, over an empty staging table: the final step moves 0 rows here, where a real server copies every row once
+ * more.
+ *
+ * <pre>
+ * benchmark/shards.sh [--rows 1000000] [--shapes LINEITEM,NARROW] [--shards 1,2,4] [--encoders driver,direct]
+ *                     [--runs 3] [--warmups 1] [--batch-size 65536] [--files 16] [--work-dir DIR]
+ *                     [--emulator-jar JAR] [--duckdb-threads N] [--protocol-check true]
+ * </pre>
+ */
+public final class ShardBench {
+
+    static final List<String> ENCODERS = List.of("driver", "direct");
+    /**
+     * Not a producer: the N shard consumers into a no-op processor, to see what sharding costs the reading side
+     * ({@code --encoders none}; the load stays open, so its rows are not checked).
+     */
+    static final String NONE = "none";
+    /** The state table of the load plans (its siblings {@code _loads}, {@code _shards} hold the protocol's rows). */
+    static final String STATE_TABLE = "dbo.deltafunnel_state";
+
+    // ---- options ----
+    long rows = 1_000_000;
+    List<Shape> shapes = List.of(Shape.LINEITEM, Shape.NARROW);
+    List<Integer> shardCounts = List.of(1, 2, 4);
+    List<String> encoders = ENCODERS;
+    int runs = 3;
+    int warmups = 1;
+    int batchSize = 65_536;
+    /** Parquet files of the generated table: shards split by file, so more files than shards keep the shares even. */
+    int files = 16;
+    Path workDir;
+    Path emulatorJar;
+    int duckdbThreads;
+    /**
+     * Whether each sharded run must show the protocol's record (load {@code done}, N shard rows {@code done}).
+     * {@code --protocol-check false} only measures N parallel streams of a producer that does not run the protocol
+     * (issue #17's producer part not merged): the report then says so.
+     */
+    boolean protocolCheck = true;
+
+    /** One configuration's measured runs. */
+    record ShardResult(Shape shape, String encoder, int shards, long rows, double[] rowsPerSecond,
+            double[] clientNsPerRow, double[] emulatorNsPerRow, long[] rowsPerShard) {
+        double rate() {
+            return BenchSupport.median(rowsPerSecond);
+        }
+
+        double clientNs() {
+            return BenchSupport.median(clientNsPerRow);
+        }
+
+        double emulatorNs() {
+            return BenchSupport.median(emulatorNsPerRow);
+        }
+    }
+
+    /** One run's figures. */
+    private record RunFigures(double rowsPerSecond, double clientNsPerRow, double emulatorNsPerRow,
+            long[] rowsPerShard) {
+    }
+
+    private final List<ShardResult> results = new ArrayList<>();
+    private EmulatorProcess emulator;
+    private String url;
+    private int loadSeq;
+
+    public static void main(String[] args) throws Exception {
+        ShardBench b = new ShardBench();
+        b.parse(args);
+        b.run();
+        System.exit(0);
+    }
+
+    void parse(String[] args) {
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            String v = i + 1 < args.length ? args[i + 1] : null;
+            if (v == null) {
+                throw new IllegalArgumentException(a + " needs a value (see the class comment)");
+            }
+            switch (a) {
+                case "--rows" -> rows = Long.parseLong(v.replace("_", ""));
+                case "--shapes", "--shape" -> shapes = Arrays.stream(v.split(","))
+                        .map(s -> Shape.valueOf(s.trim().toUpperCase(Locale.ROOT))).toList();
+                case "--shards" -> shardCounts = Arrays.stream(v.split(",")).map(s -> Integer.valueOf(s.trim()))
+                        .toList();
+                case "--encoders" -> encoders = List.of(v.split(","));
+                case "--runs" -> runs = Integer.parseInt(v);
+                case "--warmups" -> warmups = Integer.parseInt(v);
+                case "--batch-size" -> batchSize = Integer.parseInt(v);
+                case "--files" -> files = Integer.parseInt(v);
+                case "--work-dir" -> workDir = Path.of(v);
+                case "--emulator-jar" -> emulatorJar = Path.of(v);
+                case "--duckdb-threads" -> duckdbThreads = Integer.parseInt(v);
+                case "--protocol-check" -> protocolCheck = Boolean.parseBoolean(v);
+                default -> throw new IllegalArgumentException("unknown option " + a + " (see the class comment)");
+            }
+            i++;
+        }
+        for (String e : encoders) {
+            if (!ENCODERS.contains(e) && !e.equals(NONE)) {
+                throw new IllegalArgumentException("unknown encoder " + e + "; known: " + ENCODERS);
+            }
+        }
+        for (int n : shardCounts) {
+            if (n < 1) {
+                throw new IllegalArgumentException("shard count " + n + " < 1");
+            }
+        }
+    }
+
+    void run() throws Exception {
+        System.out.printf("DeltaFunnel sharded loads: shapes %s, %,d rows in %d files, shards %s, encoders %s, batch"
+                + " %,d, %d warm-up + %d measured runs%n", shapes, rows, files, shardCounts, encoders, batchSize,
+                warmups, runs);
+        System.out.printf("date %s, java %s, %d CPUs, args %s, load average %s%n",
+                ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), System.getProperty("java.version"),
+                Runtime.getRuntime().availableProcessors(), ManagementFactory.getRuntimeMXBean().getInputArguments(),
+                BenchSupport.loadAverage());
+        if (shardCounts.stream().anyMatch(n -> n > 1)) {
+            requireShardOptions();
+        }
+        boolean ownWorkDir = workDir == null;
+        if (ownWorkDir) {
+            workDir = Files.createTempDirectory("deltafunnel-shards");
+        }
+        try {
+            emulator = EmulatorProcess.start(emulatorJar, "sink");
+            url = emulator.url();
+            System.out.printf("emulator: pid %d, port %d, %s --sink%n", emulator.pid(), emulator.port(),
+                    emulator.launchedAs());
+            for (Shape shape : shapes) {
+                runShape(shape);
+            }
+            report(System.out);
+        } finally {
+            if (emulator != null) {
+                emulator.close();
+            }
+            if (ownWorkDir) {
+                BenchSupport.deleteTree(workDir);
+            }
+        }
+    }
+
+    /** The results of the last {@link #run()}, in run order. */
+    List<ShardResult> results() {
+        return results;
+    }
+
+    /**
+     * Fails at once, with what is missing, when the {@code deltafunnel:} consumer on the class path has no shard
+     * options (issue #17's consumer part not merged): every route would otherwise fail on an unknown parameter.
+     */
+    static void requireShardOptions() throws Exception {
+        Set<String> missing = missingShardOptions();
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException("the deltafunnel: consumer on the class path has no option(s) " + missing
+                    + " (issue #17's consumer part, branch shard-consumer, is not merged)");
+        }
+    }
+
+    /** The shard options of docs/sharding.md that the {@code deltafunnel:} endpoint does not know. */
+    static Set<String> missingShardOptions() throws Exception {
+        try (CamelContext camel = new DefaultCamelContext()) {
+            Set<String> known = camel.getCamelContextExtension().getEndpointUriFactory("deltafunnel").propertyNames();
+            Set<String> missing = new java.util.TreeSet<>(Set.of("shardCount", "shardIndex", "shardView", "loadId"));
+            missing.removeAll(known);
+            return missing;
+        }
+    }
+
+    // ---- one shape ----
+
+    private void runShape(Shape shape) throws Exception {
+        String name = shape.name().toLowerCase(Locale.ROOT);
+        Path table = workDir.resolve("table-" + name + "-" + rows + "-" + files);
+        long t0 = System.nanoTime();
+        if (BenchSupport.generate(shape, table, rows, files) >= 0) {
+            System.out.printf("generated Delta table %s: %,d rows, %d Parquet files, %.1f s%n", table, rows, files,
+                    (System.nanoTime() - t0) / 1e9);
+        }
+        String target = "shard_" + name;
+        try (Connection c = BenchSupport.sqlServer(url); Statement st = c.createStatement()) {
+            st.execute(shape.createTableSql(target));
+        }
+        for (String encoder : encoders) {
+            for (int n : shardCounts) {
+                System.out.printf("%n== %s, %s encoder, %d shard(s) (load average %s)%n", shape, encoder, n,
+                        BenchSupport.loadAverage());
+                for (int w = 0; w < warmups; w++) {
+                    measureOnce(shape, table, target, encoder, n, "warm-up " + (w + 1));
+                }
+                double[] rate = new double[runs];
+                double[] client = new double[runs];
+                double[] emu = new double[runs];
+                long[] perShard = new long[n];
+                for (int i = 0; i < runs; i++) {
+                    RunFigures f = measureOnce(shape, table, target, encoder, n, "run " + (i + 1));
+                    rate[i] = f.rowsPerSecond();
+                    client[i] = f.clientNsPerRow();
+                    emu[i] = f.emulatorNsPerRow();
+                    perShard = f.rowsPerShard();
+                }
+                results.add(new ShardResult(shape, encoder, n, rows, rate, client, emu, perShard));
+            }
+        }
+    }
+
+    /**
+     * One load: a fresh Camel context with N routes (one per shard, same endpoint name, so one load key, and one new
+     * load id), started, waited for and stopped; then the load's rows in the state tables are checked.
+     */
+    private RunFigures measureOnce(Shape shape, Path table, String target, String encoder, int n, String label)
+            throws Exception {
+        System.gc();
+        String loadId = "bench-" + ProcessHandle.current().pid() + "-" + (loadSeq++);
+        CountDownLatch done = new CountDownLatch(n);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        AtomicLong[] shardRows = new AtomicLong[n];
+        String sink = "deltafunnel-mssql:dbo." + target + "?url=RAW(" + url + ")&username=sa&password=RAW("
+                + BenchSupport.PASSWORD + ")&tableLock=true&transaction=run"
+                + (encoder.equals("direct") ? "&bulkEncoder=direct&bulkEncoderFallback=false" : "");
+        long cpu0 = ClientCpu.processCpuNanos();
+        long emu0 = emulator.cpuNanos();
+        long t0 = System.nanoTime();
+        long doneAt;
+        CamelContext camel = new DefaultCamelContext();
+        try {
+            camel.setAutowiredEnabled(false);
+            camel.getRegistry().bind("shardStateDs", BenchSupport.dataSource(url));
+            camel.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    onException(Exception.class).process(e -> {
+                        failure.compareAndSet(null, e.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class));
+                        while (done.getCount() > 0) {
+                            done.countDown();
+                        }
+                    });
+                    for (int i = 0; i < n; i++) {
+                        int shard = i;
+                        shardRows[i] = new AtomicLong();
+                        var route = from(sourceUri(table, n, shard, loadId)).routeId("shard" + i);
+                        if (!encoder.equals(NONE)) {
+                            route.to(sink);
+                        }
+                        route.process(e -> {
+                            shardRows[shard].addAndGet(e.getMessage().getBody(VectorSchemaRoot.class).getRowCount());
+                            if (Boolean.TRUE.equals(e.getProperty(Exchange.BATCH_COMPLETE, Boolean.class))) {
+                                done.countDown();
+                            }
+                        });
+                    }
+                }
+            });
+            camel.start();
+            if (!done.await(30, TimeUnit.MINUTES)) {
+                throw new IllegalStateException(shape + " " + encoder + " " + n + " shards: the routes did not finish");
+            }
+            doneAt = System.nanoTime();
+        } finally {
+            camel.stop();
+        }
+        long cpu = ClientCpu.processCpuNanos() - cpu0;
+        long emuNanos = emulator.cpuNanos() - emu0;
+        if (failure.get() != null) {
+            throw new IllegalStateException(shape + " " + encoder + " " + n + " shards, load " + loadId + " failed: "
+                    + failure.get(), failure.get());
+        }
+        long[] perShard = Arrays.stream(shardRows).mapToLong(AtomicLong::get).toArray();
+        long total = Arrays.stream(perShard).sum();
+        if (total != rows) {
+            throw new IllegalStateException(shape + " " + encoder + " " + n + " shards: the routes saw " + total
+                    + " rows " + Arrays.toString(perShard) + ", expected " + rows);
+        }
+        if (n > 1 && protocolCheck && !encoder.equals(NONE)) {
+            checkLoadRows(loadId, n, perShard);
+        }
+        double rate = rows / ((doneAt - t0) / 1e9);
+        double clientNs = (double) cpu / rows;
+        double emuNs = emu0 < 0 ? Double.NaN : (double) emuNanos / rows;
+        System.out.printf("  %-10s %,12.0f rows/s   client %7.0f ns/row   emulator %7.0f ns/row   shards %s%n", label,
+                rate, clientNs, emuNs, Arrays.toString(perShard));
+        return new RunFigures(rate, clientNs, emuNs, perShard);
+    }
+
+    private String sourceUri(Path table, int n, int shard, String loadId) {
+        // One endpoint name for all shards: the load key (stateKey) defaults to it.
+        // One shard: the ordinary unsharded load (no plan, no staging table), the baseline.
+        return "deltafunnel:shardbench?delta.t=RAW(" + table.toAbsolutePath() + ")&query=RAW(SELECT * FROM t)"
+                + "&batchSize=" + batchSize + "&repeatCount=1&initialDelay=0&delay=3600000"
+                + (n == 1 ? "" : "&shardCount=" + n + "&shardIndex=" + shard + "&loadId=" + loadId
+                        + "&stateDataSource=#shardStateDs&stateTable=" + STATE_TABLE)
+                + (duckdbThreads > 0 ? "&initSql=RAW(SET threads=" + duckdbThreads + ")" : "");
+    }
+
+    /**
+     * The protocol's own record of the load: {@code done}, N shard rows {@code done} whose rows are what each route
+     * saw, and the shard that ran the final step.
+     */
+    private void checkLoadRows(String loadId, int n, long[] perShard) throws SQLException {
+        ShardTables t = ShardTables.of(STATE_TABLE);
+        try (Connection c = BenchSupport.sqlServer(url)) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT [status], [shard_count], [finished_by] FROM "
+                    + t.loads().quoted() + " WHERE [load_id] = ?")) {
+                ps.setString(1, loadId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        throw new IllegalStateException("load " + loadId + ": no row in " + t.loads()
+                                + " (the producer did not run the shard protocol)");
+                    }
+                    if (!ShardTables.DONE.equals(rs.getString(1)) || rs.getInt(2) != n || rs.getObject(3) == null) {
+                        throw new IllegalStateException("load " + loadId + ": status " + rs.getString(1) + ", "
+                                + rs.getInt(2) + " shards, finished_by " + rs.getObject(3) + "; expected done, " + n
+                                + ", a shard");
+                    }
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement("SELECT [shard_index], [status], [rows] FROM "
+                    + t.shards().quoted() + " WHERE [load_id] = ? ORDER BY [shard_index]")) {
+                ps.setString(1, loadId);
+                int seen = 0;
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        int i = rs.getInt(1);
+                        if (i != seen || !ShardTables.DONE.equals(rs.getString(2)) || rs.getLong(3) != perShard[i]) {
+                            throw new IllegalStateException("load " + loadId + ": shard row " + i + " is "
+                                    + rs.getString(2) + " with " + rs.getLong(3) + " rows; the route of shard " + seen
+                                    + " saw " + perShard[seen] + " rows");
+                        }
+                        seen++;
+                    }
+                }
+                if (seen != n) {
+                    throw new IllegalStateException("load " + loadId + ": " + seen + " shard rows, expected " + n);
+                }
+            }
+        }
+    }
+
+    // ---- report ----
+
+    void report(PrintStream out) {
+        out.printf("%n## Sharded loads (%,d rows per load, median of %d runs after %d warm-up; N routes in one loader"
+                + " JVM, emulator in a separate process, --sink)%n%n", rows, runs, warmups);
+        out.println("Conditions: " + Runtime.getRuntime().availableProcessors() + " CPUs, load average at the end "
+                + BenchSupport.loadAverage() + ", emulator: " + (emulator == null ? "-" : emulator.launchedAs()));
+        out.println();
+        out.println("| shape | encoder | shards | rows/s (median) | vs 1 shard | client CPU ns/row | emulator CPU ns/row"
+                + " | rows per shard |");
+        out.println("|---|---|---:|---:|---:|---:|---:|---|");
+        for (ShardResult r : results) {
+            ShardResult one = find(r.shape(), r.encoder(), 1);
+            out.printf("| %s | %s | %d | %,.0f | %s | %,.0f | %s | %s |%n", r.shape(), r.encoder(), r.shards(),
+                    r.rate(), one == null ? "-" : String.format("%.2f×", r.rate() / one.rate()), r.clientNs(),
+                    Double.isNaN(r.emulatorNs()) ? "-" : String.format("%,.0f", r.emulatorNs()),
+                    Arrays.toString(r.rowsPerShard()));
+        }
+        if (!protocolCheck) {
+            out.println("(--protocol-check false: the load and shard rows were NOT checked; without the producer's"
+                    + " part of the protocol each shard writes straight into the target)");
+        }
+        out.println();
+        out.println("rows/s: the table's rows over the span from the context's start to the last shard's completion"
+                + " (the plan, the staging table and the final step included); client CPU: the loader JVM's process"
+                + " CPU time over the run (context start and stop included) ÷ rows.");
+    }
+
+    private ShardResult find(Shape shape, String encoder, int shards) {
+        return results.stream().filter(r -> r.shape() == shape && r.encoder().equals(encoder) && r.shards() == shards)
+                .findFirst().orElse(null);
+    }
+}

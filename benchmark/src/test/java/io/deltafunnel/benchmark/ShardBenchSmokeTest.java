@@ -1,0 +1,65 @@
+package io.deltafunnel.benchmark;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The shard benchmark end to end on a tiny table: the emulator's jar as a separate sink-mode process, 1, 2 and 4
+ * shards with both encoders on both shapes, one warm-up and one measured run each. {@code ShardBench} itself fails a
+ * run unless the routes saw exactly the table's rows and, for N &gt; 1, the load's rows in the state tables say
+ * {@code done} with N done shards whose rows match; this test checks every configuration was measured and that the
+ * report carries every row and field. No timing is asserted.
+ */
+class ShardBenchSmokeTest {
+
+    @Test
+    void measuresOneTwoAndFourShardsWithBothEncoders(@TempDir Path dir) throws Exception {
+        assumeTrue(ShardBench.missingShardOptions().isEmpty(), "the deltafunnel: consumer lacks the shard options "
+                + ShardBench.missingShardOptions() + " (issue #17's consumer part, branch shard-consumer, not merged)");
+        ShardBench bench = new ShardBench();
+        bench.parse(new String[] {"--rows", "6000", "--runs", "1", "--warmups", "1", "--batch-size", "1024",
+                "--files", "8", "--work-dir", dir.toString()});
+        bench.run();
+        List<ShardBench.ShardResult> results = bench.results();
+        assertEquals(2 * 2 * 3, results.size(), "2 shapes × 2 encoders × 3 shard counts");
+        for (Shape shape : Shape.values()) {
+            for (String encoder : ShardBench.ENCODERS) {
+                for (int n : List.of(1, 2, 4)) {
+                    ShardBench.ShardResult r = results.stream().filter(x -> x.shape() == shape
+                            && x.encoder().equals(encoder) && x.shards() == n).findFirst()
+                            .orElseThrow(() -> new AssertionError("no result for " + shape + " " + encoder + " " + n));
+                    assertEquals(n, r.rowsPerShard().length);
+                    assertEquals(6000, Arrays.stream(r.rowsPerShard()).sum(), shape + " " + encoder + " " + n);
+                    assertTrue(Double.isFinite(r.clientNs()) && r.clientNs() > 0, "client CPU of " + r);
+                    assertTrue(Double.isFinite(r.rate()) && r.rate() > 0, "rows/s of " + r);
+                }
+            }
+        }
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        bench.report(new PrintStream(buffer, true, StandardCharsets.UTF_8));
+        String report = buffer.toString(StandardCharsets.UTF_8);
+        for (String field : List.of("| shape | encoder | shards | rows/s (median) | vs 1 shard | client CPU ns/row |",
+                "emulator CPU ns/row", "Conditions:", "load average")) {
+            assertTrue(report.contains(field), "report lacks '" + field + "':\n" + report);
+        }
+        for (Shape shape : Shape.values()) {
+            for (String encoder : ShardBench.ENCODERS) {
+                for (int n : List.of(1, 2, 4)) {
+                    assertTrue(report.contains("| " + shape + " | " + encoder + " | " + n + " | "),
+                            "no table row for " + shape + " " + encoder + " " + n + ":\n" + report);
+                }
+            }
+        }
+    }
+}
