@@ -1,9 +1,6 @@
 package io.deltafunnel.camel;
 
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Map;
 
 import io.deltafunnel.mssql.ConnectionProvider;
@@ -11,8 +8,9 @@ import org.apache.camel.health.HealthCheckResultBuilder;
 import org.apache.camel.impl.health.AbstractHealthCheck;
 
 /**
- * Reports whether the SQL Server behind a {@code deltafunnel-mssql:} producer is reachable: each check opens a
- * connection (with the endpoint's credentials and login timeout) and runs {@code SELECT 1}. It never reports the
+ * Reports whether the SQL Server behind a {@code deltafunnel-mssql:} producer is reachable: each check
+ * {@linkplain ConnectionProvider#ping() pings} it (a new connection with the endpoint's credentials and login
+ * timeout, {@code SELECT 1}). It never reports the
  * password; the error details carry SQL Server's error number and SQLState.
  */
 public class DeltaFunnelMssqlProducerHealthCheck extends AbstractHealthCheck {
@@ -35,9 +33,8 @@ public class DeltaFunnelMssqlProducerHealthCheck extends AbstractHealthCheck {
     @Override
     protected void doCall(HealthCheckResultBuilder builder, Map<String, Object> options) {
         builder.detail("table", target);
-        try (Connection c = connections.open(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT 1")) {
-            rs.next();
+        try {
+            connections.ping();
             builder.up();
         } catch (SQLException e) {
             builder.detail("errorNumber", e.getErrorCode());
