@@ -71,6 +71,14 @@ public final class DeltaFunnelConstants {
               javaType = "io.deltafunnel.handoff.ShardAssignment")
     public static final String SHARD = "CamelDeltaFunnelShard";
 
+    @Metadata(label = "producer", description = "Sharded loads: what the run's last exchange did to the load:"
+                                                + " 'shard-done' (the share is committed, other shards are still"
+                                                + " missing), 'load-done' (this shard completed the set and ran the"
+                                                + " final step into the target) or 'already-done' (the shard was done"
+                                                + " before; nothing written, a final step still owed was run).",
+              javaType = "String")
+    public static final String LOAD_STATUS = "CamelDeltaFunnelLoadStatus";
+
     /**
      * Exchange <em>property</em> (not a header) set by the producer: the run's
      * {@link io.deltafunnel.handoff.HandoffStats} after this batch (input and output counters together).

@@ -1,8 +1,5 @@
 package io.deltafunnel.camel;
 
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,13 +7,17 @@ import java.util.Map;
 import javax.sql.DataSource;
 
 import io.deltafunnel.delta.DeltaTableSpec;
+import io.deltafunnel.delta.DeltaTableSpecs;
 import io.deltafunnel.handoff.BatchSizes;
 import io.deltafunnel.handoff.DeltaFunnelStateStore;
+import io.deltafunnel.handoff.LoadPlanStore;
 import io.deltafunnel.incremental.ChangeFeedFallback;
 import io.deltafunnel.incremental.IncrementalMode;
 import io.deltafunnel.incremental.IncrementalPlanner;
+import io.deltafunnel.incremental.RunSource;
 import io.deltafunnel.mssql.MssqlStateStore;
 import io.deltafunnel.mssql.StateTable;
+import io.deltafunnel.mssql.shard.MssqlLoadPlans;
 import io.deltafunnel.query.DuckDbSettings;
 import io.deltafunnel.query.SqlScript;
 import org.apache.arrow.memory.BufferAllocator;
@@ -118,8 +119,10 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
               description = "The state table, [schema.]table, in the target database. Created when missing.")
     private String stateTable = StateTable.DEFAULT_NAME;
 
-    @UriParam(label = "consumer,incremental", description = "The key of this route's rows in the state table."
-                                                            + " Default: the route id.")
+    @UriParam(label = "consumer,incremental", description = "The key of this route's rows in the state table (and,"
+                                                            + " sharded, of its loads). Default: the route id; for a"
+                                                            + " sharded endpoint (shardCount of 2 or more) the endpoint's name,"
+                                                            + " so that the N shards share one load.")
     private String stateKey;
 
     @UriParam(label = "consumer,incremental", description = "Operator control: when the state has no row for a"
@@ -136,6 +139,37 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
               description = "incremental=changes on a table without delta.enableChangeDataFeed=true: fail the poll"
                             + " with a clear error, or load the table's snapshot (snapshot-incremental). Case-insensitive.")
     private ChangeFeedFallback changeFeedFallback = ChangeFeedFallback.FAIL;
+
+    @UriParam(label = "consumer,sharding", defaultValue = "1",
+              description = "Sharded loads: the number of shards N the load is split into (1 = not sharded). Each"
+                            + " shard is one consumer (a route, or a pod of a Kubernetes Indexed Job) that reads the"
+                            + " files of shardView whose hash of path, mod N, is its shardIndex; the shards agree on"
+                            + " one plan in the load tables beside the state table (docs/sharding.md).")
+    private int shardCount = 1;
+
+    @UriParam(label = "consumer,sharding",
+              description = "Sharded loads: the 0-based index of this shard, 0 .. shardCount-1 (required when"
+                            + " shardCount is 2 or more), e.g. the JOB_COMPLETION_INDEX environment variable of a"
+                            + " Kubernetes Indexed Job's pod.")
+    private Integer shardIndex;
+
+    @UriParam(label = "consumer,sharding",
+              description = "Sharded loads: the delta.VIEW whose data files are split over the shards; the other"
+                            + " views are read whole by every shard. Default: the only delta.VIEW (required when"
+                            + " there are several).")
+    private String shardView;
+
+    @UriParam(label = "consumer,sharding",
+              description = "Sharded loads: the load's id, the same for all its shards (e.g. the Kubernetes Job's"
+                            + " name), at most 64 characters. Without it a shard joins the open load of its stateKey,"
+                            + " or starts a new one.")
+    private String loadId;
+
+    @UriParam(label = "consumer,sharding",
+              description = "Sharded loads: where the shards of a load agree on its plan, a LoadPlanStore bean."
+                            + " Default: an MssqlLoadPlans over stateDataSource and stateTable (the tables"
+                            + " STATETABLE_loads and STATETABLE_shards).")
+    private LoadPlanStore loadPlanStore;
 
     private BufferAllocator allocator;
 
@@ -186,61 +220,40 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
 
     /**
      * The Delta tables to register before each run, from the {@code delta.}, {@code deltaVersion.} and
-     * {@code deltaTimestamp.} options. Empty pin values (for example from an unset Kamelet property) mean latest.
+     * {@code deltaTimestamp.} options ({@link DeltaTableSpecs}).
      *
      * @throws IllegalArgumentException naming the option when a pin is malformed or names no registered view
      */
     public List<DeltaTableSpec> deltaSpecs() {
-        List<DeltaTableSpec> specs = new ArrayList<>();
-        Map<String, Object> tables = delta == null ? Map.of() : delta;
-        for (String view : pinnedViews()) {
-            if (!tables.containsKey(view)) {
-                throw new IllegalArgumentException("deltaVersion./deltaTimestamp." + view
-                                                   + " pins a view that has no delta." + view + " table");
-            }
-        }
-        for (Map.Entry<String, Object> e : tables.entrySet()) {
-            String view = e.getKey();
-            String version = pin(deltaVersion, view);
-            String timestamp = pin(deltaTimestamp, view);
-            try {
-                specs.add(new DeltaTableSpec(view, String.valueOf(e.getValue()),
-                        version == null ? null : Long.valueOf(version),
-                        timestamp == null ? null : Instant.parse(timestamp)));
-            } catch (NumberFormatException | DateTimeParseException ex) {
-                throw new IllegalArgumentException("view " + view + ": bad time-travel pin (deltaVersion." + view
-                                                   + "=" + version + ", deltaTimestamp." + view + "=" + timestamp
-                                                   + "): " + ex.getMessage(), ex);
-            }
-        }
-        return specs;
-    }
-
-    private List<String> pinnedViews() {
-        List<String> views = new ArrayList<>();
-        for (Map<String, Object> m : java.util.Arrays.asList(deltaVersion, deltaTimestamp)) {
-            if (m != null) {
-                m.forEach((k, v) -> {
-                    if (v != null && !v.toString().isBlank()) {
-                        views.add(k);
-                    }
-                });
-            }
-        }
-        return views;
-    }
-
-    private static String pin(Map<String, Object> pins, String view) {
-        Object v = pins == null ? null : pins.get(view);
-        return v == null || v.toString().isBlank() ? null : v.toString().trim();
+        return DeltaTableSpecs.of(delta, deltaVersion, deltaTimestamp);
     }
 
     IncrementalMode incrementalMode() {
         return incremental == null ? IncrementalMode.NONE : incremental;
     }
 
-    /** The planner of an incremental consumer whose route is {@code routeId}; null for incremental=none. */
-    IncrementalPlanner incrementalPlanner(String routeId) {
+    /** What the polls of the consumer of route {@code routeId} read: the options mapped onto a {@link RunSource}. */
+    RunSource runSource(String routeId) {
+        List<DeltaTableSpec> specs = deltaSpecs();
+        String key = stateKey(routeId);
+        return new RunSource("deltafunnel:" + name, specs, incrementalPlanner(key, specs), sharding(key, specs));
+    }
+
+    /** Whether this endpoint loads one shard of a sharded load ({@code shardCount > 1}). */
+    boolean sharded() {
+        return shardCount != 1;
+    }
+
+    /** The state key: the option, else (sharded) the endpoint's name, else the route id. */
+    private String stateKey(String routeId) {
+        if (stateKey != null && !stateKey.isBlank()) {
+            return stateKey;
+        }
+        return sharded() ? name : routeId;
+    }
+
+    /** The planner of an incremental consumer; null for incremental=none. */
+    private IncrementalPlanner incrementalPlanner(String key, List<DeltaTableSpec> specs) {
         IncrementalMode mode = incrementalMode();
         if (mode == IncrementalMode.NONE) {
             return null;
@@ -254,9 +267,29 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
             DataSource ds = stateDataSource;
             store = new MssqlStateStore(ds::getConnection, stateTable);
         }
-        String key = stateKey != null && !stateKey.isBlank() ? stateKey : routeId;
         return new IncrementalPlanner("deltafunnel:" + name, mode, store, key, startVersion,
-                changeFeedFallback == ChangeFeedFallback.SNAPSHOT, deltaSpecs(), duckDbSettings());
+                changeFeedFallback == ChangeFeedFallback.SNAPSHOT, specs, duckDbSettings());
+    }
+
+    /**
+     * The shard this endpoint loads ({@link RunSource.Sharding#of}); null when not sharded.
+     *
+     * @throws IllegalArgumentException naming the option when the sharding options do not fit together
+     */
+    private RunSource.Sharding sharding(String key, List<DeltaTableSpec> specs) {
+        return RunSource.Sharding.of("deltafunnel:" + name, shardCount, shardIndex, shardView, loadId, key, specs,
+                () -> {
+                    if (loadPlanStore != null) {
+                        return loadPlanStore;
+                    }
+                    if (stateDataSource == null) {
+                        throw new IllegalArgumentException("deltafunnel:" + name + ": a sharded load (shardCount="
+                                + shardCount + ") needs stateDataSource (the target database, where the load plan"
+                                + " lives) or loadPlanStore");
+                    }
+                    DataSource ds = stateDataSource;
+                    return new MssqlLoadPlans(ds::getConnection, stateTable);
+                }, duckDbSettings());
     }
 
     DuckDbSettings duckDbSettings() {
@@ -426,5 +459,66 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
     /** Whether DuckDB may download and auto-load extensions. Off by default. */
     public void setAllowExtensionAutoInstall(boolean allowExtensionAutoInstall) {
         this.allowExtensionAutoInstall = allowExtensionAutoInstall;
+    }
+
+    public int getShardCount() {
+        return shardCount;
+    }
+
+    /**
+     * Sharded loads: the number of shards N the load is split into (1 = not sharded). Each shard is one consumer (a
+     * route, or a pod of a Kubernetes Indexed Job) that reads the files of shardView whose hash of path, mod N, is
+     * its shardIndex; the shards agree on one plan in the load tables beside the state table (docs/sharding.md).
+     */
+    public void setShardCount(int shardCount) {
+        this.shardCount = shardCount;
+    }
+
+    public Integer getShardIndex() {
+        return shardIndex;
+    }
+
+    /**
+     * Sharded loads: the 0-based index of this shard, 0 .. shardCount-1 (required when shardCount is 2 or more),
+     * e.g. the JOB_COMPLETION_INDEX environment variable of a Kubernetes Indexed Job's pod.
+     */
+    public void setShardIndex(Integer shardIndex) {
+        this.shardIndex = shardIndex;
+    }
+
+    public String getShardView() {
+        return shardView;
+    }
+
+    /**
+     * Sharded loads: the delta.VIEW whose data files are split over the shards; the other views are read whole by
+     * every shard. Default: the only delta.VIEW (required when there are several).
+     */
+    public void setShardView(String shardView) {
+        this.shardView = shardView;
+    }
+
+    public String getLoadId() {
+        return loadId;
+    }
+
+    /**
+     * Sharded loads: the load's id, the same for all its shards (e.g. the Kubernetes Job's name), at most 64
+     * characters. Without it a shard joins the open load of its stateKey, or starts a new one.
+     */
+    public void setLoadId(String loadId) {
+        this.loadId = loadId;
+    }
+
+    public LoadPlanStore getLoadPlanStore() {
+        return loadPlanStore;
+    }
+
+    /**
+     * Sharded loads: where the shards of a load agree on its plan, a LoadPlanStore bean. Default: an MssqlLoadPlans
+     * over stateDataSource and stateTable (the tables STATETABLE_loads and STATETABLE_shards).
+     */
+    public void setLoadPlanStore(LoadPlanStore loadPlanStore) {
+        this.loadPlanStore = loadPlanStore;
     }
 }

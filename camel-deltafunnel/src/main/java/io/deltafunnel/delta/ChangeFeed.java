@@ -66,6 +66,24 @@ public final class ChangeFeed {
         VersionActions(long version) {
             this.version = version;
         }
+
+        void keep(List<AddFile> keptAdds, List<AddFile> keptRemoves) {
+            adds.clear();
+            adds.addAll(keptAdds);
+            removes.clear();
+            removes.addAll(keptRemoves);
+        }
+
+        /** The smallest path (as written in the log) among the adds and removes: names the shard of a rewrite. */
+        String smallestPath() {
+            String min = null;
+            for (List<AddFile> files : List.of(adds, removes)) {
+                for (AddFile f : files) {
+                    min = min == null || f.path().compareTo(min) < 0 ? f.path() : min;
+                }
+            }
+            return min;
+        }
     }
 
     /**
@@ -77,6 +95,23 @@ public final class ChangeFeed {
      */
     public static DeltaSnapshot register(Connection duckdb, String view, String tablePath, Long fromExclusive,
             long toInclusive) throws DeltaException {
+        return register(duckdb, view, tablePath, fromExclusive, toInclusive, null);
+    }
+
+    /**
+     * As {@link #register(Connection, String, String, Long, long)}, but only one shard's share of the changes
+     * ({@code shard} null: all of them). The shards' shares add up to exactly the whole change feed:
+     * <ul>
+     *   <li>an initial load (no {@code fromExclusive}): the snapshot's files of the shard;</li>
+     *   <li>a version with {@code cdc} actions: its change files of the shard;</li>
+     *   <li>a version whose {@code add}/{@code remove} actions are only adds or only removes: those of the shard;</li>
+     *   <li>a version with both adds and removes (a rewrite, whose rows cancel out across files with
+     *       {@code EXCEPT ALL}): the whole version goes to one shard, the shard of the smallest path among its adds
+     *       and removes, so that the cancellation sees all of its files.</li>
+     * </ul>
+     */
+    public static DeltaSnapshot register(Connection duckdb, String view, String tablePath, Long fromExclusive,
+            long toInclusive, ShardFilter shard) throws DeltaException {
         long started = System.nanoTime();
         DeltaSnapshot target = DeltaLog.snapshot(duckdb, tablePath, toInclusive, null);
         String table = target.tablePath();
@@ -87,7 +122,7 @@ public final class ChangeFeed {
         try {
             if (fromExclusive == null) {
                 String snap = helperView(view, "s");
-                ViewBuilder.register(duckdb, snap, target);
+                ViewBuilder.register(duckdb, snap, shard == null ? target : target.shard(shard));
                 Map<Long, Long> ts = timestamps(duckdb, listing, List.of(toInclusive));
                 parts.add("SELECT " + colList + ", 'insert' AS " + SqlText.ident(CHANGE_TYPE) + ", "
                         + changeColumns(toInclusive, ts.get(toInclusive)) + " FROM " + SqlText.ident(snap));
@@ -110,7 +145,8 @@ public final class ChangeFeed {
                     String meta = changeColumns(va.version, va.timestampMs);
                     if (!va.cdc.isEmpty()) {
                         String cdcView = helperView(view, "c" + va.version);
-                        ViewBuilder.register(duckdb, cdcView, withFiles(target, va.cdc, true));
+                        ViewBuilder.register(duckdb, cdcView,
+                                withFiles(target, shard == null ? va.cdc : shard.select(va.cdc), true));
                         parts.add("SELECT " + colList + ", " + SqlText.ident(CHANGE_TYPE) + ", " + meta + " FROM "
                                 + SqlText.ident(cdcView));
                         continue;
@@ -132,6 +168,16 @@ public final class ChangeFeed {
                                         + ", which is not live at version " + (va.version - 1), null);
                             }
                             va.removes.add(f);
+                        }
+                    }
+                    if (shard != null) {
+                        if (va.adds.isEmpty() || va.removes.isEmpty()) {
+                            va.keep(shard.select(va.adds), shard.select(va.removes));
+                        } else if (!shard.keeps(va.smallestPath())) {
+                            continue; // a rewrite: the whole version belongs to another shard
+                        }
+                        if (va.adds.isEmpty() && va.removes.isEmpty()) {
+                            continue;
                         }
                     }
                     String addView = helperView(view, "a" + va.version);

@@ -84,6 +84,15 @@ public final class DeltaSnapshot {
         return files;
     }
 
+    /**
+     * The same snapshot with only the files {@code shard} reads ({@link ShardFilter}): one shard's share of a
+     * sharded load. Schema, version and metadata are unchanged, so every shard's view has the same columns.
+     */
+    public DeltaSnapshot shard(ShardFilter shard) {
+        return new DeltaSnapshot(tablePath, version, protocol, metadataId, schema, partitionColumns, configuration,
+                columnMappingMode, shard.select(files));
+    }
+
     /** The columns the view exposes: the schema without columns whose type is or contains {@code variant}. */
     public List<DeltaColumn> viewColumns() {
         return schema.stream().filter(c -> !c.type().containsVariant()).toList();

@@ -25,10 +25,26 @@ public final class DeltaViews {
      * stay registered.
      */
     public static List<DeltaSnapshot> register(Connection duckdb, List<DeltaTableSpec> specs) throws DeltaException {
+        return register(duckdb, specs, null, null);
+    }
+
+    /**
+     * As {@link #register(Connection, List)}, but the view {@code shardView} shows only the files {@code shard} reads
+     * (one shard of a sharded load); the other views are whole. Returns the snapshots, the sharded one reduced to its
+     * shard's files.
+     */
+    public static List<DeltaSnapshot> register(Connection duckdb, List<DeltaTableSpec> specs, String shardView,
+            ShardFilter shard) throws DeltaException {
         List<DeltaSnapshot> snapshots = new ArrayList<>(specs.size());
         for (DeltaTableSpec spec : specs) {
             long started = System.nanoTime();
             DeltaSnapshot snapshot = DeltaLog.snapshot(duckdb, spec.path(), spec.version(), spec.timestamp());
+            if (shard != null && spec.view().equals(shardView)) {
+                long all = snapshot.fileCount();
+                snapshot = snapshot.shard(shard);
+                LOG.info("Delta table {}: view {} is {}: {} of {} files", snapshot.tablePath(), spec.view(), shard,
+                        snapshot.fileCount(), all);
+            }
             ViewBuilder.register(duckdb, spec.view(), snapshot);
             if (!snapshot.skippedColumns().isEmpty()) {
                 LOG.warn("Delta table {}: view {} leaves out variant column(s) {}", snapshot.tablePath(), spec.view(),

@@ -13,6 +13,7 @@ import io.deltafunnel.delta.DeltaException;
 import io.deltafunnel.delta.DeltaLog;
 import io.deltafunnel.delta.DeltaTableSpec;
 import io.deltafunnel.delta.DeltaViews;
+import io.deltafunnel.delta.ShardFilter;
 import io.deltafunnel.delta.VersionNotFoundException;
 import io.deltafunnel.handoff.DeltaFunnelStateStore;
 import io.deltafunnel.handoff.IncrementalLoad;
@@ -126,21 +127,32 @@ public final class IncrementalPlanner {
 
     /** Registers the planned views on the run's connection; a replay of the run registers exactly the same. */
     public PinningPreparer preparer(Plan plan) {
+        return preparer(plan.load(), null, null);
+    }
+
+    /**
+     * Registers the views of {@code load} on the run's connection, the view {@code shardView} reduced to the files
+     * of {@code shard} (one shard of a sharded load; {@code shard} null: everything). A replay registers exactly
+     * the same.
+     */
+    public static PinningPreparer preparer(IncrementalLoad load, String shardView, ShardFilter shard) {
         return (connection, pinned) -> {
             Map<String, Long> versions = new LinkedHashMap<>();
-            for (IncrementalLoad.Source s : plan.load().sources()) {
-                register(connection, s);
+            for (IncrementalLoad.Source s : load.sources()) {
+                register(connection, s, s.view().equals(shardView) ? shard : null);
                 versions.put(s.view(), s.toVersion());
             }
             return versions;
         };
     }
 
-    private static void register(Connection connection, IncrementalLoad.Source s) throws DeltaException {
+    private static void register(Connection connection, IncrementalLoad.Source s, ShardFilter shard)
+            throws DeltaException {
         if (s.changes()) {
-            ChangeFeed.register(connection, s.view(), s.source(), s.fromVersion(), s.toVersion());
+            ChangeFeed.register(connection, s.view(), s.source(), s.fromVersion(), s.toVersion(), shard);
         } else {
-            DeltaViews.register(connection, List.of(new DeltaTableSpec(s.view(), s.source(), s.toVersion(), null)));
+            DeltaViews.register(connection, List.of(new DeltaTableSpec(s.view(), s.source(), s.toVersion(), null)),
+                    s.view(), shard);
         }
     }
 }

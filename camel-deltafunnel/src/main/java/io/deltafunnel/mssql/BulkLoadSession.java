@@ -2,12 +2,9 @@ package io.deltafunnel.mssql;
 
 import java.sql.SQLException;
 import java.util.List;
-import java.util.Locale;
-import java.util.stream.Collectors;
 
 import io.deltafunnel.handoff.HandoffStats;
 import io.deltafunnel.handoff.IncrementalLoad;
-import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.slf4j.Logger;
@@ -29,9 +26,14 @@ import org.slf4j.LoggerFactory;
  * {@link #resumeAfterFailure()} gives a session that continues the run on a new connection from the last committed
  * batch (without truncating again); everything else is retried by replaying the run in a new session.
  *
+ * <p>The parts: {@link RunTarget} sets the run up on its first batch (channel and fallback, target, binding,
+ * staging), {@link StagingTable} names, creates and drops the staging table, {@link MergeStatement} builds the MERGE
+ * (change rows ranked), {@link StateTable} records an incremental run; this class keeps the run's state machine,
+ * statistics, transaction and failure handling.
+ *
  * <p>Not thread-safe: one caller at a time.
  */
-public final class BulkLoadSession implements AutoCloseable {
+public final class BulkLoadSession implements RunSession {
 
     private static final Logger LOG = LoggerFactory.getLogger(BulkLoadSession.class);
 
@@ -42,10 +44,11 @@ public final class BulkLoadSession implements AutoCloseable {
     private final BulkLoadSettings settings;
     private SqlChannelProvider provider;
 
+    /** The first batch's set-up (channel, target, binding, staging); null before it. */
+    private RunTarget prepared;
     private SqlChannel channel;
     private TableName target;
     private TableName staging;
-    private boolean stagingCreated;
     private Schema schema;
     private List<BoundColumn> columns;
     private HandoffStats stats = HandoffStats.ZERO;
@@ -60,15 +63,9 @@ public final class BulkLoadSession implements AutoCloseable {
     /** The incremental run's versions to record in the state table at the final commit, or null. */
     private IncrementalLoad incremental;
     private StateTable stateTable;
-    /** The batch carries change rows ({@code _change_type}): a change merge. */
-    private boolean changeRows;
-    /** The bound columns that go into the target (all but the change columns). */
-    private List<BoundColumn> dataColumns;
-    /** The target's identity column when a source column maps to it (keepIdentity=true), else null. */
-    private String identityColumn;
 
-    /** Column names that mark change rows; excluded from the target's columns. */
-    public static final List<String> CHANGE_COLUMNS = List.of("_change_type", "_commit_version", "_commit_timestamp");
+    /** Column names that mark change rows; excluded from the target's columns ({@link MergeStatement}). */
+    public static final List<String> CHANGE_COLUMNS = MergeStatement.CHANGE_COLUMNS;
 
     private BulkLoadSession(String runId, BulkLoadSettings settings, SqlChannelProvider provider) {
         this.runId = runId;
@@ -121,6 +118,7 @@ public final class BulkLoadSession implements AutoCloseable {
      *
      * @throws IllegalStateException when this session is not such a failed run, or its last commit is in doubt
      */
+    @Override
     public BulkLoadSession resumeAfterFailure() {
         if (state != State.FAILED || !resumable()) {
             throw new IllegalStateException("run " + runId + " on " + settings.table() + " (" + state + ", "
@@ -134,6 +132,7 @@ public final class BulkLoadSession implements AutoCloseable {
     }
 
     /** True when a failed batch of this run can be written again in a {@linkplain #resumeAfterFailure() resumed} session. */
+    @Override
     public boolean resumable() {
         return settings.transactionMode() == TransactionMode.BATCH && !commitInDoubt
                 && (settings.writeMode() == WriteMode.APPEND || settings.writeMode() == WriteMode.TRUNCATE);
@@ -222,101 +221,16 @@ public final class BulkLoadSession implements AutoCloseable {
     // ---- steps ----
 
     private void prepare(Schema arrowSchema) throws SQLException {
-        try {
-            channel = provider.open();
-        } catch (SQLException e) {
-            // Same SQLState and error number, so that SqlServerErrors classifies it as before.
-            throw new SQLException("cannot connect to SQL Server: " + e.getMessage(), e.getSQLState(),
-                    e.getErrorCode(), e);
-        }
-        channel.setQueryTimeout(settings.timeoutSeconds());
-        boolean temporalAsText = channel.temporalAsText();
-        BulkLoadException.Context ctx = context();
-        changeRows = arrowSchema.getFields().stream().anyMatch(f -> f.getName().equalsIgnoreCase(CHANGE_COLUMNS.get(0)));
-        if (changeRows && settings.writeMode() != WriteMode.MERGE) {
-            throw new ColumnMappingException("the batch carries change rows (column _change_type); they can only be"
-                    + " applied with writeMode=merge and keyColumns, not " + settings.writeMode(), ctx);
-        }
-        if (incremental != null && settings.transactionMode() == TransactionMode.BATCH
-                && (settings.writeMode() == WriteMode.APPEND || settings.writeMode() == WriteMode.TRUNCATE)) {
-            throw new ColumnMappingException("an incremental run records its Delta versions in the same transaction"
-                    + " as its data; that needs transaction=run, or writeMode=replace/merge (not transaction=batch with "
-                    + settings.writeMode() + ")", ctx);
-        }
-        if (incremental != null) {
-            stateTable.ensure(channel); // DDL, outside the run's transaction
-        }
-        Schema dataSchema = changeRows ? new Schema(arrowSchema.getFields().stream()
-                .filter(f -> !isChangeColumn(f.getName())).toList()) : arrowSchema;
-        TableName found = TargetCatalog.find(channel, settings.table());
-        if (found == null) {
-            if (!settings.createTable()) {
-                throw new ColumnMappingException("target table " + settings.table()
-                        + " does not exist (set createTable=true to create it from the Arrow schema)", ctx);
-            }
-            String ddl = ColumnMapper.createTableSql(settings.table(), dataSchema, settings.columnMapping(), ctx);
-            LOG.info("Run {}: creating {}", runId, settings.table());
-            execute(ddl);
-            found = TargetCatalog.find(channel, settings.table());
-            if (found == null) {
-                throw new ColumnMappingException("target table " + settings.table() + " was created but the catalog"
-                        + " does not show it", ctx);
-            }
-        }
-        target = found;
-        TargetTable table = TargetCatalog.describe(channel, target);
-        // Binding against the target first: a mapping error is reported before any staging table exists.
-        List<BoundColumn> targetBound = ColumnMapper.bind(dataSchema, table, settings.columnMapping(), temporalAsText,
-                ctx);
-        ColumnMapper.checkIdentity(targetBound, settings.keepIdentity(), target, ctx);
-        identityColumn = targetBound.stream().map(BoundColumn::target).filter(TargetColumn::identity)
-                .map(TargetColumn::name).findFirst().orElse(null);
-        schema = arrowSchema;
-        if (settings.writeMode() == WriteMode.REPLACE || settings.writeMode() == WriteMode.MERGE) {
-            staging = stagingName(target, runId);
-            // DDL outside the run's transaction.
-            stagingCreated = true;
-            StringBuilder extra = new StringBuilder();
-            if (changeRows) {
-                for (Field f : arrowSchema.getFields()) {
-                    if (isChangeColumn(f.getName())) {
-                        extra.append(", CAST(NULL AS ").append(SqlServerTypes.createTableType(f)).append(") AS ")
-                                .append(SqlIdentifiers.quote(f.getName()));
-                    }
-                }
-            }
-            execute("SELECT TOP 0 *" + extra + " INTO " + staging.quoted() + " FROM " + target.quoted());
-        }
-        if (changeRows) {
-            // The change columns exist only in the staging table: bind the whole batch against it.
-            columns = ColumnMapper.bind(arrowSchema, TargetCatalog.describe(channel, staging),
-                    settings.columnMapping(), temporalAsText, ctx);
-            dataColumns = columns.stream().filter(c -> !isChangeColumn(c.sourceName())).toList();
-        } else {
-            columns = targetBound;
-            dataColumns = columns;
-        }
-        if (settings.writeMode() == WriteMode.MERGE) {
-            checkKeys();
-        }
-        String cannot = channel.cannotWrite(staging != null ? staging : target, arrowSchema, columns);
-        if (cannot != null) {
-            SqlChannelProvider fallback = provider.fallback();
-            if (fallback == null) {
-                throw new ColumnMappingException("bulkEncoder=" + channel.encoder() + " cannot write this run: "
-                        + cannot + " (set bulkEncoderFallback=true to use the mssql-jdbc path instead)", ctx);
-            }
-            LOG.warn("Run {} on {}: bulkEncoder={} cannot write this run ({}); using the mssql-jdbc path", runId,
-                    settings.table(), channel.encoder(), cannot);
-            if (stagingCreated) {
-                dropStaging(channel);
-            }
-            closeConnection();
-            provider = fallback;
-            columns = null;
-            prepare(arrowSchema);
-            return;
-        }
+        boolean replaceOrMerge = settings.writeMode() == WriteMode.REPLACE || settings.writeMode() == WriteMode.MERGE;
+        prepared = new RunTarget(runId, settings, provider, replaceOrMerge ? t -> StagingTable.forRun(t, runId) : null,
+                false, null, this::context);
+        prepared.prepare(arrowSchema, stateTable, incremental != null);
+        channel = prepared.channel();
+        provider = prepared.provider();
+        target = prepared.target();
+        staging = prepared.staging() == null ? null : prepared.staging().name();
+        schema = prepared.schema();
+        columns = prepared.columns();
         channel.setAutoCommit(false);
         if (settings.writeMode() == WriteMode.TRUNCATE && !truncateCommitted) {
             execute("TRUNCATE TABLE " + target.quoted());
@@ -327,35 +241,14 @@ public final class BulkLoadSession implements AutoCloseable {
         }
     }
 
-    private void checkKeys() {
-        if (identityColumn != null && settings.keyColumns().stream().noneMatch(k -> k.equalsIgnoreCase(identityColumn))) {
-            throw new ColumnMappingException("merge maps identity column '" + identityColumn + "' of " + target
-                    + " but it is not a key column: SQL Server cannot update an identity column (error 8102); make it"
-                    + " a key column or leave it out", context().withColumn(identityColumn));
-        }
-        for (String key : settings.keyColumns()) {
-            boolean mapped = dataColumns.stream().anyMatch(c -> c.target().name().equalsIgnoreCase(key));
-            if (!mapped) {
-                throw new ColumnMappingException("merge key column '" + key + "' is not a mapped target column of "
-                        + target, context().withColumn(key));
-            }
-        }
-    }
-
     /** Whether {@code name} is one of {@link #CHANGE_COLUMNS} (case-insensitive). */
     public static boolean isChangeColumn(String name) {
-        return CHANGE_COLUMNS.stream().anyMatch(c -> c.equalsIgnoreCase(name));
+        return MergeStatement.isChangeColumn(name);
     }
 
     /** {@code <table>__df_<run id prefix>} in the target's schema, within SQL Server's 128-character limit. */
     static TableName stagingName(TableName target, String runId) {
-        String suffix = "__df_" + runId.replaceAll("[^A-Za-z0-9]", "").toLowerCase(Locale.ROOT);
-        suffix = suffix.substring(0, Math.min(suffix.length(), 5 + 12));
-        String base = target.table();
-        if (base.length() + suffix.length() > SqlIdentifiers.MAX_LENGTH) {
-            base = base.substring(0, SqlIdentifiers.MAX_LENGTH - suffix.length());
-        }
-        return target.sibling(base + suffix);
+        return StagingTable.forRun(target, runId);
     }
 
     private void bulkCopy(ArrowBulkData data) throws SQLException {
@@ -363,15 +256,13 @@ public final class BulkLoadSession implements AutoCloseable {
     }
 
     private void finish() throws SQLException {
-        String columnList = dataColumns.stream().map(c -> SqlIdentifiers.quote(c.target().name()))
-                .collect(Collectors.joining(", "));
         switch (settings.writeMode()) {
             case REPLACE -> {
                 execute("TRUNCATE TABLE " + target.quoted());
-                withIdentityInsert(() -> execute("INSERT INTO " + target.quoted() + " WITH (TABLOCK) (" + columnList
-                        + ") SELECT " + columnList + " FROM " + staging.quoted()));
+                prepared.withIdentityInsert(() -> execute(prepared.staging().insertInto(target,
+                        prepared.dataColumns())));
             }
-            case MERGE -> withIdentityInsert(() -> execute(mergeSql()));
+            case MERGE -> prepared.withIdentityInsert(() -> execute(prepared.mergeSql()));
             default -> {
             }
         }
@@ -391,71 +282,6 @@ public final class BulkLoadSession implements AutoCloseable {
         } finally {
             closeConnection();
         }
-    }
-
-    /** A statement that may fail with a {@link SQLException}. */
-    private interface SqlStep {
-        void run() throws SQLException;
-    }
-
-    /**
-     * Runs {@code step} with {@code SET IDENTITY_INSERT target ON} when the run writes the target's identity column
-     * (keepIdentity=true): the copy from the staging table then keeps the source's identity values, as the bulk copy
-     * does. IDENTITY_INSERT is session state, not transactional: it is switched off again right after the step (and
-     * a failed run closes its connection).
-     */
-    private void withIdentityInsert(SqlStep step) throws SQLException {
-        if (identityColumn == null) {
-            step.run();
-            return;
-        }
-        execute("SET IDENTITY_INSERT " + target.quoted() + " ON");
-        step.run();
-        execute("SET IDENTITY_INSERT " + target.quoted() + " OFF");
-    }
-
-    String mergeSql() {
-        List<String> keys = dataColumns.stream().map(c -> c.target().name())
-                .filter(n -> settings.keyColumns().stream().anyMatch(k -> k.equalsIgnoreCase(n))).toList();
-        List<String> others = dataColumns.stream().map(c -> c.target().name())
-                .filter(n -> settings.keyColumns().stream().noneMatch(k -> k.equalsIgnoreCase(n))).toList();
-        List<String> all = dataColumns.stream().map(c -> c.target().name()).toList();
-        StringBuilder sql = new StringBuilder("MERGE INTO ").append(target.quoted()).append(" AS T USING ")
-                .append(changeRows ? changeSource(keys, all) : staging.quoted()).append(" AS S ON (");
-        sql.append(keys.stream().map(k -> "T." + SqlIdentifiers.quote(k) + " = S." + SqlIdentifiers.quote(k))
-                .collect(Collectors.joining(" AND ")));
-        sql.append(')');
-        String type = changeRows ? "S." + SqlIdentifiers.quote(CHANGE_COLUMNS.get(0)) : null;
-        if (changeRows) {
-            sql.append(" WHEN MATCHED AND ").append(type).append(" = 'delete' THEN DELETE");
-        }
-        if (!others.isEmpty()) {
-            sql.append(" WHEN MATCHED THEN UPDATE SET ").append(others.stream()
-                    .map(c -> "T." + SqlIdentifiers.quote(c) + " = S." + SqlIdentifiers.quote(c))
-                    .collect(Collectors.joining(", ")));
-        }
-        sql.append(changeRows ? " WHEN NOT MATCHED AND " + type + " <> 'delete' THEN INSERT (" : " WHEN NOT MATCHED THEN INSERT (")
-                .append(all.stream().map(SqlIdentifiers::quote).collect(Collectors.joining(", ")))
-                .append(") VALUES (")
-                .append(all.stream().map(c -> "S." + SqlIdentifiers.quote(c)).collect(Collectors.joining(", ")))
-                .append(");");
-        return sql.toString();
-    }
-
-    /**
-     * The MERGE source for change rows: the staging table without preimages, reduced to the last change per key
-     * (highest {@code _commit_version}; within a version an insert/postimage over a delete).
-     */
-    private String changeSource(List<String> keys, List<String> all) {
-        String q = SqlIdentifiers.quote(CHANGE_COLUMNS.get(0));
-        boolean hasVersion = columns.stream().anyMatch(c -> c.sourceName().equalsIgnoreCase(CHANGE_COLUMNS.get(1)));
-        String cols = all.stream().map(SqlIdentifiers::quote).collect(Collectors.joining(", "));
-        String order = (hasVersion ? SqlIdentifiers.quote(CHANGE_COLUMNS.get(1)) + " DESC, " : "")
-                + "CASE WHEN " + q + " = 'delete' THEN 1 ELSE 2 END DESC";
-        return "(SELECT " + cols + ", " + q + " FROM (SELECT " + cols + ", " + q + ", ROW_NUMBER() OVER (PARTITION BY "
-                + keys.stream().map(SqlIdentifiers::quote).collect(Collectors.joining(", ")) + " ORDER BY " + order
-                + ") AS [__df_rank] FROM " + staging.quoted() + " WHERE " + q + " <> 'update_preimage') AS D"
-                + " WHERE D.[__df_rank] = 1)";
     }
 
     /** Commits; a failure of the commit itself leaves its outcome in doubt ({@link WorkOutcome#IN_DOUBT}). */
@@ -504,7 +330,7 @@ public final class BulkLoadSession implements AutoCloseable {
     }
 
     private void cleanUp(Throwable into) {
-        SqlChannel c = channel;
+        SqlChannel c = prepared == null ? null : prepared.channel();
         boolean alive = false;
         if (c != null) {
             try {
@@ -518,18 +344,21 @@ public final class BulkLoadSession implements AutoCloseable {
                 LOG.debug("Run {}: rollback failed: {}", runId, e.toString());
             }
         }
-        if (stagingCreated) {
+        if (prepared != null) {
+            provider = prepared.provider(); // the fallback when the run switched to it
+        }
+        if (prepared != null && prepared.stagingCreated()) {
             try {
                 if (alive) {
                     c.setAutoCommit(true);
                     dropStaging(c);
                 } else {
-                    try (SqlChannel fresh = provider.open()) {
+                    try (SqlChannel fresh = prepared.provider().open()) {
                         dropStaging(fresh);
                     }
                 }
             } catch (SQLException | RuntimeException e) {
-                LOG.warn("Run {}: dropping staging table {} failed: {}", runId, staging, e.toString());
+                LOG.warn("Run {}: dropping staging table {} failed: {}", runId, prepared.staging(), e.toString());
                 if (into != null) {
                     into.addSuppressed(e);
                 }
@@ -539,24 +368,15 @@ public final class BulkLoadSession implements AutoCloseable {
     }
 
     private void dropStaging(SqlChannel c) throws SQLException {
-        if (!stagingCreated) {
-            return;
+        if (prepared != null) {
+            prepared.dropStaging(c);
         }
-        // Existence through the catalog (a bound parameter), then a plain DROP TABLE.
-        if (TargetCatalog.find(c, staging) != null) {
-            c.execute("DROP TABLE " + staging.quoted());
-        }
-        stagingCreated = false;
     }
 
     private void closeConnection() {
-        if (channel != null) {
-            try {
-                channel.close();
-            } catch (SQLException | RuntimeException e) {
-                LOG.debug("Run {}: closing the connection failed: {}", runId, e.toString());
-            }
-            channel = null;
+        if (prepared != null) {
+            prepared.closeChannel();
         }
+        channel = null;
     }
 }

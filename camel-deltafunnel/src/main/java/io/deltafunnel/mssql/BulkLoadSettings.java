@@ -63,6 +63,11 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds);
     }
 
+    public BulkLoadSettings withTableLock(boolean lock) {
+        return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, lock,
+                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds);
+    }
+
     /** Parses {@code a,b , c} into trimmed non-empty names. */
     public static List<String> parseList(String text) {
         if (text == null || text.isBlank()) {

@@ -7,10 +7,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
+import io.deltafunnel.handoff.HandoffException;
 import io.deltafunnel.handoff.HandoffStats;
 
 /**
- * The runs a producer has open: one {@link BulkLoadSession} per run id, at most {@code maxOpenRuns} at a time, so that
+ * The runs a producer has open: one {@link RunSession} per run id, at most {@code maxOpenRuns} at a time, so that
  * runs arriving concurrently (for example through {@code seda:} with several consumers) each keep their own session
  * instead of aborting each other. Thread-safe; each {@link Run} is written under its own monitor by its caller
  * ({@code synchronized (run)}), and this registry never waits for a run's monitor while holding its own.
@@ -35,9 +36,9 @@ public final class OpenRuns {
     public static final class Run {
         private final String runId;
         private final int attempt;
-        private BulkLoadSession session;
+        private RunSession session;
 
-        Run(String runId, int attempt, BulkLoadSession session) {
+        Run(String runId, int attempt, RunSession session) {
             this.runId = runId;
             this.attempt = attempt;
             this.session = session;
@@ -51,12 +52,12 @@ public final class OpenRuns {
             return attempt;
         }
 
-        public BulkLoadSession session() {
+        public RunSession session() {
             return session;
         }
 
         /** Replaces the session (a resumed or fresh session of the same run). */
-        public void session(BulkLoadSession next) {
+        public void session(RunSession next) {
             this.session = next;
         }
     }
@@ -94,7 +95,7 @@ public final class OpenRuns {
      * @throws RunRefusedException       when that attempt of the run has already failed here
      * @throws TooManyOpenRunsException when it is a new run and {@code maxOpenRuns} runs are open
      */
-    public synchronized Run runFor(String runId, int attempt, int batchIndex, Supplier<BulkLoadSession> opener) {
+    public synchronized Run runFor(String runId, int attempt, int batchIndex, Supplier<? extends RunSession> opener) {
         FailedBatch lastFailure = failed.get(runId);
         if (lastFailure != null) {
             if (lastFailure.run().attempt() == attempt && lastFailure.batchIndex() == batchIndex && batchIndex >= 0) {
@@ -136,7 +137,7 @@ public final class OpenRuns {
      * Records that {@code attempt} of {@code runId} failed with {@code failure} on batch {@code batchIndex} (-1 when
      * unknown): that batch sent again gets the same failure, the run's further batches are refused.
      */
-    public synchronized void failed(String runId, int attempt, int batchIndex, BulkLoadException failure) {
+    public synchronized void failed(String runId, int attempt, int batchIndex, HandoffException failure) {
         failed.put(runId, new FailedBatch(new RunFailures.Failed(runId, attempt, failure), batchIndex));
     }
 

@@ -2,6 +2,8 @@ package io.deltafunnel.mssql;
 
 import java.util.Objects;
 
+import io.deltafunnel.handoff.HandoffException;
+
 /**
  * What a failed run turns into: a retry decision (by {@link SqlServerErrors} only), a replay request, a final
  * failure, or the refusal of further batches of a failed run. Stateless helpers plus the {@link Failed} record.
@@ -40,7 +42,7 @@ public final class RunFailures {
     }
 
     /** The last run that failed in a producer: its later batches of the same (or an older) attempt are refused. */
-    public record Failed(String runId, int attempt, BulkLoadException failure) {
+    public record Failed(String runId, int attempt, HandoffException failure) {
 
         public Failed {
             Objects.requireNonNull(runId, "runId");

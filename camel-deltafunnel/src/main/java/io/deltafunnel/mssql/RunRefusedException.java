@@ -1,5 +1,7 @@
 package io.deltafunnel.mssql;
 
+import io.deltafunnel.handoff.HandoffException;
+
 /**
  * A batch of a run that has already failed in this producer was refused: its earlier batches were rolled back (or,
  * with {@code transaction=batch}, partly committed), so writing the rest would leave a partial run. It happens when
@@ -8,7 +10,8 @@ package io.deltafunnel.mssql;
  */
 public class RunRefusedException extends BulkLoadException {
 
-    RunRefusedException(String message, BulkLoadException original) {
-        super(message, original.context().withErrorNumber(null), original);
+    RunRefusedException(String message, HandoffException original) {
+        super(message, original instanceof BulkLoadException b ? b.context().withErrorNumber(null)
+                : Context.of(null, WorkOutcome.ROLLED_BACK, original.stats()), original);
     }
 }

@@ -82,7 +82,7 @@ public final class StateTable {
      * planned from ({@link IncrementalLoad.Source#storedVersion()}, null = no row); otherwise the run was already
      * applied or the state moved, and a {@link StateConflictException} is thrown (the caller rolls back).
      */
-    void record(SqlChannel c, IncrementalLoad load, String runId, BulkLoadException.Context ctx) throws SQLException {
+    public void record(SqlChannel c, IncrementalLoad load, String runId, BulkLoadException.Context ctx) throws SQLException {
         for (IncrementalLoad.Source s : load.sources()) {
             List<Object[]> rows = c.query("SELECT [version] FROM " + name.quoted()
                     + " WITH (UPDLOCK, HOLDLOCK) WHERE [route] = ? AND [source] = ?", load.stateKey(), s.source());

@@ -32,7 +32,7 @@ public final class QueryRun implements AutoCloseable {
         this.runId = runId;
         this.connection = connection;
         this.stream = stream;
-        this.pinnedVersions = Map.copyOf(pinnedVersions);
+        this.pinnedVersions = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(pinnedVersions));
     }
 
     /** Opens a new run with a fresh run id and no pins: see {@link #open(String, DuckDbSettings, List, String, int, BufferAllocator, String, Map)}. */

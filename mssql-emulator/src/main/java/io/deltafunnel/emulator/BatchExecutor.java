@@ -198,6 +198,9 @@ final class BatchExecutor {
             case "SET":
                 new SetHandler(ctx).execute(st);
                 return;
+            case "DECLARE":
+                new DeclareHandler(ctx).execute(st); // no DONE: SQL Server sends none for a DECLARE
+                return;
             case "WAITFOR":
                 waitFor(st);
                 return;

@@ -8,7 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** EXEC of the few system procedures the emulator implements (sp_rename, sp_executesql with plain text). */
+/**
+ * EXEC of the few system procedures the emulator implements: sp_rename, sp_executesql with plain text,
+ * sp_getapplock and sp_releaseapplock ({@link AppLockProcedures}, also with {@code EXEC @status = ...}).
+ */
 final class ExecHandler {
     private final ExecContext ctx;
 
@@ -22,12 +25,28 @@ final class ExecHandler {
             throw SqlServerError.syntax(st.text);
         }
         Token procTok = st.tokens.get(i);
+        String statusVar = null;
         if (procTok.kind() == Token.Kind.VARIABLE) {
-            throw SqlServerError.unsupported("EXEC with a return status variable");
+            if (i + 2 >= st.tokens.size() || !st.tokens.get(i + 1).isSymbol("=") || procTok.text().startsWith("@@")) {
+                throw SqlServerError.unsupported("EXEC of a procedure named by a variable");
+            }
+            statusVar = procTok.text();
+            if (!ctx.vars.containsKey(statusVar.toLowerCase(Locale.ROOT))) {
+                throw new SqlServerError(137, 2, 15, "Must declare the scalar variable \"" + statusVar + "\".");
+            }
+            i += 2;
         }
         ObjectName proc = ObjectName.at(st.tokens, i);
-        List<String> args = literalArgs(st.tokens, proc.next);
         String name = proc.name.toLowerCase(Locale.ROOT);
+        if (name.equals("sp_getapplock") || name.equals("sp_releaseapplock")) {
+            appLock(name.equals("sp_getapplock"), st.tokens, proc.next, statusVar);
+            return;
+        }
+        if (statusVar != null) {
+            throw SqlServerError.unsupported("EXEC @status = " + proc.name
+                    + " (a return status variable only with sp_getapplock and sp_releaseapplock)");
+        }
+        List<String> args = literalArgs(st.tokens, proc.next);
         switch (name) {
             case "sp_rename":
                 if (args.size() < 2 || args.size() > 3) {
@@ -56,6 +75,39 @@ final class ExecHandler {
             }
             default:
                 throw new SqlServerError(2812, 62, 16, "Could not find stored procedure '" + proc.name + "'.");
+        }
+    }
+
+    /**
+     * sp_getapplock / sp_releaseapplock: their messages (INFO or ERROR) do not end the batch, as in SQL Server; the
+     * return status goes to {@code statusVar} (if any) and, at the top level of a SQL batch, to the client as
+     * RETURNSTATUS + DONEPROC (inside an RPC the call ends with a DONEINPROC, the RPC's own status follows).
+     */
+    private void appLock(boolean get, List<Token> toks, int argStart, String statusVar)
+            throws SqlServerError, IOException {
+        AppLockProcedures.Outcome out = new AppLockProcedures(ctx).call(get, toks, argStart);
+        int inx = ctx.session.inTransaction() ? DoneStatus.INXACT : 0;
+        if (out.info() != null) {
+            ctx.response.info(out.infoNumber(), out.info());
+        }
+        if (out.error() != null && ctx.session.xactAbort) {
+            throw out.error(); // under XACT_ABORT the procedure's error ends the batch and the transaction
+        }
+        if (out.error() != null) {
+            ctx.response.error(out.error());
+            ctx.response.done(io.deltafunnel.tds.TokenType.DONEINPROC, DoneStatus.ERROR | inx, DoneStatus.CMD_EXECUTE,
+                    0);
+        }
+        if (statusVar != null) {
+            String key = statusVar.toLowerCase(Locale.ROOT);
+            SqlParam declared = ctx.vars.get(key);
+            ctx.vars.put(key, new SqlParam(declared.name, declared.type, out.status(), false));
+        }
+        if (ctx.inProc) {
+            ctx.response.done(io.deltafunnel.tds.TokenType.DONEINPROC, inx, DoneStatus.CMD_EXECUTE, 0);
+        } else {
+            io.deltafunnel.tds.TokenWriter.returnStatus(ctx.response.token(), out.status());
+            ctx.response.done(io.deltafunnel.tds.TokenType.DONEPROC, inx, DoneStatus.CMD_EXECUTE, 0);
         }
     }
 

@@ -129,6 +129,10 @@ final class H2Translator {
                     if (t.is("OUTPUT") && depth == 0) {
                         throw SqlServerError.unsupported("OUTPUT clause");
                     }
+                    if (t.is("APPLOCK_MODE") && next(i, "(")) {
+                        i = applockMode(i);
+                        break;
+                    }
                     if (t.kind() == Token.Kind.WORD && next(i, "(") && function(t)) {
                         i = skipNiladicParens(t, i);
                         break;
@@ -217,6 +221,47 @@ final class H2Translator {
             throw new SqlServerError(137, 2, 15, "Must declare the scalar variable \"" + v + "\".");
         }
         param(p.value, p.h2CastType());
+    }
+
+    /**
+     * {@code APPLOCK_MODE(principal, resource, owner)} with literal or variable arguments: evaluated here (the
+     * session's application locks are the emulator's, not H2's) and bound as a value.
+     */
+    private int applockMode(int i) throws SqlServerError {
+        List<Object> args = new ArrayList<>();
+        int j = i + 2;
+        while (true) {
+            if (j >= toks.size()) {
+                throw SqlServerError.syntax("APPLOCK_MODE");
+            }
+            Token a = toks.get(j);
+            if (a.isString()) {
+                args.add(a.value());
+            } else if (a.is("NULL")) {
+                args.add(null);
+            } else if (a.kind() == Token.Kind.VARIABLE && !a.text().startsWith("@@")) {
+                SqlParam p = vars.get(a.text().toLowerCase(Locale.ROOT));
+                if (p == null) {
+                    throw new SqlServerError(137, 2, 15, "Must declare the scalar variable \"" + a.text() + "\".");
+                }
+                args.add(p.value);
+            } else {
+                throw SqlServerError.unsupported("APPLOCK_MODE with an argument other than a literal or a variable");
+            }
+            Token sep = j + 1 < toks.size() ? toks.get(j + 1) : null;
+            j += 2;
+            if (sep != null && sep.isSymbol(")")) {
+                break;
+            }
+            if (sep == null || !sep.isSymbol(",")) {
+                throw SqlServerError.syntax(sep == null ? "APPLOCK_MODE" : sep.text());
+            }
+        }
+        if (args.size() != 3) {
+            throw new SqlServerError(174, 1, 15, "The applock_mode function requires 3 argument(s).");
+        }
+        param(AppLockProcedures.applockMode(session, args.get(0), args.get(1), args.get(2)), "VARCHAR(32)");
+        return j;
     }
 
     /** Maps a function call; returns false if the name is not special (emitted as is by the caller). */

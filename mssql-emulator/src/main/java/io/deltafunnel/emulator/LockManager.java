@@ -40,7 +40,9 @@ final class LockManager {
          * TABLOCK). In SQL Server inserters take row locks under IX and do not block each other; the table-level
          * emulator lets IX holders share the table and keeps readers (S), updaters (U, X) and TABLOCK loads (BU) out.
          */
-        IX("IX");
+        IX("IX"),
+        /** Intent shared: only application locks ({@code sp_getapplock @LockMode = 'IntentShared'}) take it. */
+        IS("IS");
 
         final String label;
 
@@ -58,13 +60,15 @@ final class LockManager {
             }
             switch (this) {
                 case S:
-                    return granted == S || granted == U;
+                    return granted == S || granted == U || granted == IS;
                 case U:
-                    return granted == S;
+                    return granted == S || granted == IS;
                 case BU:
                     return granted == BU;
                 case IX:
-                    return granted == IX;
+                    return granted == IX || granted == IS;
+                case IS:
+                    return granted == IS || granted == S || granted == U || granted == IX;
                 default:
                     return false; // X
             }
@@ -81,15 +85,21 @@ final class LockManager {
                 case X:
                     return requested != SCH_M;
                 case U:
-                    return requested == S;
+                    return requested == S || requested == IS;
+                case S:
+                case IX:
+                    return requested == IS;
                 default:
                     return false;
             }
         }
     }
 
-    /** How long a lock is held. */
-    enum Duration { STATEMENT, TRANSACTION }
+    /**
+     * How long a lock is held. SESSION: an application lock owned by the session ({@code sp_getapplock
+     * @LockOwner = 'Session'}), held across transactions until released or the session ends.
+     */
+    enum Duration { STATEMENT, TRANSACTION, SESSION }
 
     /** Called while waiting, outside the manager's lock: throws to abandon the wait (ATTENTION, lost client). */
     interface WaitCheck {
@@ -102,6 +112,8 @@ final class LockManager {
         volatile int deadlockPriority;
         /** Table object id to the locks held on it. */
         private final Map<Integer, List<Hold>> holds = new LinkedHashMap<>();
+        /** Application locks: how often each (resource, owner kind) was granted and not yet released. */
+        private final Map<AppKey, Integer> appCounts = new HashMap<>();
         private Request waiting;
 
         Owner(int spid) {
@@ -110,6 +122,9 @@ final class LockManager {
     }
 
     private record Hold(Mode mode, Duration duration) {
+    }
+
+    private record AppKey(int resource, Duration duration) {
     }
 
     private static final class Request {
@@ -138,6 +153,8 @@ final class LockManager {
     /** Table object id to the owners holding a lock on it. */
     private final Map<Integer, Set<Owner>> holders = new HashMap<>();
     private boolean closed;
+    /** Application lock resources (principal and name) to their ids: negative, so never a table's object id. */
+    private final Map<String, Integer> appResources = new HashMap<>();
 
     Owner newOwner(int spid) {
         return new Owner(spid);
@@ -148,16 +165,17 @@ final class LockManager {
      *
      * @param timeoutMillis -1 waits forever, 0 fails at once, n fails after n ms (1222)
      * @param check run between waits, outside any monitor (ATTENTION, lost connection)
+     * @return true when granted at once, false when granted after waiting
      * @throws SqlServerError 1222 on timeout, 1205 when chosen as deadlock victim
      */
-    void acquire(Owner owner, int objectId, Mode mode, Duration duration, long timeoutMillis, WaitCheck check)
+    boolean acquire(Owner owner, int objectId, Mode mode, Duration duration, long timeoutMillis, WaitCheck check)
             throws SqlServerError, IOException {
         Request req;
         lock.lock();
         try {
             if (covered(owner, objectId, mode)) {
                 addHold(owner, objectId, mode, duration);
-                return;
+                return true;
             }
             req = new Request(owner, objectId, mode, duration);
             Deque<Request> q = queues.computeIfAbsent(objectId, k -> new ArrayDeque<>());
@@ -177,7 +195,7 @@ final class LockManager {
             owner.waiting = req;
             grantWaiters(objectId);
             if (req.granted) {
-                return;
+                return true;
             }
             if (timeoutMillis == 0) {
                 dequeue(req);
@@ -191,7 +209,7 @@ final class LockManager {
             lock.lock();
             try {
                 if (req.granted) {
-                    return;
+                    return false;
                 }
                 if (!req.victim && !closed) {
                     detectDeadlock(owner);
@@ -218,7 +236,7 @@ final class LockManager {
                     throw new AttentionException();
                 }
                 if (req.granted) {
-                    return;
+                    return false;
                 }
             } finally {
                 lock.unlock();
@@ -353,26 +371,30 @@ final class LockManager {
 
     /** Releases the owner's statement-duration locks (the statement ended). */
     void endStatement(Owner owner) {
-        release(owner, false);
+        release(owner, Duration.STATEMENT);
     }
 
-    /** Releases every lock of the owner (its transaction ended, or the session closed). */
+    /**
+     * Releases every lock of the owner's transaction (it ended): all but the session-owned application locks.
+     */
     void releaseAll(Owner owner) {
-        release(owner, true);
+        release(owner, Duration.TRANSACTION);
     }
 
-    private void release(Owner owner, boolean all) {
+    /** Releases every lock of the owner, session-owned application locks included (the session ended). */
+    void releaseSession(Owner owner) {
+        release(owner, Duration.SESSION);
+    }
+
+    /** Releases the owner's locks whose duration is at most {@code upTo}. */
+    private void release(Owner owner, Duration upTo) {
         lock.lock();
         try {
             List<Integer> touched = new ArrayList<>();
             for (Iterator<Map.Entry<Integer, List<Hold>>> it = owner.holds.entrySet().iterator(); it.hasNext();) {
                 Map.Entry<Integer, List<Hold>> e = it.next();
                 int before = e.getValue().size();
-                if (all) {
-                    e.getValue().clear();
-                } else {
-                    e.getValue().removeIf(h -> h.duration == Duration.STATEMENT);
-                }
+                e.getValue().removeIf(h -> h.duration.compareTo(upTo) <= 0);
                 if (e.getValue().size() != before) {
                     touched.add(e.getKey());
                 }
@@ -387,9 +409,104 @@ final class LockManager {
                     }
                 }
             }
+            owner.appCounts.keySet().removeIf(k -> k.duration.compareTo(upTo) <= 0);
             for (int id : touched) {
                 grantWaiters(id);
             }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- application locks (sp_getapplock) ----------------------------------------------------------------------
+
+    /**
+     * The lock resource id of an application lock: {@code principal} and {@code resource} compared as binary
+     * (case-sensitive) strings, as SQL Server does. Ids are negative, so they never meet a table's object id.
+     */
+    int appResource(String principal, String resource) {
+        lock.lock();
+        try {
+            return appResources.computeIfAbsent(principal + '\u0000' + resource, k -> -1 - appResources.size());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Takes an application lock ({@code duration} TRANSACTION or SESSION), waiting as for a table lock (timeout,
+     * deadlock detection with table locks and other application locks). Every grant counts: the lock goes when
+     * {@link #releaseApp} was called as often, or when its owner's transaction (TRANSACTION) or session ends.
+     *
+     * @return true when granted at once, false when granted after waiting
+     * @throws SqlServerError 1222 on timeout, 1205 when chosen as deadlock victim (the caller turns them into
+     *     sp_getapplock's return codes)
+     */
+    boolean acquireApp(Owner owner, int resource, Mode mode, Duration duration, long timeoutMillis, WaitCheck check)
+            throws SqlServerError, IOException {
+        boolean atOnce = acquire(owner, resource, mode, duration, timeoutMillis, check);
+        lock.lock();
+        try {
+            owner.appCounts.merge(new AppKey(resource, duration), 1, Integer::sum);
+        } finally {
+            lock.unlock();
+        }
+        return atOnce;
+    }
+
+    /**
+     * Releases one grant of an application lock; the lock (in the strongest mode it reached) stays until the last
+     * grant is released. Returns false when the owner does not hold it with that duration.
+     */
+    boolean releaseApp(Owner owner, int resource, Duration duration) {
+        lock.lock();
+        try {
+            AppKey k = new AppKey(resource, duration);
+            Integer n = owner.appCounts.get(k);
+            if (n == null) {
+                return false;
+            }
+            if (n > 1) {
+                owner.appCounts.put(k, n - 1);
+                return true;
+            }
+            owner.appCounts.remove(k);
+            List<Hold> hs = owner.holds.get(resource);
+            if (hs != null) {
+                hs.removeIf(h -> h.duration == duration);
+                if (hs.isEmpty()) {
+                    owner.holds.remove(resource);
+                    Set<Owner> os = holders.get(resource);
+                    if (os != null) {
+                        os.remove(owner);
+                        if (os.isEmpty()) {
+                            holders.remove(resource);
+                        }
+                    }
+                }
+            }
+            grantWaiters(resource);
+            changed.signalAll();
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The modes in which {@code owner} holds application lock {@code resource} with {@code duration}. */
+    List<Mode> appModes(Owner owner, int resource, Duration duration) {
+        lock.lock();
+        try {
+            List<Mode> out = new ArrayList<>();
+            if (!owner.appCounts.containsKey(new AppKey(resource, duration))) {
+                return out;
+            }
+            for (Hold h : owner.holds.getOrDefault(resource, List.of())) {
+                if (h.duration == duration) {
+                    out.add(h.mode);
+                }
+            }
+            return out;
         } finally {
             lock.unlock();
         }

@@ -112,6 +112,21 @@ final class Session {
         });
     }
 
+    /**
+     * An application lock ({@code sp_getapplock}): waits as a table lock does (ATTENTION, deadlock detection);
+     * {@code timeoutMillis} -1 waits forever.
+     *
+     * @return true when granted at once, false after waiting
+     */
+    boolean appLock(int resource, LockManager.Mode mode, LockManager.Duration duration, long timeoutMillis)
+            throws SqlServerError, IOException {
+        return emu.locks().acquireApp(lockOwner, resource, mode, duration, timeoutMillis, () -> {
+            if (connection != null && connection.attentionArrived()) {
+                throw new AttentionException();
+            }
+        });
+    }
+
     /** A statement ended: its statement-duration locks go; outside a transaction every lock goes. */
     void statementLocksEnd() {
         if (tranCount == 0) {
@@ -150,7 +165,7 @@ final class Session {
             switch (type) {
                 case PacketType.SQL_BATCH: {
                     String sql = reader.readUnicode(reader.available() / 2);
-                    new BatchExecutor(this, r, java.util.Collections.emptyMap(), false).executeBatch(sql);
+                    new BatchExecutor(this, r, new java.util.HashMap<>(), false).executeBatch(sql); // DECLAREs fill it
                     break;
                 }
                 case PacketType.RPC:
@@ -199,7 +214,7 @@ final class Session {
             LOG.log(Level.FINE, "rollback on connection reset", e);
         }
         runDdlUndo();
-        emu.locks().releaseAll(lockOwner);
+        emu.locks().releaseSession(lockOwner); // session-owned application locks too
         tranCount = 0;
         descriptor = 0;
         implicitTransactions = false;
@@ -378,7 +393,7 @@ final class Session {
             LOG.log(Level.FINE, "rollback on disconnect", e);
         }
         runDdlUndo();
-        emu.locks().releaseAll(lockOwner);
+        emu.locks().releaseSession(lockOwner); // session-owned application locks too
         try {
             h2.close();
         } catch (SQLException e) {

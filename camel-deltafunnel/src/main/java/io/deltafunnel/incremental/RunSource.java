@@ -1,0 +1,287 @@
+package io.deltafunnel.incremental;
+
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+import io.deltafunnel.delta.DeltaLog;
+import io.deltafunnel.delta.DeltaSnapshot;
+import io.deltafunnel.delta.DeltaTableSpec;
+import io.deltafunnel.delta.DeltaViews;
+import io.deltafunnel.delta.ShardFilter;
+import io.deltafunnel.handoff.HandoffPhase;
+import io.deltafunnel.handoff.HandoffStats;
+import io.deltafunnel.handoff.IncrementalLoad;
+import io.deltafunnel.handoff.LoadPlan;
+import io.deltafunnel.handoff.LoadPlanStore;
+import io.deltafunnel.handoff.ShardAssignment;
+import io.deltafunnel.handoff.ShardPlanException;
+import io.deltafunnel.query.DuckDbConnections;
+import io.deltafunnel.query.DuckDbSettings;
+import io.deltafunnel.query.PinningPreparer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Decides what each poll of a {@code deltafunnel:} consumer reads (no Camel here): the latest (or pinned) snapshots
+ * of its Delta tables, or, for an incremental consumer, the run its {@link IncrementalPlanner} plans from the state
+ * table (or nothing, when the tables have not advanced); for a sharded consumer, its shard of the load's plan. The answer is a {@link Poll}: whether there is a run, what
+ * it loads, and the {@link PinningPreparer} that registers its views, so that a replay reads the same versions.
+ */
+public final class RunSource {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RunSource.class);
+
+    /**
+     * What one poll reads.
+     *
+     * @param changed     false for an unchanged incremental poll: no run, nothing to read
+     * @param incremental the incremental run (or the unchanged state) for an incremental consumer, else null
+     * @param preparer    registers the run's Delta views and reports their versions; null when there are none
+     */
+    public record Poll(boolean changed, IncrementalLoad incremental, ShardAssignment shard,
+            PinningPreparer preparer) {
+    }
+
+    /**
+     * The shard a sharded consumer loads (docs/sharding.md).
+     *
+     * @param plans   where the shards agree on the load's plan
+     * @param loadKey what the shards of one load share (the state key)
+     * @param loadId  the load's id, or null to join the open load of the key (or start one)
+     * @param index   0-based index of this shard
+     * @param count   N, the number of shards
+     * @param view    the view whose files are split; the other views are read whole
+     * @param duckDb  for pinning the latest versions when this shard makes the plan
+     */
+    public record Sharding(LoadPlanStore plans, String loadKey, String loadId, int index, int count, String view,
+            DuckDbSettings duckDb) {
+        public Sharding {
+            Objects.requireNonNull(plans, "plans");
+            Objects.requireNonNull(loadKey, "loadKey");
+            Objects.requireNonNull(view, "view");
+            ShardFilter.of(index, count); // validates
+        }
+
+        /**
+         * The shard a consumer's options describe, or null when they describe no sharding ({@code count} 1).
+         *
+         * @param description names the source in messages
+         * @param count       the {@code shardCount} option
+         * @param index       the {@code shardIndex} option (null: not set)
+         * @param view        the {@code shardView} option (null or blank: the only Delta view)
+         * @param loadId      the {@code loadId} option (null or blank: join the open load of the key)
+         * @param loadKey     the state key
+         * @param plans       the load plan store, asked only when the other options are valid (it may throw an
+         *                    {@link IllegalArgumentException} naming what is missing)
+         * @throws IllegalArgumentException naming the option when the options do not fit together
+         */
+        public static Sharding of(String description, int count, Integer index, String view, String loadId,
+                String loadKey, List<DeltaTableSpec> specs, Supplier<LoadPlanStore> plans, DuckDbSettings duckDb) {
+            String where = description + ": ";
+            if (count < 1) {
+                throw new IllegalArgumentException(where + "shardCount must be 1 or more, was " + count);
+            }
+            if (count == 1) {
+                if (index != null && index != 0) {
+                    throw new IllegalArgumentException(where + "shardIndex=" + index + " needs shardCount > " + index
+                            + " (shardCount is 1: not sharded)");
+                }
+                return null;
+            }
+            if (index == null) {
+                throw new IllegalArgumentException(where + "shardCount=" + count + " needs shardIndex (0.."
+                        + (count - 1) + "), e.g. shardIndex={{env:JOB_COMPLETION_INDEX}}");
+            }
+            if (index < 0 || index >= count) {
+                throw new IllegalArgumentException(where + "shardIndex=" + index + " is out of range 0.."
+                        + (count - 1) + " (shardCount=" + count + ")");
+            }
+            List<String> views = specs.stream().map(DeltaTableSpec::view).toList();
+            String sharded = view == null || view.isBlank() ? null : view.trim();
+            if (sharded == null) {
+                if (views.size() != 1) {
+                    throw new IllegalArgumentException(where + "a sharded load needs shardView when there is not"
+                            + " exactly one delta.<view> table; the views are " + views);
+                }
+                sharded = views.get(0);
+            } else if (!views.contains(sharded)) {
+                throw new IllegalArgumentException(where + "shardView=" + sharded + " is not one of the delta.<view>"
+                        + " tables " + views);
+            }
+            String id = loadId == null || loadId.isBlank() ? null : loadId.trim();
+            return new Sharding(plans.get(), loadKey, id, index, count, sharded, duckDb);
+        }
+    }
+
+    /** Thrown by the plan maker of an incremental load whose tables have not advanced: no plan is made. */
+    private static final class NothingToLoad extends Exception {
+        private static final long serialVersionUID = 1L;
+        final transient IncrementalLoad load;
+
+        NothingToLoad(IncrementalLoad load) {
+            super("unchanged", null, false, false);
+            this.load = load;
+        }
+    }
+
+    private final String description;
+    private final List<DeltaTableSpec> specs;
+    private final IncrementalPlanner planner;
+    private final Sharding sharding;
+
+    /** An unsharded source: see {@link #RunSource(String, List, IncrementalPlanner, Sharding)}. */
+    public RunSource(String description, List<DeltaTableSpec> specs, IncrementalPlanner planner) {
+        this(description, specs, planner, null);
+    }
+
+    /**
+     * @param description names the source in logs and errors, e.g. {@code deltafunnel:orders}
+     * @param specs       the Delta tables (with their version/time pins)
+     * @param planner     the incremental planner; null for a consumer that reads the latest snapshots each poll
+     * @param sharding    the shard this source loads; null for an unsharded source
+     */
+    public RunSource(String description, List<DeltaTableSpec> specs, IncrementalPlanner planner, Sharding sharding) {
+        this.description = Objects.requireNonNull(description, "description");
+        this.specs = List.copyOf(specs);
+        this.planner = planner;
+        this.sharding = sharding;
+        if (sharding != null && specs.stream().noneMatch(spec -> spec.view().equals(sharding.view()))) {
+            throw new IllegalArgumentException(description + ": the sharded view " + sharding.view()
+                    + " is not one of the delta.<view> tables " + specs.stream().map(DeltaTableSpec::view).toList());
+        }
+    }
+
+    /** Whether the polls are planned incrementally (from the state table). */
+    public boolean incremental() {
+        return planner != null;
+    }
+
+    /** Operator reset of the incremental state (the {@code resetState} option); nothing for a plain source. */
+    public void resetState() throws Exception {
+        if (planner != null) {
+            planner.reset();
+        }
+    }
+
+    /** The shard this source loads; null when it is not sharded. */
+    public Sharding sharding() {
+        return sharding;
+    }
+
+    /**
+     * Plans the next poll. A sharded source joins the load's plan first ({@link LoadPlanStore#join}): the first
+     * shard pins the versions (or, incremental, plans the run from the state table), every shard reads exactly
+     * those, the sharded view reduced to the shard's files; a shard that is already done reads no files.
+     *
+     * @throws io.deltafunnel.handoff.ShardPlanException when the plan refuses the shard
+     */
+    public Poll poll() throws Exception {
+        if (sharding != null) {
+            return shardPoll();
+        }
+        if (planner == null) {
+            return new Poll(true, null, null, specs.isEmpty() ? null : snapshots(specs, null, null));
+        }
+        IncrementalPlanner.Plan plan = planner.plan();
+        if (!plan.changed()) {
+            LOG.info("{}: unchanged, nothing to load ({})", description, plan.load().describe());
+            return new Poll(false, plan.load(), null, null);
+        }
+        return new Poll(true, plan.load(), null, planner.preparer(plan));
+    }
+
+    private Poll shardPoll() throws Exception {
+        Sharding s = sharding;
+        LoadPlan plan;
+        try {
+            plan = s.plans().join(s.loadKey(), s.loadId(), s.count(), s.index(), this::pin);
+        } catch (NothingToLoad unchanged) {
+            LOG.info("{}: unchanged, nothing to load ({})", description, unchanged.load.describe());
+            return new Poll(false, unchanged.load, null, null);
+        }
+        ShardAssignment shard = new ShardAssignment(s.plans().stateTableName(), s.loadKey(), plan.loadId(), s.index(),
+                s.count(), plan.shardDone());
+        if ((planner != null) != (plan.incremental() != null)) {
+            throw new ShardPlanException(HandoffPhase.QUERY_SETUP, description + ": " + shard.describe() + " was planned"
+                    + (plan.incremental() != null ? " as an incremental load" : " as a non-incremental load")
+                    + ", but this shard is" + (planner != null ? " incremental" : " not incremental"), plan.loadId(),
+                    s.index(), HandoffStats.ZERO, null);
+        }
+        ShardFilter filter = plan.shardDone() ? ShardFilter.nothing() : ShardFilter.of(s.index(), s.count());
+        LOG.info("{}: {} ({}){}", description, shard.describe(), plan.created() ? "planned it" : "joined",
+                plan.shardDone() ? ": already done, reads nothing" : "");
+        if (planner != null) {
+            return new Poll(true, plan.incremental(), shard,
+                    IncrementalPlanner.preparer(plan.incremental(), s.view(), filter));
+        }
+        List<DeltaTableSpec> pinned = new ArrayList<>(specs.size());
+        for (DeltaTableSpec spec : specs) {
+            Long version = plan.versions().get(spec.path());
+            if (version == null) {
+                throw new ShardPlanException(HandoffPhase.QUERY_SETUP, description + ": " + shard.describe()
+                        + " pins no version of " + spec.path() + " (view " + spec.view() + "); its tables are "
+                        + plan.versions().keySet() + ": were the shards started with other delta.<view> tables?",
+                        plan.loadId(), s.index(), HandoffStats.ZERO, null);
+            }
+            pinned.add(new DeltaTableSpec(spec.view(), spec.path(), version, null));
+        }
+        return new Poll(true, null, shard, snapshots(pinned, s.view(), filter));
+    }
+
+    /** The pins of a new load: the latest (or pinned) version of every table, or the incremental run's versions. */
+    private LoadPlan.Pinned pin() throws Exception {
+        Map<String, Long> versions = new LinkedHashMap<>();
+        if (planner != null) {
+            IncrementalPlanner.Plan plan = planner.plan();
+            if (!plan.changed()) {
+                throw new NothingToLoad(plan.load());
+            }
+            for (IncrementalLoad.Source source : plan.load().sources()) {
+                putVersion(versions, source.source(), source.toVersion());
+            }
+            return new LoadPlan.Pinned(versions, plan.load());
+        }
+        try (Connection duck = DuckDbConnections.open(sharding.duckDb())) {
+            for (DeltaTableSpec spec : specs) {
+                long version = spec.version() != null ? spec.version()
+                        : spec.timestamp() != null ? DeltaLog.snapshot(duck, spec.path(), null, spec.timestamp()).version()
+                        : DeltaLog.latestVersion(duck, spec.path());
+                putVersion(versions, spec.path(), version);
+            }
+        }
+        return new LoadPlan.Pinned(versions, null);
+    }
+
+    private void putVersion(Map<String, Long> versions, String path, long version) {
+        Long earlier = versions.put(path, version);
+        if (earlier != null && earlier != version) {
+            throw new IllegalArgumentException(description + ": a sharded load pins one version per table, but "
+                    + path + " is read at versions " + earlier + " and " + version);
+        }
+    }
+
+    /**
+     * Registers each table (latest, or its deltaVersion/deltaTimestamp pin) and reports the versions read; a replay
+     * gets those versions back and reads exactly them.
+     */
+    static PinningPreparer snapshots(List<DeltaTableSpec> specs, String shardView, ShardFilter shard) {
+        return (connection, pinned) -> {
+            List<DeltaTableSpec> effective = new ArrayList<>(specs.size());
+            for (DeltaTableSpec spec : specs) {
+                Long version = pinned.get(spec.view());
+                effective.add(version == null ? spec : new DeltaTableSpec(spec.view(), spec.path(), version, null));
+            }
+            List<DeltaSnapshot> snapshots = DeltaViews.register(connection, effective, shardView, shard);
+            Map<String, Long> versions = new LinkedHashMap<>();
+            for (int i = 0; i < effective.size(); i++) {
+                versions.put(effective.get(i).view(), snapshots.get(i).version());
+            }
+            return versions;
+        };
+    }
+}

@@ -1,0 +1,199 @@
+package io.deltafunnel.mssql.shard;
+
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.deltafunnel.handoff.HandoffPhase;
+import io.deltafunnel.handoff.HandoffStats;
+import io.deltafunnel.handoff.IncrementalLoad;
+import io.deltafunnel.handoff.LoadPlan;
+import io.deltafunnel.handoff.LoadPlanStore;
+import io.deltafunnel.handoff.ShardPlanException;
+import io.deltafunnel.mssql.ConnectionProvider;
+import io.deltafunnel.mssql.JdbcSqlChannel;
+import io.deltafunnel.mssql.SqlChannel;
+import io.deltafunnel.mssql.StateTable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The load plans of sharded loads in SQL Server: the {@link ShardTables} beside the state table. {@link #join} is
+ * step 1 of the protocol (docs/sharding.md): in one transaction, the load row is read with
+ * {@code UPDLOCK, HOLDLOCK} (by its id, or the {@code open} load of the key), so that of several shards starting at
+ * once exactly one creates the plan and the others wait for it and join it.
+ *
+ * <p>The plan's {@code pins} column is JSON: {@code {"versions": {"<table path>": <version>, …},
+ * "incremental": <IncrementalLoad or null>}}. Every value is bound as a parameter. Each call opens its own connection
+ * from the {@link ConnectionProvider} and closes it. Thread-safe.
+ */
+public final class MssqlLoadPlans implements LoadPlanStore {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MssqlLoadPlans.class);
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS'Z'")
+            .withZone(ZoneOffset.UTC);
+    private static final SecureRandom RANDOM = new SecureRandom();
+    /** The widths of the load tables' key columns. */
+    static final int MAX_LOAD_ID = 64;
+    static final int MAX_LOAD_KEY = 128;
+
+    private final ConnectionProvider connections;
+    private final StateTable state;
+    private final ShardTables tables;
+    private final Clock clock;
+
+    /**
+     * @param connections opens connections to the target database (each call owns and closes its own)
+     * @param stateTable  the state table, {@code [schema.]table}; the load tables are its siblings
+     */
+    public MssqlLoadPlans(ConnectionProvider connections, String stateTable) {
+        this(connections, stateTable, Clock.systemUTC());
+    }
+
+    MssqlLoadPlans(ConnectionProvider connections, String stateTable, Clock clock) {
+        this.connections = Objects.requireNonNull(connections, "connections");
+        this.state = StateTable.parse(stateTable);
+        this.tables = ShardTables.of(stateTable);
+        this.clock = clock;
+    }
+
+    @Override
+    public String stateTableName() {
+        return state.name().toString();
+    }
+
+    /** The load tables. */
+    public ShardTables tables() {
+        return tables;
+    }
+
+    @Override
+    public LoadPlan join(String loadKey, String loadId, int shardCount, int shardIndex, PlanMaker maker)
+            throws Exception {
+        Objects.requireNonNull(loadKey, "loadKey");
+        Objects.requireNonNull(maker, "maker");
+        if (shardCount < 1 || shardIndex < 0 || shardIndex >= shardCount) {
+            throw new IllegalArgumentException("shard index " + shardIndex + " is not in 0.." + (shardCount - 1));
+        }
+        if (loadKey.isBlank() || loadKey.length() > MAX_LOAD_KEY) {
+            throw new IllegalArgumentException("the load key must have 1.." + MAX_LOAD_KEY + " characters: '"
+                    + loadKey + "'");
+        }
+        if (loadId != null && (loadId.isBlank() || loadId.length() > MAX_LOAD_ID)) {
+            throw new IllegalArgumentException("the load id must have 1.." + MAX_LOAD_ID + " characters: '"
+                    + loadId + "'");
+        }
+        String loads = tables.loads().quoted();
+        try (SqlChannel c = new JdbcSqlChannel(connections.open())) {
+            tables.ensure(c); // DDL, before the transaction
+            c.setAutoCommit(false);
+            try {
+                String columns = "SELECT [load_id], [load_key], [shard_count], [status], [pins] FROM " + loads
+                        + " WITH (UPDLOCK, HOLDLOCK)";
+                List<Object[]> rows = loadId != null
+                        ? c.query(columns + " WHERE [load_id] = ?", loadId)
+                        : c.query(columns + " WHERE [load_key] = ? AND [status] = ? ORDER BY [load_id]", loadKey,
+                                ShardTables.OPEN);
+                LoadPlan plan = rows.isEmpty()
+                        ? create(c, loadKey, loadId != null ? loadId : newLoadId(), shardCount, shardIndex, maker)
+                        : existing(c, rows, loadKey, shardCount, shardIndex);
+                c.commit();
+                return plan;
+            } catch (Exception e) {
+                try {
+                    c.rollback();
+                } catch (Exception rollbackFailure) {
+                    e.addSuppressed(rollbackFailure);
+                }
+                throw e;
+            }
+        }
+    }
+
+    private LoadPlan create(SqlChannel c, String loadKey, String loadId, int shardCount, int shardIndex,
+            PlanMaker maker) throws Exception {
+        LoadPlan.Pinned pinned = Objects.requireNonNull(maker.pin(), "the plan maker returned no pins");
+        c.update("INSERT INTO " + tables.loads().quoted() + " ([load_id], [load_key], [shard_count], [status], [pins],"
+                + " [created_at]) VALUES (?, ?, ?, ?, ?, SYSUTCDATETIME())", loadId, loadKey, shardCount,
+                ShardTables.OPEN, pinsJson(pinned));
+        for (int i = 0; i < shardCount; i++) {
+            c.update("INSERT INTO " + tables.shards().quoted() + " ([load_id], [shard_index], [status])"
+                    + " VALUES (?, ?, ?)", loadId, i, ShardTables.PENDING);
+        }
+        LOG.info("Load {} of key '{}' planned by shard {}/{}: {}", loadId, loadKey, shardIndex, shardCount,
+                pinsJson(pinned));
+        return new LoadPlan(loadId, shardCount, ShardTables.OPEN, pinned.versions(), pinned.incremental(), false,
+                true);
+    }
+
+    private LoadPlan existing(SqlChannel c, List<Object[]> rows, String loadKey, int shardCount, int shardIndex)
+            throws Exception {
+        Object[] row = rows.get(0);
+        String id = (String) row[0];
+        if (rows.size() > 1) {
+            throw refused("key '" + loadKey + "' has " + rows.size() + " open loads in " + tables.loads()
+                    + "; abandon all but one (or start the shards with loadId)", id, shardIndex);
+        }
+        String key = (String) row[1];
+        int count = ((Number) row[2]).intValue();
+        String status = (String) row[3];
+        if (!loadKey.equals(key)) {
+            throw refused("load " + id + " belongs to the key '" + key + "', not '" + loadKey + "'", id, shardIndex);
+        }
+        if (count != shardCount) {
+            throw refused("load " + id + " was planned with " + count + " shards; this shard was started with "
+                    + "shardCount=" + shardCount, id, shardIndex);
+        }
+        if (ShardTables.ABANDONED.equals(status)) {
+            throw refused("load " + id + " was abandoned by an operator; start a new load (another loadId)", id,
+                    shardIndex);
+        }
+        List<Object[]> shard = c.query("SELECT [status] FROM " + tables.shards().quoted()
+                + " WHERE [load_id] = ? AND [shard_index] = ?", id, shardIndex);
+        if (shard.isEmpty()) {
+            throw refused("load " + id + " has no row for shard " + shardIndex + " in " + tables.shards(), id,
+                    shardIndex);
+        }
+        boolean done = ShardTables.DONE.equals(shard.get(0)[0]);
+        JsonNode pins = JSON.readTree((String) row[4]);
+        Map<String, Long> versions = JSON.convertValue(pins.path("versions"), new TypeReference<Map<String, Long>>() {
+        });
+        JsonNode incremental = pins.path("incremental");
+        IncrementalLoad load = incremental.isMissingNode() || incremental.isNull() ? null
+                : JSON.treeToValue(incremental, IncrementalLoad.class);
+        LOG.info("Shard {}/{} joins load {} of key '{}' ({}{})", shardIndex, shardCount, id, loadKey, status,
+                done ? ", this shard is done" : "");
+        return new LoadPlan(id, count, status, versions == null ? Map.of() : versions, load, done, false);
+    }
+
+    private ShardPlanException refused(String message, String loadId, int shardIndex) {
+        return new ShardPlanException(HandoffPhase.QUERY_SETUP, message, loadId, shardIndex, HandoffStats.ZERO, null);
+    }
+
+    /** The {@code pins} JSON of a plan. */
+    static String pinsJson(LoadPlan.Pinned pinned) throws JsonProcessingException {
+        Map<String, Object> pins = new java.util.LinkedHashMap<>();
+        pins.put("versions", new java.util.TreeMap<>(pinned.versions()));
+        pins.put("incremental", pinned.incremental());
+        return JSON.writeValueAsString(pins);
+    }
+
+    /** A new load id: the UTC time (sortable) and 48 random bits, e.g. {@code 20261201T141512.345Z-5f0c2a9be311}. */
+    String newLoadId() {
+        byte[] random = new byte[6];
+        RANDOM.nextBytes(random);
+        return ID_TIME.format(clock.instant()) + "-" + HexFormat.of().formatHex(random);
+    }
+}

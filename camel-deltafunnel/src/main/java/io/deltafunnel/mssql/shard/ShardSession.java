@@ -1,0 +1,509 @@
+package io.deltafunnel.mssql.shard;
+
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+import io.deltafunnel.handoff.HandoffPhase;
+import io.deltafunnel.handoff.HandoffStats;
+import io.deltafunnel.handoff.IncrementalLoad;
+import io.deltafunnel.handoff.ShardAssignment;
+import io.deltafunnel.handoff.ShardPlanException;
+import io.deltafunnel.mssql.ArrowBulkData;
+import io.deltafunnel.mssql.BulkLoadException;
+import io.deltafunnel.mssql.BulkLoadSession;
+import io.deltafunnel.mssql.BulkLoadSettings;
+import io.deltafunnel.mssql.RunSession;
+import io.deltafunnel.mssql.RunTarget;
+import io.deltafunnel.mssql.SqlChannel;
+import io.deltafunnel.mssql.SqlChannelProvider;
+import io.deltafunnel.mssql.SqlServerErrors;
+import io.deltafunnel.mssql.StagingTable;
+import io.deltafunnel.mssql.StateTable;
+import io.deltafunnel.mssql.TransactionMode;
+import io.deltafunnel.mssql.ValueOutOfRangeException;
+import io.deltafunnel.mssql.WorkOutcome;
+import io.deltafunnel.mssql.WriteMode;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One shard's run of a sharded load (protocol: {@code docs/sharding.md}, steps 3 to 5), on one {@link SqlChannel}:
+ *
+ * <ol>
+ *   <li><b>Claim</b> (first batch): {@code sp_getapplock} on {@code deltafunnel:<load id>:<shard index>}, owner
+ *       {@code Session}, timeout 0: a second runner of the same shard at the same time is refused with a
+ *       {@link ShardPlanException}; the lock ends with the session. The load must exist and be {@code open}; its
+ *       {@code write_mode}/{@code target} are recorded when still null, else they must match this run's.</li>
+ *   <li><b>Share</b>: the load's staging heap {@code <target>__df_load_<id>} is created once (concurrent creation
+ *       tolerated); every batch is bulk-written into it with {@code TABLOCK} in one transaction (whatever the
+ *       endpoint's {@code transaction}; {@code transaction=batch} is refused); the last batch checks the load is still
+ *       open ({@code UPDLOCK, HOLDLOCK}), marks the shard row {@code done} and commits. Any failure before that commit
+ *       rolls the share back: nothing of this shard remains, the staging table stays for the others.</li>
+ *   <li><b>Final step</b>, right after, in a new transaction: with the load row locked ({@code UPDLOCK, HOLDLOCK}),
+ *       when the load is still open and all N shard rows are done, the staging table goes into the target (append:
+ *       {@code INSERT … SELECT}; replace/truncate: {@code TRUNCATE} + {@code INSERT … SELECT}; merge: the
+ *       {@code MERGE} with change rows ranked across all shards), an incremental run records its versions, and the
+ *       load row becomes done ({@code finished_by}, {@code finished_at}, {@code final_rows}); commit; then the staging
+ *       table is dropped (best effort, logged).</li>
+ * </ol>
+ *
+ * A shard whose row is already done writes nothing (its input is counted) and only tries the final step, which does
+ * nothing unless it is owed. Not thread-safe: one caller at a time.
+ */
+public final class ShardSession implements RunSession {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ShardSession.class);
+
+    /** The share is committed; other shards are still missing. */
+    public static final String SHARD_DONE = "shard-done";
+    /** This run completed the set (or found the final step owed) and ran the final step. */
+    public static final String LOAD_DONE = "load-done";
+    /** The shard was done before this run: nothing written, and no final step was owed. */
+    public static final String ALREADY_DONE = "already-done";
+
+    private final String runId;
+    private final BulkLoadSettings settings;
+    private final SqlChannelProvider provider;
+    private final ShardAssignment shard;
+    private final IncrementalLoad incremental;
+    private final ShardTables tables;
+    private final String resource;
+
+    private RunTarget prepared;
+    private SqlChannel channel;
+    private boolean started;
+    /** The shard row was done when this run claimed it: nothing is written. */
+    private boolean alreadyDone;
+    /** The load was done (or no final step can be owed) when claimed: nothing at all to do. */
+    private boolean loadFinished;
+    private boolean shareCommitted;
+    private boolean committing;
+    private boolean commitInDoubt;
+    private HandoffStats stats = HandoffStats.ZERO;
+    private BulkLoadSession.State state = BulkLoadSession.State.OPEN;
+    private String loadStatus;
+
+    private ShardSession(String runId, BulkLoadSettings settings, SqlChannelProvider provider, ShardAssignment shard,
+            IncrementalLoad incremental) {
+        this.runId = Objects.requireNonNull(runId, "runId");
+        // The share is written with TABLOCK (bulk-update locks on the staging heap: the shards run in parallel).
+        this.settings = settings.withTableLock(true);
+        this.provider = Objects.requireNonNull(provider, "provider");
+        this.shard = Objects.requireNonNull(shard, "shard");
+        this.incremental = incremental;
+        this.tables = ShardTables.of(shard.stateTable());
+        this.resource = "deltafunnel:" + shard.loadId() + ":" + shard.shardIndex();
+    }
+
+    /**
+     * A new session for run {@code runId} carrying {@code shard}; nothing is opened until the first batch.
+     *
+     * @param incremental the incremental run recorded by the final step, or null
+     */
+    public static ShardSession start(String runId, BulkLoadSettings settings, SqlChannelProvider provider,
+            ShardAssignment shard, IncrementalLoad incremental) {
+        return new ShardSession(runId, settings, provider, shard, incremental);
+    }
+
+    @Override
+    public String runId() {
+        return runId;
+    }
+
+    @Override
+    public BulkLoadSession.State state() {
+        return state;
+    }
+
+    @Override
+    public HandoffStats stats() {
+        return stats;
+    }
+
+    @Override
+    public String loadStatus() {
+        return loadStatus;
+    }
+
+    /** The staging table of the load once known, else null. */
+    public StagingTable stagingTable() {
+        return prepared == null ? null : prepared.staging();
+    }
+
+    @Override
+    public HandoffStats write(VectorSchemaRoot root, boolean last) {
+        if (state != BulkLoadSession.State.OPEN) {
+            throw new IllegalStateException(shard.describe() + " run " + runId + " is " + state);
+        }
+        int rows = root.getRowCount();
+        stats = stats.withInputBatch(rows);
+        try {
+            if (!started) {
+                started = true;
+                begin(root.getSchema());
+            } else if (prepared != null && prepared.schema() != null && !alreadyDone
+                    && !prepared.schema().equals(root.getSchema())) {
+                throw new io.deltafunnel.mssql.ColumnMappingException("the Arrow schema changed within the run (was "
+                        + prepared.schema() + ", now " + root.getSchema() + ")", context());
+            }
+            if (!alreadyDone) {
+                ArrowBulkData data = new ArrowBulkData(root, prepared.columns());
+                try {
+                    data.validate(stats.outputRows());
+                } catch (ArrowBulkData.Rejection r) {
+                    throw new ValueOutOfRangeException(prefix() + r.getMessage() + " (target column "
+                            + r.column().target().name() + " " + r.column().target().typeText() + ")",
+                            context().withColumn(r.column().sourceName()).withRow(r.rowInBatch(), r.rowInRun()));
+                }
+                if (rows > 0) {
+                    channel.bulkWrite(prepared.destination(), data, settings);
+                }
+                stats = stats.withOutputBatch(rows);
+            }
+            if (last) {
+                if (!alreadyDone) {
+                    commitShare();
+                }
+                if (!loadFinished) {
+                    finalStep();
+                } else {
+                    loadStatus = ALREADY_DONE;
+                }
+                state = BulkLoadSession.State.COMMITTED;
+                release();
+            }
+            return stats;
+        } catch (ShardPlanException e) {
+            throw fail(e);
+        } catch (BulkLoadException e) {
+            throw fail(e);
+        } catch (SQLException e) {
+            throw fail(new BulkLoadException(prefix() + step() + " failed: " + e.getMessage() + "; " + outcomeText(),
+                    context().withErrorNumber(SqlServerErrors.errorNumber(e)), e));
+        } catch (RuntimeException e) {
+            throw fail(new BulkLoadException(prefix() + step() + " failed: " + e + "; " + outcomeText(), context(),
+                    e));
+        }
+    }
+
+    // ---- steps ----
+
+    private void begin(Schema schema) throws SQLException {
+        if (settings.transactionMode() == TransactionMode.BATCH) {
+            throw refusal("transaction=batch cannot write a shard: a shard's share commits as one transaction with"
+                    + " its done row (use transaction=run)", null);
+        }
+        SqlChannel first;
+        try {
+            first = provider.open();
+        } catch (SQLException e) {
+            throw new SQLException("cannot connect to SQL Server: " + e.getMessage(), e.getSQLState(),
+                    e.getErrorCode(), e);
+        }
+        channel = first;
+        first.setQueryTimeout(settings.timeoutSeconds());
+        claim(first);
+        checkLoad(first);
+        if (loadFinished) {
+            return; // nothing to write, no final step owed: no staging table, no target set-up
+        }
+        boolean[] handedOut = {false};
+        SqlChannelProvider once = new SqlChannelProvider() {
+            @Override
+            public SqlChannel open() throws SQLException {
+                if (!handedOut[0]) {
+                    handedOut[0] = true;
+                    return first;
+                }
+                return provider.open();
+            }
+
+            @Override
+            public SqlChannelProvider fallback() {
+                return provider.fallback();
+            }
+        };
+        prepared = new RunTarget(runId, settings, once, t -> StagingTable.forLoad(t, shard.loadId()), true,
+                c -> {
+                    if (c != first) { // a fallback channel: claim again (closing the first released the lock)
+                        c.setQueryTimeout(settings.timeoutSeconds());
+                        claim(c);
+                    }
+                }, this::context);
+        prepared.prepare(schema, incremental == null ? null : StateTable.parse(incremental.stateTable()),
+                incremental != null);
+        channel = prepared.channel();
+        if (!alreadyDone) {
+            channel.setAutoCommit(false); // the share's transaction
+        }
+    }
+
+    /** {@code sp_getapplock}, Exclusive, owner Session, timeout 0; refused (-1) means another runner has the shard. */
+    private void claim(SqlChannel c) throws SQLException {
+        List<Object[]> r = c.query("DECLARE @r int; EXEC @r = sp_getapplock @Resource = ?,"
+                + " @LockMode = N'Exclusive', @LockOwner = N'Session', @LockTimeout = 0; SELECT @r;", resource);
+        int result = r.isEmpty() || r.get(0)[0] == null ? Integer.MIN_VALUE : ((Number) r.get(0)[0]).intValue();
+        if (result == -1) {
+            throw refusal("another runner holds this shard right now (application lock " + resource
+                    + " is taken); this run is refused and writes nothing", null);
+        }
+        if (result < 0) {
+            throw refusal("sp_getapplock on " + resource + " returned " + result + " (not granted)", null);
+        }
+    }
+
+    /** Reads the load and shard rows, records or compares the write mode and target. */
+    private void checkLoad(SqlChannel c) throws SQLException {
+        List<Object[]> load = c.query("SELECT [status], [shard_count], [write_mode], [target] FROM "
+                + tables.loads().quoted() + " WHERE [load_id] = ?", shard.loadId());
+        if (load.isEmpty()) {
+            throw refusal("the load does not exist in " + tables.loads() + " (the consumer writes the plan first)",
+                    null);
+        }
+        String status = (String) load.get(0)[0];
+        int count = ((Number) load.get(0)[1]).intValue();
+        if (count != shard.shardCount()) {
+            throw refusal("the load was planned for " + count + " shards, this run carries " + shard.shardCount(),
+                    null);
+        }
+        List<Object[]> shardRow = c.query("SELECT [status] FROM " + tables.shards().quoted()
+                + " WHERE [load_id] = ? AND [shard_index] = ?", shard.loadId(), shard.shardIndex());
+        if (shardRow.isEmpty()) {
+            throw refusal("the load has no row for this shard in " + tables.shards(), null);
+        }
+        boolean shardDone = ShardTables.DONE.equals(shardRow.get(0)[0]);
+        if (ShardTables.ABANDONED.equals(status)) {
+            throw refusal("the load was abandoned; start a new load", null);
+        }
+        String mode = mode();
+        String target = settings.table().quoted();
+        if (ShardTables.OPEN.equals(status)) {
+            c.update("UPDATE " + tables.loads().quoted() + " SET [write_mode] = ?, [target] = ? WHERE [load_id] = ?"
+                    + " AND [write_mode] IS NULL", mode, target, shard.loadId());
+            load = c.query("SELECT [write_mode], [target] FROM " + tables.loads().quoted() + " WHERE [load_id] = ?",
+                    shard.loadId());
+            String recordedMode = (String) load.get(0)[0];
+            String recordedTarget = (String) load.get(0)[1];
+            if (!mode.equalsIgnoreCase(recordedMode) || !target.equalsIgnoreCase(recordedTarget)) {
+                throw refusal("the load writes " + recordedTarget + " with writeMode=" + recordedMode
+                        + ", this run " + target + " with writeMode=" + mode, null);
+            }
+        } else if (!shardDone) {
+            throw refusal("the load is " + status + " but this shard is not done", null);
+        }
+        alreadyDone = shardDone;
+        loadFinished = shardDone && !ShardTables.OPEN.equals(status);
+        if (shard.alreadyDone() && !shardDone) {
+            throw refusal("the run was sent as already done, but the shard row is pending", null);
+        }
+        if (shardDone) {
+            LOG.info("{}: the shard is already done; run {} writes nothing{}", shard.describe(), runId,
+                    loadFinished ? " (the load is " + status + ")" : " and tries the final step");
+        }
+    }
+
+    private String mode() {
+        return settings.writeMode().name().toLowerCase(Locale.ROOT);
+    }
+
+    /** In the share's transaction: the load still open, the shard row pending → done; commit. */
+    private void commitShare() throws SQLException {
+        String status = loadStatusLocked();
+        if (!ShardTables.OPEN.equals(status)) {
+            throw refusal("the load became " + status + " while this shard was writing; the share is rolled back",
+                    null);
+        }
+        long n = channel.update("UPDATE " + tables.shards().quoted() + " SET [status] = ?, [run_id] = ?, [rows] = ?,"
+                + " [done_at] = SYSUTCDATETIME() WHERE [load_id] = ? AND [shard_index] = ? AND [status] = ?",
+                ShardTables.DONE, runId, stats.outputRows(), shard.loadId(), shard.shardIndex(), ShardTables.PENDING);
+        if (n != 1) {
+            throw refusal("the shard row was not pending any more (" + n + " rows updated): another runner committed"
+                    + " this shard; the share is rolled back", null);
+        }
+        commit();
+        shareCommitted = true;
+        LOG.info("{}: run {} committed its share of {} rows into {}", shard.describe(), runId, stats.outputRows(),
+                prepared.staging());
+    }
+
+    private String loadStatusLocked() throws SQLException {
+        List<Object[]> rows = channel.query("SELECT [status] FROM " + tables.loads().quoted()
+                + " WITH (UPDLOCK, HOLDLOCK) WHERE [load_id] = ?", shard.loadId());
+        return rows.isEmpty() ? null : (String) rows.get(0)[0];
+    }
+
+    /** The final step when it is owed: staging into the target, the state, the load row done; commit; drop staging. */
+    private void finalStep() throws SQLException {
+        channel.setAutoCommit(false);
+        String status = loadStatusLocked();
+        long done = ((Number) channel.query("SELECT COUNT(*) FROM " + tables.shards().quoted()
+                + " WHERE [load_id] = ? AND [status] = ?", shard.loadId(), ShardTables.DONE).get(0)[0]).longValue();
+        if (!ShardTables.OPEN.equals(status) || done < shard.shardCount()) {
+            channel.rollback(); // nothing written: only the locks are released
+            loadStatus = alreadyDone ? ALREADY_DONE : SHARD_DONE;
+            LOG.info("{}: load {} ({} of {} shards done); run {} ends", shard.describe(), status, done,
+                    shard.shardCount(), runId);
+            return;
+        }
+        StagingTable staging = prepared.staging();
+        long[] moved = {0};
+        switch (settings.writeMode()) {
+            case APPEND -> prepared.withIdentityInsert(
+                    () -> moved[0] = channel.update(staging.insertInto(prepared.target(), prepared.dataColumns())));
+            case REPLACE, TRUNCATE -> {
+                channel.execute("TRUNCATE TABLE " + prepared.target().quoted());
+                prepared.withIdentityInsert(() -> moved[0] = channel.update(
+                        staging.insertInto(prepared.target(), prepared.dataColumns())));
+            }
+            case MERGE -> prepared.withIdentityInsert(() -> moved[0] = channel.update(prepared.mergeSql()));
+            default -> throw new IllegalStateException("write mode " + settings.writeMode());
+        }
+        if (incremental != null) {
+            // In the transaction that moves the data: both or neither.
+            StateTable.parse(incremental.stateTable()).record(channel, incremental, runId, context());
+        }
+        long n = channel.update("UPDATE " + tables.loads().quoted() + " SET [status] = ?, [finished_at] ="
+                + " SYSUTCDATETIME(), [finished_by] = ?, [final_rows] = ? WHERE [load_id] = ? AND [status] = ?",
+                ShardTables.DONE, shard.shardIndex(), moved[0], shard.loadId(), ShardTables.OPEN);
+        if (n != 1) {
+            throw new IllegalStateException("the load row was not open any more (" + n + " rows updated)");
+        }
+        commit();
+        loadStatus = LOAD_DONE;
+        LOG.info("{}: run {} ran the final step ({} of {}, {} rows) into {}", shard.describe(), runId,
+                settings.writeMode(), staging, moved[0], prepared.target());
+        try {
+            channel.setAutoCommit(true);
+            staging.drop(channel);
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("{}: the load is done, but dropping its staging table {} failed (drop it by hand): {}",
+                    shard.describe(), staging, e.toString());
+        }
+    }
+
+    private void commit() throws SQLException {
+        committing = true;
+        try {
+            channel.commit();
+        } catch (SQLException | RuntimeException e) {
+            commitInDoubt = true;
+            throw e;
+        } finally {
+            committing = false;
+        }
+    }
+
+    // ---- failure handling ----
+
+    private String prefix() {
+        return shard.describe() + " (run " + runId + ", target " + settings.table()
+                + (prepared != null && prepared.staging() != null ? ", staging " + prepared.staging() : "") + "): ";
+    }
+
+    private String step() {
+        if (!started || prepared == null && !loadFinished) {
+            return "setting up the share";
+        }
+        return shareCommitted || alreadyDone ? "the final step" : "writing batch " + (stats.inputBatches() - 1)
+                + " of the share";
+    }
+
+    private String outcomeText() {
+        return switch (outcome()) {
+            case IN_DOUBT -> "the outcome of the commit is unknown";
+            case COMMITTED -> "the share is committed (" + (alreadyDone ? "before this run" : stats.outputRows()
+                    + " rows") + "), the final step was rolled back; a re-run of any shard of the load retries it";
+            default -> "the share is rolled back (nothing of this shard remains; the staging table stays for the other"
+                    + " shards); re-running the shard completes the load";
+        };
+    }
+
+    private WorkOutcome outcome() {
+        if (commitInDoubt || committing) {
+            return WorkOutcome.IN_DOUBT;
+        }
+        return shareCommitted || alreadyDone ? WorkOutcome.COMMITTED : WorkOutcome.ROLLED_BACK;
+    }
+
+    private BulkLoadException.Context context() {
+        return BulkLoadException.Context.of(settings.table().toString(), outcome(), stats);
+    }
+
+    private ShardPlanException refusal(String message, Throwable cause) {
+        return new ShardPlanException(HandoffPhase.DOWNSTREAM, prefix() + message, shard.loadId(),
+                shard.shardIndex(), stats, cause);
+    }
+
+    private <E extends RuntimeException> E fail(E e) {
+        LOG.warn("{}: run {} failed: {}", shard.describe(), runId, e.getMessage());
+        cleanUp();
+        state = BulkLoadSession.State.FAILED;
+        return e;
+    }
+
+    @Override
+    public WorkOutcome abort(String reason) {
+        if (state != BulkLoadSession.State.OPEN) {
+            return null;
+        }
+        WorkOutcome outcome = outcome();
+        LOG.warn("{}: run {} discarded ({}): {}; accepted work {}", shard.describe(), runId, reason, stats, outcome);
+        cleanUp();
+        state = BulkLoadSession.State.ABORTED;
+        return outcome;
+    }
+
+    /** The open channel: the set-up's (it may have switched to the fallback's), else the one opened for the claim. */
+    private SqlChannel current() {
+        if (prepared != null && prepared.channel() != null) {
+            return prepared.channel();
+        }
+        return channel;
+    }
+
+    /** Rolls back what is not committed and ends the session (the application lock goes with it). */
+    private void cleanUp() {
+        SqlChannel c = current();
+        if (c != null) {
+            try {
+                if (!c.isClosed() && !c.getAutoCommit()) {
+                    c.rollback();
+                }
+            } catch (SQLException | RuntimeException e) {
+                // A dead connection: SQL Server rolls back what was not committed when the session ends.
+                LOG.debug("{}: rollback failed: {}", shard.describe(), e.toString());
+            }
+        }
+        release();
+    }
+
+    /** Releases the application lock (best effort: the end of the session releases it anyway) and the channel. */
+    private void release() {
+        SqlChannel c = current();
+        channel = null;
+        if (c == null) {
+            return;
+        }
+        try {
+            if (!c.isClosed()) {
+                if (!c.getAutoCommit()) {
+                    c.setAutoCommit(true);
+                }
+                c.query("DECLARE @r int; EXEC @r = sp_releaseapplock @Resource = ?,"
+                        + " @LockOwner = N'Session'; SELECT @r;", resource);
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.debug("{}: releasing {} failed (the session's end releases it): {}", shard.describe(), resource,
+                    e.toString());
+        }
+        try {
+            c.close(); // the same channel as prepared.channel(); closing twice is harmless
+        } catch (SQLException | RuntimeException e) {
+            LOG.debug("{}: closing the connection failed: {}", shard.describe(), e.toString());
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package io.deltafunnel.mssql.shard;
+
+import java.util.List;
+
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
+import io.deltafunnel.emulator.fidelity.ServerUnderTest;
+import io.deltafunnel.handoff.ShardPlanException;
+import io.deltafunnel.mssql.BulkEncoder;
+import io.deltafunnel.mssql.BulkLoadException;
+import io.deltafunnel.mssql.BulkLoadSettings;
+import io.deltafunnel.mssql.TransactionMode;
+import io.deltafunnel.mssql.WorkOutcome;
+import io.deltafunnel.mssql.WriteMode;
+import io.deltafunnel.mssql.run.RunWriter;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The sharded-load scenarios against the emulator, plus what needs its fault injection: a shard failed mid-bulk
+ * leaves nothing and its re-run completes the load; a failed final step is retried by a re-run of a done shard.
+ */
+class ShardLoadTest extends ShardLoadScenarios {
+
+    @RegisterExtension
+    static final EmulatorServer SERVER = new EmulatorServer(b -> b.port(0).sinkMode(false));
+
+    @Override
+    protected ServerUnderTest server() {
+        return SERVER;
+    }
+
+    @AfterEach
+    void clearFaults() {
+        SERVER.emulator().faults().clear();
+    }
+
+    private long stagingRows(String load) throws Exception {
+        return scalar("SELECT COUNT(*) FROM [dbo].[" + table + "__df_load_" + load.replace("-", "") + "]");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = BulkEncoder.class, names = {"DRIVER", "DIRECT"})
+    void aShardFailedMidBulkLeavesNothingAndItsReRunCompletesTheLoad(BulkEncoder encoder) throws Exception {
+        createTarget(table);
+        seed(table, 100, 105);
+        String load = newLoad(2);
+        BulkLoadSettings settings = settings(table, WriteMode.REPLACE);
+        List<Row> rows = plainRows(0, 40);
+        try (RunWriter w = writer(settings, encoder)) {
+            assertEquals(ShardSession.SHARD_DONE, run(w, "s0", 1, shareOf(rows, 0, 2), false, null,
+                    shard(load, 0, 2, false)).loadStatus());
+            // shard 1: its second bulk load fails after 3 rows (a deadlock victim), its third one the connection drops
+            SERVER.emulator().faults().failBulkLoad(2, 3, 1205);
+            BulkLoadException failed = assertThrows(BulkLoadException.class, () -> run(w, "s1", 1,
+                    shareOf(rows, 1, 2), false, null, shard(load, 1, 2, false)));
+            assertEquals(WorkOutcome.ROLLED_BACK, failed.outcome());
+            assertTrue(failed.getMessage().contains("load " + load + " shard 1/2")
+                    && failed.getMessage().contains("nothing of this shard remains"), failed.getMessage());
+            assertEquals(20, stagingRows(load), "only shard 0's share is in staging");
+            assertEquals("pending", query("SELECT [status] FROM [dbo].[df_shard_state_shards] WHERE [load_id] = '"
+                    + load + "' AND [shard_index] = 1").get(0).get(0));
+            assertEquals(5, contents(table).size(), "the target is untouched");
+
+            SERVER.emulator().faults().dropConnectionDuringBulkLoad(1, 2);
+            assertThrows(BulkLoadException.class, () -> run(w, "s1", 2, shareOf(rows, 1, 2), false, null,
+                    shard(load, 1, 2, false)));
+            assertEquals(20, stagingRows(load));
+
+            assertEquals(ShardSession.LOAD_DONE, run(w, "s1", 3, shareOf(rows, 1, 2), false, null,
+                    shard(load, 1, 2, false)).loadStatus());
+        }
+        assertEquals(plainRows(0, 40).stream().map(r -> List.<Object>of((long) r.id(), r.name())).toList(),
+                contents(table));
+        assertEquals(List.of(List.of("done", 1L, 40L)), query("SELECT [status], [finished_by], [final_rows]"
+                + " FROM [dbo].[df_shard_state_loads] WHERE [load_id] = '" + load + "'"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = BulkEncoder.class, names = {"DRIVER", "DIRECT"})
+    void aFailedFinalStepIsRetriedByAReRunOfADoneShard(BulkEncoder encoder) throws Exception {
+        createTarget(table);
+        String load = newLoad(2);
+        BulkLoadSettings settings = settings(table, WriteMode.APPEND);
+        List<Row> rows = plainRows(0, 30);
+        try (RunWriter w = writer(settings, encoder)) {
+            run(w, "s0", 1, shareOf(rows, 0, 2), false, null, shard(load, 0, 2, false));
+            SERVER.emulator().faults().failStatement("INSERT INTO [dbo].[" + table + "] WITH (TABLOCK)", 1205);
+            BulkLoadException failed = assertThrows(BulkLoadException.class, () -> run(w, "s1", 1,
+                    shareOf(rows, 1, 2), false, null, shard(load, 1, 2, false)));
+            assertEquals(WorkOutcome.COMMITTED, failed.outcome(), "the share is committed");
+            assertTrue(failed.getMessage().contains("final step"), failed.getMessage());
+            assertEquals(0, contents(table).size());
+            assertEquals(2, scalar("SELECT COUNT(*) FROM [dbo].[df_shard_state_shards] WHERE [load_id] = '" + load
+                    + "' AND [status] = 'done'"));
+            assertEquals(30, stagingRows(load));
+            // the consumer's re-run of shard 0 (already done): one empty batch, which runs the owed final step
+            assertEquals(ShardSession.LOAD_DONE, run(w, "s0-again", 1, List.of(), false, null,
+                    shard(load, 0, 2, true)).loadStatus());
+        }
+        assertEquals(30, contents(table).size());
+        assertEquals(List.of(List.of("done", 0L, 30L)), query("SELECT [status], [finished_by], [final_rows]"
+                + " FROM [dbo].[df_shard_state_loads] WHERE [load_id] = '" + load + "'"));
+    }
+
+    @Test
+    void anAbandonedLoadAndTransactionBatchAreRefused() throws Exception {
+        createTarget(table);
+        String load = newLoad(2);
+        try (RunWriter batchMode = writer(settings(table, WriteMode.APPEND).withTransactionMode(TransactionMode.BATCH),
+                BulkEncoder.DRIVER)) {
+            ShardPlanException e = assertThrows(ShardPlanException.class, () -> run(batchMode, "b", 1,
+                    plainRows(0, 5), false, null, shard(load, 0, 2, false)));
+            assertTrue(e.getMessage().contains("transaction=batch"), e.getMessage());
+        }
+        exec("UPDATE [dbo].[df_shard_state_loads] SET [status] = 'abandoned' WHERE [load_id] = '" + load + "'");
+        try (RunWriter w = writer(settings(table, WriteMode.APPEND), BulkEncoder.DRIVER)) {
+            ShardPlanException e = assertThrows(ShardPlanException.class, () -> run(w, "a", 1, plainRows(0, 5),
+                    false, null, shard(load, 0, 2, false)));
+            assertTrue(e.getMessage().contains("abandoned"), e.getMessage());
+        }
+        assertEquals(0, contents(table).size());
+    }
+}
