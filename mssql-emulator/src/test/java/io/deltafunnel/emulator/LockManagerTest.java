@@ -69,4 +69,49 @@ class LockManagerTest {
         m.endStatement(c);
         assertEquals(null, m.held(c).get(7));
     }
+
+    /** Application-lock modes (IS, S, U, IX, X): requested against granted, the documented matrix. */
+    @Test
+    void applicationLockModesFollowTheMatrix() {
+        LockManager.Mode[] order = {LockManager.Mode.IS, S, U, LockManager.Mode.IX, X};
+        boolean[][] matrix = {
+            {true, true, true, true, false},     // IS
+            {true, true, true, false, false},    // S
+            {true, true, false, false, false},   // U
+            {true, false, false, true, false},   // IX
+            {false, false, false, false, false}, // X
+        };
+        for (int r = 0; r < order.length; r++) {
+            for (int g = 0; g < order.length; g++) {
+                assertEquals(matrix[r][g], order[r].compatibleWith(order[g]),
+                        order[r].label + " requested, " + order[g].label + " granted");
+            }
+        }
+    }
+
+    @Test
+    void sessionOwnedApplicationLocksOutliveTheTransactionAndCountTheirGrants() throws Exception {
+        LockManager m = new LockManager();
+        LockManager.Owner a = m.newOwner(1);
+        LockManager.Owner b = m.newOwner(2);
+        int session = m.appResource("public", "r");
+        int tx = m.appResource("public", "t");
+        assertEquals(session, m.appResource("public", "r"));
+        assertEquals(true, session < 0 && tx < 0 && session != tx && m.appResource("public", "R") != session);
+        assertEquals(true, m.acquireApp(a, session, X, LockManager.Duration.SESSION, 0, () -> { }));
+        assertEquals(true, m.acquireApp(a, session, S, LockManager.Duration.SESSION, 0, () -> { }));
+        assertEquals(true, m.acquireApp(a, tx, X, LockManager.Duration.TRANSACTION, 0, () -> { }));
+        m.releaseAll(a); // the transaction ended
+        assertEquals(List.of(), m.appModes(a, tx, LockManager.Duration.TRANSACTION));
+        assertEquals(true, m.appModes(a, session, LockManager.Duration.SESSION).contains(X), "X and the covered S");
+        assertEquals(true, m.releaseApp(a, session, LockManager.Duration.SESSION));
+        assertEquals(1222, assertThrows(SqlServerError.class,
+                () -> m.acquireApp(b, session, S, LockManager.Duration.SESSION, 0, () -> { })).number(),
+                "one grant is still held");
+        assertEquals(false, m.releaseApp(a, session, LockManager.Duration.TRANSACTION), "not held by that owner");
+        m.acquireApp(a, session, U, LockManager.Duration.SESSION, 0, () -> { });
+        m.releaseSession(a); // the session ended
+        assertEquals(false, m.releaseApp(a, session, LockManager.Duration.SESSION));
+        assertEquals(true, m.acquireApp(b, session, X, LockManager.Duration.SESSION, 0, () -> { }));
+    }
 }
