@@ -74,7 +74,7 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
      * other shards pending), {@code load-done} (this shard completed the set and ran the final step) or
      * {@code already-done} (the shard was done before; nothing was owed or the owed final step ran).
      */
-    public static final String LOAD_STATUS = "CamelDeltaFunnelLoadStatus";
+    public static final String LOAD_STATUS = DeltaFunnelConstants.LOAD_STATUS;
 
     /**
      * What the summary of a finished run says. {@code targetRowCount} is null when it could not be read back;
