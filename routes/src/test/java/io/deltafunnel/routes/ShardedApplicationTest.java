@@ -42,14 +42,14 @@ class ShardedApplicationTest {
         emu.close();
     }
 
+    private static final List<String> KEYS = List.of("deltafunnel.mssql.url", "deltafunnel.mssql.password",
+            "deltafunnel.source.path", "deltafunnel.target.table", "deltafunnel.write-mode", "deltafunnel.batch-size",
+            "deltafunnel.shards", "deltafunnel.progress.in-place");
+
     @AfterEach
     void restore() {
         System.setOut(originalOut);
-        for (String key : List.of("deltafunnel.mssql.url", "deltafunnel.mssql.password", "deltafunnel.source.path",
-                "deltafunnel.target.table", "deltafunnel.write-mode", "deltafunnel.batch-size", "deltafunnel.shards",
-                "deltafunnel.progress.in-place")) {
-            System.clearProperty(key);
-        }
+        KEYS.forEach(System::clearProperty);
     }
 
     /** Runs the application in this JVM with {@code properties}; returns its output, asserting exit status 0. */
@@ -58,6 +58,7 @@ class ShardedApplicationTest {
         System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
         int status;
         try {
+            KEYS.forEach(System::clearProperty); // nothing of the previous run
             System.setProperty("deltafunnel.mssql.url", emu.jdbcUrl());
             System.setProperty("deltafunnel.mssql.password", emu.password());
             System.setProperty("deltafunnel.source.path", table.toString());
@@ -82,7 +83,9 @@ class ShardedApplicationTest {
     void twoAndFourShardsInOneJvmLoadExactlyTheUnshardedRows() throws Exception {
         for (String mode : List.of("append", "replace")) {
             String reference = "dbo.unsharded_" + mode;
-            runApp(Map.of("deltafunnel.target.table", reference, "deltafunnel.write-mode", mode));
+            String plain = runApp(Map.of("deltafunnel.target.table", reference, "deltafunnel.write-mode", mode));
+            assertEquals(1, lines(plain, "DeltaFunnel run complete on route load-table: 6,000 rows"), plain);
+            assertEquals(0, lines(plain, "load-table-shard-"), "the reference load is not sharded:\n" + plain);
             List<List<Object>> expected = TestTargets.rows(emu, "SELECT * FROM " + reference + " ORDER BY order_id");
             assertEquals(ROWS, expected.size());
 
