@@ -29,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A sharded load across processes, as a Kubernetes Indexed Job runs it: three JVMs run the packaged application
  * ({@code java -jar deltafunnel-app.jar}) with {@code JOB_COMPLETION_INDEX} 0, 1 and 2, one shard count and one load
  * id, against ONE emulator process. One of them is killed with SIGKILL in the middle of its bulk load and started
- * again. The target then holds exactly the rows of an unsharded load, and the final step ran once.
+ * again. The target then holds exactly the rows of an unsharded load, and the final step ran once. A second runner of
+ * the victim's shard, started while the victim holds it, is refused with exit status 1.
  *
  * <p>Caught mid-bulk without timing: the emulator runs with {@code --stall-bulk-load 2}, so the reply to the second
  * bulk load of the victim (which starts first, alone) is held; the emulator prints {@code bulk load stalled} once the
@@ -226,7 +227,16 @@ class ShardedApplicationProcessIT {
             assertTrue(System.nanoTime() < guard, "no stall (hang guard):\n" + first.output());
         }
 
-        // 2. The other two shards start, in parallel with it.
+        // 2. A second runner of the same shard, while the victim holds it: refused before it writes, exit status 1
+        //    (so that a Job's per-index backoff would try it again later).
+        App duplicate = new App(shardEnv("dbo.orders", victim));
+        assertEquals(1, duplicate.await(), duplicate.output());
+        assertEquals(1, lines(duplicate.output(), "DeltaFunnel run FAILED on route load-table-shard-" + victim),
+                duplicate.output());
+        assertTrue(duplicate.output().contains("another runner holds this shard"), duplicate.output());
+        assertTrue(first.process.isAlive(), "the victim is still inside its bulk load");
+
+        // 3. The other two shards start, in parallel with it.
         List<App> others = new ArrayList<>();
         for (int i = 0; i < SHARDS; i++) {
             if (i != victim) {
@@ -234,14 +244,14 @@ class ShardedApplicationProcessIT {
             }
         }
 
-        // 3. SIGKILL the victim mid-bulk; the held reply then goes to a dead socket.
+        // 4. SIGKILL the victim mid-bulk; the held reply then goes to a dead socket.
         first.process.destroyForcibly();
         assertNotEquals(0, first.await(), "killed");
         assertTrue(!first.output().contains("DeltaFunnel run complete"), first.output());
         emulatorCommands.write("release\n".getBytes(StandardCharsets.UTF_8));
         emulatorCommands.flush();
 
-        // 4. The other two commit their shares and end with 0; the set is incomplete, so the final step waits.
+        // 5. The other two commit their shares and end with 0; the set is incomplete, so the final step waits.
         for (App other : others) {
             assertEquals(0, other.await(), other.output());
             assertEquals(1, lines(other.output(), ": shard-done]"), other.output());
@@ -253,13 +263,13 @@ class ShardedApplicationProcessIT {
         assertEquals(1, pending.size(), pending.toString());
         assertEquals(victim, ((Number) pending.get(0).get(0)).intValue(), "the killed shard left nothing of its own");
 
-        // 5. The victim's pod is started again (the Job's per-index retry): it completes the load.
+        // 6. The victim's pod is started again (the Job's per-index retry): it completes the load.
         App rerun = new App(shardEnv("dbo.orders", victim));
         assertEquals(0, rerun.await(), rerun.output());
         assertEquals(1, lines(rerun.output(), "[load " + LOAD_ID + " shard " + victim + "/" + SHARDS + ": load-done]"),
                 rerun.output());
 
-        // 6. A done shard run again does nothing (exit 0, already-done) and the final step does not run twice.
+        // 7. A done shard run again does nothing (exit 0, already-done) and the final step does not run twice.
         App again = new App(shardEnv("dbo.orders", (victim + 1) % SHARDS));
         assertEquals(0, again.await(), again.output());
         assertEquals(1, lines(again.output(), ": already-done]"), again.output());
