@@ -20,6 +20,7 @@ import io.deltafunnel.handoff.HandoffException;
 import io.deltafunnel.handoff.QuerySetupException;
 import io.deltafunnel.handoff.ReplayRequest;
 import io.deltafunnel.handoff.ShardAssignment;
+import io.deltafunnel.handoff.ShardPlanException;
 import io.deltafunnel.handoff.UpstreamException;
 import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.RetriesExhaustedException;
@@ -445,13 +446,15 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
     }
 
     /**
-     * The failure in one line: the most specific DeltaFunnel exception's message (the producer's, else the query's),
+     * The failure in one line: the most specific DeltaFunnel exception's message (the producer's, a shard's refusal,
+     * else the query's),
      * without the statistics when nothing was accepted, and no stack trace.
      */
     static String describe(Throwable failure) {
         Throwable best = failure;
         for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof BulkLoadException || t instanceof QuerySetupException || t instanceof UpstreamException) {
+            if (t instanceof BulkLoadException || t instanceof QuerySetupException || t instanceof UpstreamException
+                || t instanceof ShardPlanException) {
                 best = t;
                 break;
             }
