@@ -128,7 +128,7 @@ final class BulkLoadHandler {
                 if (!rd.atEnd()) {
                     throw new TdsProtocolException("bytes after the DONE token of a BULK_LOAD");
                 }
-                if (fault != null) {
+                if (fault != null && !fault.stall) {
                     trigger(fault);
                 }
                 if (ins != null && pending > 0) {
@@ -151,6 +151,9 @@ final class BulkLoadHandler {
                 s.statementLocksEnd();
             }
             s.emu.addBulkRowsDecoded(rows);
+            if (fault != null && fault.stall) {
+                s.emu.faults().stall(fault, String.valueOf(cmd.table.name()), s.connection == null ? 0 : s.connection.spid());
+            }
             int status = DoneStatus.COUNT | (s.inTransaction() ? DoneStatus.INXACT : 0);
             r.done(TokenType.DONE, status, DoneStatus.CMD_BULKINSERT, rows);
         } catch (SqlServerError e) {

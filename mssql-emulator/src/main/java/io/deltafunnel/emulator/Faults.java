@@ -4,7 +4,10 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 
-/** Fault injection for tests: failing or dropping a bulk load, failing a statement. Thread-safe. */
+/**
+ * Fault injection for tests: failing or dropping a bulk load, failing a statement, holding a bulk load's reply
+ * (a stall). Thread-safe.
+ */
 public final class Faults {
     /** What to do when a bulk load reaches a given row. */
     static final class BulkFault {
@@ -12,12 +15,19 @@ public final class Faults {
         final long afterRows;
         final int errorNumber;
         final boolean dropConnection;
+        /** Not a failure: the reply to this load is held until {@link #releaseStalls()}. */
+        final boolean stall;
 
         BulkFault(long targetLoad, long afterRows, int errorNumber, boolean dropConnection) {
+            this(targetLoad, afterRows, errorNumber, dropConnection, false);
+        }
+
+        BulkFault(long targetLoad, long afterRows, int errorNumber, boolean dropConnection, boolean stall) {
             this.targetLoad = targetLoad;
             this.afterRows = afterRows;
             this.errorNumber = errorNumber;
             this.dropConnection = dropConnection;
+            this.stall = stall;
         }
     }
 
@@ -33,7 +43,13 @@ public final class Faults {
 
     private final List<BulkFault> bulkFaults = new ArrayList<>();
     private final List<StatementFault> statementFaults = new ArrayList<>();
+    private final List<Long> stallTargets = new ArrayList<>();
     private long bulkLoadsSeen;
+    /** Bulk loads held right now, and how many were held since the start (a stall counts once it begins). */
+    private int stalledNow;
+    private long stallsBegun;
+    /** Incremented by {@link #releaseStalls()}: a held reply waits until this moves past its own value. */
+    private long releases;
 
     Faults() {
     }
@@ -56,14 +72,57 @@ public final class Faults {
         statementFaults.add(new StatementFault(sqlSubstring, errorNumber));
     }
 
+    /**
+     * The {@code nthBulkLoad}-th BULK_LOAD message from now (1-based) is decoded and applied as usual, but its reply
+     * is held back until {@link #releaseStalls()}: the client waits inside its bulk load (its rows are in the open
+     * round or transaction), so a test can act at that point — for example kill the client's process — without
+     * racing it. A stall replaces a {@link #failBulkLoad} or {@link #dropConnectionDuringBulkLoad} armed for the same
+     * load. {@link MssqlEmulator#close()} releases every stall.
+     */
+    public synchronized void stallBulkLoad(int nthBulkLoad) {
+        stallTargets.add(bulkLoadsSeen + nthBulkLoad);
+    }
+
+    /**
+     * Waits until {@code count} stalls have begun since the start (see {@link #stallBulkLoad}); false when
+     * {@code timeoutMillis} passed first.
+     */
+    public synchronized boolean awaitStalls(long count, long timeoutMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+        while (stallsBegun < count) {
+            long left = (deadline - System.nanoTime()) / 1_000_000L;
+            if (left <= 0) {
+                return false;
+            }
+            wait(left);
+        }
+        return true;
+    }
+
+    /** Lets every held reply go (the client may be gone by then: the reply then ends its connection). */
+    public synchronized void releaseStalls() {
+        releases++;
+        notifyAll();
+    }
+
+    /** How many bulk loads are held right now. */
+    public synchronized int stalledNow() {
+        return stalledNow;
+    }
+
     public synchronized void clear() {
         bulkFaults.clear();
         statementFaults.clear();
+        stallTargets.clear();
     }
 
     /** Registers the start of a BULK_LOAD and returns the fault armed for it, if any. */
     synchronized BulkFault startBulkLoad() {
         bulkLoadsSeen++;
+        if (stallTargets.remove(Long.valueOf(bulkLoadsSeen))) {
+            bulkFaults.removeIf(f -> f.targetLoad == bulkLoadsSeen);
+            return new BulkFault(bulkLoadsSeen, Long.MAX_VALUE, 0, false, true);
+        }
         for (Iterator<BulkFault> it = bulkFaults.iterator(); it.hasNext();) {
             BulkFault f = it.next();
             if (f.targetLoad == bulkLoadsSeen) {
@@ -84,5 +143,29 @@ public final class Faults {
             }
         }
         return 0;
+    }
+
+    /**
+     * Holds the reply of a stalled bulk load (its rows are applied) until {@link #releaseStalls()}; an interrupt
+     * (emulator shutdown) ends the wait too.
+     */
+    void stall(BulkFault fault, String table, int spid) {
+        synchronized (this) {
+            long seen = releases;
+            stalledNow++;
+            stallsBegun++;
+            notifyAll();
+            java.util.logging.Logger.getLogger(Faults.class.getName()).info("bulk load " + fault.targetLoad + " into "
+                    + table + " (connection " + spid + ") stalled before its reply until released");
+            try {
+                while (releases == seen) {
+                    wait();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                stalledNow--;
+            }
+        }
     }
 }

@@ -7,7 +7,13 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * Command line: {@code java -jar mssql-emulator-<ver>-all.jar --port 1433 --password 'pw' [--user sa] [--sink]
- * [--bind 0.0.0.0]}. Prints a line containing {@code listening on <port>} when ready and runs until killed.
+ * [--bind 0.0.0.0] [--stall-bulk-load N]...}. Prints a line containing {@code listening on <port>} when ready and
+ * runs until killed.
+ *
+ * <p>{@code --stall-bulk-load N} (for tests that need a client caught inside a bulk load, e.g. to kill its process
+ * there): the N-th BULK_LOAD message since the start is applied but its reply is held
+ * ({@link Faults#stallBulkLoad}); the emulator prints {@code mssql-emulator: bulk load stalled (k of n)} when it
+ * begins, and a line {@code release} on its standard input lets every held reply go.
  */
 public final class Main {
     private Main() {
@@ -20,6 +26,7 @@ public final class Main {
         String password;
         boolean sink;
         InetAddress bind;
+        final java.util.List<Integer> stalls = new java.util.ArrayList<>();
     }
 
     static Options parse(String[] args) {
@@ -38,6 +45,13 @@ public final class Main {
                     break;
                 case "--sink":
                     o.sink = true;
+                    break;
+                case "--stall-bulk-load":
+                    int n = Integer.parseInt(value(args, ++i, a));
+                    if (n < 1) {
+                        throw new IllegalArgumentException("--stall-bulk-load counts from 1, got " + n);
+                    }
+                    o.stalls.add(n);
                     break;
                 case "--bind":
                     try {
@@ -65,7 +79,7 @@ public final class Main {
 
     static String usage() {
         return "usage: java -jar mssql-emulator-all.jar --port <port> --password <pw> [--user sa] [--sink]"
-                + " [--bind <address>]";
+                + " [--bind <address>] [--stall-bulk-load <n>]...";
     }
 
     /** Starts the emulator and prints the ready line; the caller owns the returned instance. */
@@ -77,9 +91,29 @@ public final class Main {
             b.bindAddress(o.bind);
         }
         MssqlEmulator emu = b.start();
+        for (int n : o.stalls) {
+            emu.faults().stallBulkLoad(n);
+        }
         out.println("mssql-emulator listening on " + emu.port() + (o.sink ? " (sink mode)" : "")
                 + " - JDBC URL: " + emu.jdbcUrl());
         out.flush();
+        if (!o.stalls.isEmpty()) {
+            int total = o.stalls.size();
+            Thread reporter = new Thread(() -> {
+                try {
+                    for (int k = 1; k <= total; k++) {
+                        emu.faults().awaitStalls(k, Long.MAX_VALUE / 2_000_000L);
+                        out.println("mssql-emulator: bulk load stalled (" + k + " of " + total + "); a line 'release'"
+                                + " on standard input lets it go");
+                        out.flush();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "mssql-emulator-stalls");
+            reporter.setDaemon(true);
+            reporter.start();
+        }
         return emu;
     }
 
@@ -92,6 +126,23 @@ public final class Main {
             System.exit(2);
             return;
         }
+        Thread commands = new Thread(() -> {
+            try (java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in,
+                    java.nio.charset.StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    if (line.trim().equals("release")) {
+                        emu.faults().releaseStalls();
+                        System.out.println("mssql-emulator: stalled bulk loads released");
+                        System.out.flush();
+                    }
+                }
+            } catch (java.io.IOException e) {
+                // standard input closed: no more commands
+            }
+        }, "mssql-emulator-stdin");
+        commands.setDaemon(true);
+        commands.start();
         CountDownLatch forever = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(emu::close, "mssql-emulator-shutdown"));
         forever.await();

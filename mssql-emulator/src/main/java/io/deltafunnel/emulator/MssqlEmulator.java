@@ -348,6 +348,7 @@ public final class MssqlEmulator implements AutoCloseable {
             return;
         }
         closed = true;
+        faults.releaseStalls();
         locks.close();
         try {
             listener.close();

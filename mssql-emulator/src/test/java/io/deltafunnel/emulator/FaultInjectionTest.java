@@ -129,4 +129,59 @@ class FaultInjectionTest {
             assertEquals(1, ps.executeUpdate());
         }
     }
+
+    @Test
+    void aStalledBulkLoadHoldsItsReplyUntilReleased() throws Exception {
+        create("fstall");
+        SERVER.emulator().faults().stallBulkLoad(2);
+        try (Connection c = TestSupport.connect(SERVER.emulator())) {
+            c.setAutoCommit(false);
+            java.util.concurrent.CompletableFuture<Void> loading = java.util.concurrent.CompletableFuture.runAsync(() -> {
+                try {
+                    load(c, "fstall", 5, rows(10));
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertTrue(SERVER.emulator().faults().awaitStalls(1, 60_000), "the second bulk load did not stall");
+            assertEquals(1, SERVER.emulator().faults().stalledNow());
+            // the client is inside its bulk load: the reply to the second round has not been sent
+            assertTrue(!loading.isDone());
+            SERVER.emulator().faults().releaseStalls();
+            loading.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals(0, SERVER.emulator().faults().stalledNow());
+            c.commit();
+        }
+        assertEquals(10L, count("fstall"));
+    }
+
+    @Test
+    void aClientGoneDuringAStallLeavesNothingOnceReleased() throws Exception {
+        create("fstallgone");
+        SERVER.emulator().faults().stallBulkLoad(2);
+        Connection c = TestSupport.connect(SERVER.emulator());
+        c.setAutoCommit(false);
+        java.util.concurrent.CompletableFuture<Void> loading = java.util.concurrent.CompletableFuture.runAsync(() -> {
+            try {
+                load(c, "fstallgone", 5, rows(10));
+            } catch (SQLException e) {
+                // expected: the connection is aborted below
+            }
+        });
+        assertTrue(SERVER.emulator().faults().awaitStalls(1, 60_000), "the second bulk load did not stall");
+        // like a killed client process: the socket goes away while the server holds the reply
+        c.abort(Runnable::run);
+        SERVER.emulator().faults().releaseStalls();
+        loading.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        TestSupport.awaitSessionsClosed(SERVER.emulator(), 0);
+        assertEquals(0L, count("fstallgone"));
+    }
+
+    @Test
+    void theCommandLineArmsAStall() {
+        Main.Options o = Main.parse(new String[] {"--password", "x", "--stall-bulk-load", "3"});
+        assertEquals(java.util.List.of(3), o.stalls);
+        assertThrows(IllegalArgumentException.class,
+                () -> Main.parse(new String[] {"--password", "x", "--stall-bulk-load", "0"}));
+    }
 }

@@ -21,14 +21,46 @@ import java.util.function.Function;
  * @param keepEmbedded  {@code deltafunnel.embedded.keep-running}: keep the embedded endpoint up after a one-shot load
  * @param progressInPlace {@code deltafunnel.progress.in-place}: {@code auto} (a terminal is attached), {@code true}
  *                      or {@code false}: progress as one line updated in place instead of periodic log lines
+ * @param shards        {@code deltafunnel.shards}: N &gt; 1 runs all N shards of one load in this JVM, one route each
+ *                      (N parallel bulk streams); 1 = not sharded in this JVM
+ * @param shardCount    {@code deltafunnel.shard-count}: N &gt; 1 makes this process one shard of a load of N shards
+ *                      (e.g. one pod of a Kubernetes Indexed Job); 1 = not sharded
+ * @param shardIndex    {@code deltafunnel.shard-index}, else the environment variable {@code JOB_COMPLETION_INDEX}
+ *                      (set by Kubernetes in Indexed Jobs): this process's shard, {@code 0 .. shardCount-1}; -1 when
+ *                      neither is set
+ * @param loadId        {@code deltafunnel.load-id}: the load's id shared by all shards (e.g. the Job's name); blank:
+ *                      the shards join the open load of their key or start a new one
+ *                      (reference: {@code docs/sharding.md}, {@code docs/application.md})
  */
 public record AppSettings(String mssqlUrl, String mssqlUsername, String mssqlPassword, String sourcePath,
         Path sampleDir, int sampleRows, String targetTable, String writeMode, boolean oneShot, long delay,
         int batchSize, String dsl, long progressIntervalMillis, List<String> ownRoutes, String tables,
-        int embeddedPort, boolean keepEmbedded, String progressInPlace) {
+        int embeddedPort, boolean keepEmbedded, String progressInPlace, int shards, int shardCount, int shardIndex,
+        String loadId) {
 
-    /** Reads the settings through {@code lookup}, which returns null for a key that is not set. */
+    /** The environment variable Kubernetes sets to a pod's index in an Indexed Job. */
+    public static final String JOB_COMPLETION_INDEX = "JOB_COMPLETION_INDEX";
+
+    /** The id of the route of shard {@code i} when the application shards its built-in route. */
+    public static String shardRouteId(int shardIndex) {
+        return LoadTableRoute.ROUTE_ID + "-shard-" + shardIndex;
+    }
+
+    /**
+     * Reads the settings through {@code lookup}, which returns null for a key that is not set, and the process
+     * environment for {@link #JOB_COMPLETION_INDEX}.
+     */
     public static AppSettings from(Function<String, String> lookup) {
+        return from(lookup, System::getenv);
+    }
+
+    /**
+     * Reads the settings through {@code lookup}; {@code environment} answers {@link #JOB_COMPLETION_INDEX} (the shard
+     * index when {@code deltafunnel.shard-index} is not set).
+     *
+     * @throws IllegalArgumentException for a value out of range or a combination that cannot work, naming the key
+     */
+    public static AppSettings from(Function<String, String> lookup, Function<String, String> environment) {
         String mode = get(lookup, "deltafunnel.mode", "oneshot").toLowerCase(Locale.ROOT);
         if (!mode.equals("oneshot") && !mode.equals("scheduled")) {
             throw new IllegalArgumentException("deltafunnel.mode must be oneshot or scheduled, got " + mode);
@@ -55,7 +87,90 @@ public record AppSettings(String mssqlUrl, String mssqlUsername, String mssqlPas
                 get(lookup, "deltafunnel.tables", ""),
                 Integer.parseInt(get(lookup, "deltafunnel.embedded.port", "0")),
                 Boolean.parseBoolean(get(lookup, "deltafunnel.embedded.keep-running", "false")),
-                get(lookup, "deltafunnel.progress.in-place", "auto").toLowerCase(Locale.ROOT));
+                get(lookup, "deltafunnel.progress.in-place", "auto").toLowerCase(Locale.ROOT),
+                positive(lookup, "deltafunnel.shards"),
+                positive(lookup, "deltafunnel.shard-count"),
+                shardIndex(lookup, environment),
+                get(lookup, "deltafunnel.load-id", "")).checkSharding();
+    }
+
+    private static int positive(Function<String, String> lookup, String key) {
+        String text = get(lookup, key, "1");
+        int n;
+        try {
+            n = Integer.parseInt(text.isEmpty() ? "1" : text);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " must be a whole number of shards (1 or more), got " + text, e);
+        }
+        if (n < 1) {
+            throw new IllegalArgumentException(key + " must be 1 or more, got " + n);
+        }
+        return n;
+    }
+
+    private static int shardIndex(Function<String, String> lookup, Function<String, String> environment) {
+        String key = "deltafunnel.shard-index";
+        String text = get(lookup, key, "");
+        if (text.isEmpty()) {
+            String fromJob = environment.apply(JOB_COMPLETION_INDEX);
+            if (fromJob == null || fromJob.isBlank()) {
+                return -1;
+            }
+            key = JOB_COMPLETION_INDEX;
+            text = fromJob.trim();
+        }
+        try {
+            int i = Integer.parseInt(text);
+            if (i < 0) {
+                throw new IllegalArgumentException(key + " must be 0 or more, got " + i);
+            }
+            return i;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " must be a shard index (0, 1, ...), got " + text, e);
+        }
+    }
+
+    private AppSettings checkSharding() {
+        if (shards > 1 && shardCount > 1) {
+            throw new IllegalArgumentException("deltafunnel.shards=" + shards + " (all shards in this JVM) and"
+                    + " deltafunnel.shard-count=" + shardCount + " (one shard per process) exclude each other");
+        }
+        if (shardCount > 1 && shardIndex < 0) {
+            throw new IllegalArgumentException("deltafunnel.shard-count=" + shardCount + " needs this process's shard:"
+                    + " deltafunnel.shard-index (DELTAFUNNEL_SHARD_INDEX) or " + JOB_COMPLETION_INDEX);
+        }
+        if (shardIndex >= shardCount && shards == 1 && shardIndex >= 0) {
+            throw new IllegalArgumentException("shard index " + shardIndex + " (deltafunnel.shard-index or "
+                    + JOB_COMPLETION_INDEX + ") is out of range for deltafunnel.shard-count=" + shardCount
+                    + " (0 .. " + (shardCount - 1) + ")");
+        }
+        if (sharded() && !tables.isBlank()) {
+            throw new IllegalArgumentException("sharding (deltafunnel.shards / deltafunnel.shard-count) applies to one"
+                    + " table; deltafunnel.tables loads several: run one application per table");
+        }
+        if (shards > 1 && !ownRoutes.isEmpty()) {
+            throw new IllegalArgumentException("deltafunnel.shards runs the built-in route N times; with your own"
+                    + " routes (deltafunnel.routes) write one route per shard with shardCount/shardIndex instead");
+        }
+        return this;
+    }
+
+    /** True when the built-in load is split into shards (in this JVM or across processes). */
+    public boolean sharded() {
+        return shards > 1 || shardCount > 1;
+    }
+
+    /** N, the number of shards of the load: {@code shards} or {@code shardCount}. */
+    public int effectiveShardCount() {
+        return shards > 1 ? shards : shardCount;
+    }
+
+    /** The shards this process runs: all N with {@code deltafunnel.shards}, else its own one. */
+    public List<Integer> shardIndexes() {
+        if (shards > 1) {
+            return java.util.stream.IntStream.range(0, shards).boxed().toList();
+        }
+        return List.of(Math.max(0, shardIndex));
     }
 
     /** Whether progress is one line updated in place: {@code deltafunnel.progress.in-place}, auto = a terminal. */
@@ -84,6 +199,9 @@ public record AppSettings(String mssqlUrl, String mssqlUsername, String mssqlPas
         return "AppSettings[mssqlUrl=" + (embeddedTarget() ? "(embedded emulator)" : mssqlUrl) + ", username="
                + mssqlUsername + ", source=" + effectiveSourcePath() + ", target=" + targetTable + ", writeMode="
                + writeMode + ", mode=" + (oneShot ? "oneshot" : "scheduled") + ", delay=" + delay + ", batchSize="
-               + batchSize + ", dsl=" + dsl + (ownRoutes.isEmpty() ? "" : ", routes=" + ownRoutes) + "]";
+               + batchSize + ", dsl=" + dsl + (ownRoutes.isEmpty() ? "" : ", routes=" + ownRoutes)
+               + (shards > 1 ? ", shards=" + shards : "")
+               + (shardCount > 1 ? ", shard=" + shardIndex + " of " + shardCount : "")
+               + (loadId.isBlank() ? "" : ", loadId=" + loadId) + "]";
     }
 }

@@ -39,6 +39,10 @@ import org.slf4j.LoggerFactory;
  *       replays included, prints one summary line per run and exits 0 if all succeeded, 1 otherwise; a failure a later
  *       poll cannot cure (missing table, bad SQL, configuration) ends the job at once. {@code scheduled} keeps
  *       polling every {@code deltafunnel.schedule.delay} ms.</li>
+ *   <li>Sharded loads ({@code docs/sharding.md}): {@code deltafunnel.shards=N} runs the N shards of one load as N
+ *       routes here ({@link ShardedLoadRoutes}); {@code deltafunnel.shard-count=N} with {@code deltafunnel.shard-index}
+ *       or {@code JOB_COMPLETION_INDEX} runs one shard (a pod of a Kubernetes Indexed Job). In one-shot mode the exit
+ *       status is 0 when the shard's share is committed (or was already), 1 otherwise.</li>
  * </ul>
  */
 public final class DeltaFunnelApplication {
@@ -168,6 +172,10 @@ public final class DeltaFunnelApplication {
         }
         overrides.setProperty("deltafunnel.source.effective-path", settings.effectiveSourcePath());
         overrides.setProperty("deltafunnel.repeat-count", settings.oneShot() ? "1" : "0");
+        // for own routes: this process's shard, whether it came from deltafunnel.shard-index or JOB_COMPLETION_INDEX
+        overrides.setProperty("deltafunnel.shard-count", Integer.toString(settings.effectiveShardCount()));
+        overrides.setProperty("deltafunnel.shard-index", Integer.toString(Math.max(0, settings.shardIndex())));
+        overrides.setProperty("deltafunnel.load-id", settings.loadId());
         context.getPropertiesComponent().setOverrideProperties(overrides);
 
         java.util.function.Supplier<MeterRegistry> registry = () -> {
@@ -179,6 +187,13 @@ public final class DeltaFunnelApplication {
 
         if (!builtIn) {
             addOwnRoutes(context, settings.ownRoutes());
+        } else if (settings.sharded()) {
+            if (settings.dsl().equals("yaml")) {
+                addRouteFiles(context, List.of("classpath:routes/load-table-template.yaml"));
+            } else {
+                main.configure().addRoutesBuilder(new LoadTableTemplate());
+            }
+            main.configure().addRoutesBuilder(new ShardedLoadRoutes(settings));
         } else if (!settings.tables().isBlank()) {
             main.configure().addRoutesBuilder(new LoadTableTemplate());
             main.configure().addRoutesBuilder(new MultiTableRoutes(settings.tables()));

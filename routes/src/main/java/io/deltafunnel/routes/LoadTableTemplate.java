@@ -16,7 +16,15 @@ import org.apache.camel.builder.RouteBuilder;
  *   <tr><td>delay</td><td>ms between runs</td><td>60000</td></tr>
  *   <tr><td>repeatCount</td><td>runs before stopping; 0 = forever</td><td>0</td></tr>
  *   <tr><td>batchSize</td><td>rows per Arrow batch</td><td>65536</td></tr>
+ *   <tr><td>shardCount</td><td>sharded loads: N, the number of shards (docs/sharding.md)</td><td>(not sharded)</td></tr>
+ *   <tr><td>shardIndex</td><td>sharded loads: this route's shard, 0 .. N-1</td><td>(not sharded)</td></tr>
+ *   <tr><td>loadId</td><td>sharded loads: the load's id, shared by its shards</td><td>(the open load of the key)</td></tr>
+ *   <tr><td>stateDataSource</td><td>where the load plan lives (the target database), e.g. {@code #sqlServer};
+ *       required when sharded</td><td>(none)</td></tr>
  * </table>
+ *
+ * The four sharding parameters are optional: left out, their consumer options are left out too
+ * ({@code {{?name}}} placeholders), and the route is the unsharded one.
  *
  * The SQL Server connection comes from {@code deltafunnel.mssql.url}, {@code deltafunnel.mssql.username}
  * and {@code deltafunnel.mssql.password}, the encoder from {@code deltafunnel.bulk-encoder} (default driver); the
@@ -36,8 +44,14 @@ public class LoadTableTemplate extends RouteBuilder {
                 .templateParameter("delay", "60000")
                 .templateParameter("repeatCount", "0")
                 .templateParameter("batchSize", "65536")
+                .templateOptionalParameter("shardCount")
+                .templateOptionalParameter("shardIndex")
+                .templateOptionalParameter("loadId")
+                .templateOptionalParameter("stateDataSource")
                 .from("deltafunnel:source?delta.source={{sourcePath}}&query=SELECT * FROM source"
-                      + "&batchSize={{batchSize}}&delay={{delay}}&repeatCount={{repeatCount}}")
+                      + "&batchSize={{batchSize}}&delay={{delay}}&repeatCount={{repeatCount}}"
+                      + "&shardCount={{?shardCount}}&shardIndex={{?shardIndex}}&loadId={{?loadId}}"
+                      + "&stateDataSource={{?stateDataSource}}")
                 .errorHandler(defaultErrorHandler().loggingLevel(org.apache.camel.LoggingLevel.DEBUG).logExhausted(false))
                 .to("deltafunnel-mssql:{{targetTable}}?url={{deltafunnel.mssql.url}}"
                     + "&username={{deltafunnel.mssql.username}}&password=RAW({{deltafunnel.mssql.password}})"

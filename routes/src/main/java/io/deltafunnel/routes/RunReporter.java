@@ -19,6 +19,8 @@ import io.deltafunnel.camel.DeltaFunnelMssqlEndpoint;
 import io.deltafunnel.handoff.HandoffException;
 import io.deltafunnel.handoff.QuerySetupException;
 import io.deltafunnel.handoff.ReplayRequest;
+import io.deltafunnel.handoff.ShardAssignment;
+import io.deltafunnel.handoff.ShardPlanException;
 import io.deltafunnel.handoff.UpstreamException;
 import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.RetriesExhaustedException;
@@ -54,6 +56,9 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Metrics</b> (Camel's Micrometer naming, tags {@code camelContext} and {@code routeId}):
  *       {@code camel.deltafunnel.rows.in}, {@code .rows.out}, {@code .batches.in}, {@code .batches.out} (counters),
  *       {@code camel.deltafunnel.run.duration} (timer, per completed run) and {@code camel.deltafunnel.runs.failed}.</li>
+ *   <li><b>Sharded loads.</b> A run that carries a shard of a load ({@code CamelDeltaFunnelShard}) names it in its
+ *       summary, {@code [load <id> shard <i>/<N>: <outcome>]}, with the producer's outcome
+ *       ({@value #LOAD_STATUS}: {@code shard-done}, {@code load-done} or {@code already-done}) when it reported one.</li>
  *   <li><b>One-shot.</b> With {@code oneShot}, a route runs {@code repeatCount} times (once when it is 0), and no
  *       further poll begins after its last run or after a failed run.</li>
  * </ul>
@@ -65,10 +70,21 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
 
     private static final Logger LOG = LoggerFactory.getLogger(RunReporter.class);
 
-    /** What the summary of a finished run says. {@code targetRowCount} is null when it could not be read back. */
+    /**
+     * The header in which the producer reports what became of a sharded run's share: {@code shard-done} (committed,
+     * other shards pending), {@code load-done} (this shard completed the set and ran the final step) or
+     * {@code already-done} (the shard was done before; nothing was owed or the owed final step ran).
+     */
+    public static final String LOAD_STATUS = DeltaFunnelConstants.LOAD_STATUS;
+
+    /**
+     * What the summary of a finished run says. {@code targetRowCount} is null when it could not be read back;
+     * {@code shard} is the shard the run carried (null when not sharded), {@code loadStatus} the producer's outcome
+     * for it ({@link #LOAD_STATUS}; null when none was reported).
+     */
     public record Summary(String routeId, String runId, long rows, long batches, long millis, double rowsPerSecond,
             String target, Long targetRowCount, boolean failed, String failure, boolean permanent, boolean routeDone,
-            String line) {
+            String line, ShardAssignment shard, String loadStatus) {
     }
 
     /** Where progress and summaries go. */
@@ -109,6 +125,8 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
         volatile long lastLog;
         volatile DeltaFunnelMssqlEndpoint target;
         volatile RunTotals.Total total;
+        volatile ShardAssignment shard;
+        volatile String loadStatus;
 
         RouteRuns(String routeId, DeltaFunnelEndpoint source) {
             this.routeId = routeId;
@@ -130,6 +148,8 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
             attempt = 1;
             rowsOut = 0;
             batchesOut = 0;
+            shard = null;
+            loadStatus = null;
             total = RunTotals.start(source);
             active = true;
         }
@@ -291,6 +311,10 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
         if (route == null) {
             return;
         }
+        ShardAssignment shard = exchange.getIn().getHeader(DeltaFunnelConstants.SHARD, ShardAssignment.class);
+        if (shard != null) {
+            route.shard = shard;
+        }
         if (event instanceof CamelEvent.ExchangeSendingEvent sending
             && sending.getEndpoint() instanceof DeltaFunnelMssqlEndpoint target) {
             route.target = target;
@@ -305,6 +329,10 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
             long batchRows = exchange.getIn().getHeader(DeltaFunnelConstants.BATCH_ROWS, 0L, Long.class);
             route.rowsOut = rows;
             route.batchesOut = batches;
+            String status = exchange.getMessage().getHeader(LOAD_STATUS, String.class);
+            if (status != null) {
+                route.loadStatus = status;
+            }
             counter("camel.deltafunnel.rows.out", route.routeId, exchange).increment(batchRows);
             counter("camel.deltafunnel.batches.out", route.routeId, exchange).increment();
         } else if (event instanceof CamelEvent.ExchangeCompletedEvent || event instanceof CamelEvent.ExchangeFailedEvent) {
@@ -361,24 +389,28 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
             }
         }
         String tags = route.routeId;
+        ShardAssignment shard = route.shard;
+        String loadStatus = route.loadStatus;
+        String name = route.routeId + (shard == null ? ""
+                : " [" + shard.describe() + (loadStatus == null ? "" : ": " + loadStatus) + "]");
         String line;
         boolean permanent = false;
         if (failed) {
             permanent = !(failure instanceof RunStoppedException) && permanent(failure);
             registryCounter("camel.deltafunnel.runs.failed", tags).increment();
             line = String.format(Locale.ROOT, "DeltaFunnel run %s on route %s after %.3f s: %s",
-                    failure instanceof RunStoppedException ? "STOPPED" : "FAILED", route.routeId, nanos / 1e9,
+                    failure instanceof RunStoppedException ? "STOPPED" : "FAILED", name, nanos / 1e9,
                     describe(failure));
             if (count != null) {
                 line += String.format(Locale.ROOT, "; target %s holds %s rows", target, fmt(count));
             }
         } else if (polledMessages == 0 && route.batchesOut == 0) {
-            line = "DeltaFunnel route " + route.routeId + ": nothing to load";
+            line = "DeltaFunnel route " + name + ": nothing to load";
         } else {
             Timer.builder("camel.deltafunnel.run.duration").tag("camelContext", String.valueOf(getCamelContextName()))
                     .tag("routeId", route.routeId).register(registry()).record(java.time.Duration.ofNanos(nanos));
             line = String.format(Locale.ROOT, "DeltaFunnel run complete on route %s: %s rows in %d batches, %.3f s,"
-                    + " %s rows/s", route.routeId, fmt(route.rowsOut), route.batchesOut, nanos / 1e9,
+                    + " %s rows/s", name, fmt(route.rowsOut), route.batchesOut, nanos / 1e9,
                     fmt((long) rate(route.rowsOut, nanos)));
             if (count != null) {
                 line += String.format(Locale.ROOT, "; target %s holds %s rows (read back)", target, fmt(count));
@@ -390,7 +422,7 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
         print(line);
         onRunFinished.accept(new Summary(route.routeId, route.runId, route.rowsOut, route.batchesOut, nanos / 1_000_000,
                 rate(route.rowsOut, nanos), target, count, failed, failed ? describe(failure) : null, permanent,
-                route.done, line));
+                route.done, line, shard, loadStatus));
     }
 
     private String getCamelContextName() {
@@ -414,13 +446,15 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
     }
 
     /**
-     * The failure in one line: the most specific DeltaFunnel exception's message (the producer's, else the query's),
+     * The failure in one line: the most specific DeltaFunnel exception's message (the producer's, a shard's refusal,
+     * else the query's),
      * without the statistics when nothing was accepted, and no stack trace.
      */
     static String describe(Throwable failure) {
         Throwable best = failure;
         for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof BulkLoadException || t instanceof QuerySetupException || t instanceof UpstreamException) {
+            if (t instanceof BulkLoadException || t instanceof QuerySetupException || t instanceof UpstreamException
+                || t instanceof ShardPlanException) {
                 best = t;
                 break;
             }

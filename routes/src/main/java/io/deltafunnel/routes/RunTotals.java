@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * The number of rows a run will deliver, when it can be known up front: for a source that reads one Delta table
  * whole ({@code delta.<view>=…} and {@code query=SELECT * FROM <view>}), the row count of that snapshot, counted in
  * the background on a private DuckDB connection (DuckDB answers {@code count(*)} over Parquet from the file
- * metadata, deletion vectors applied). Any other query: unknown (no percentage, no ETA).
+ * metadata, deletion vectors applied). Any other query, and a shard of a sharded load (it reads a share of the
+ * files): unknown (no percentage, no ETA).
  */
 final class RunTotals {
 
@@ -53,7 +54,8 @@ final class RunTotals {
         try {
             List<DeltaTableSpec> specs = source.deltaSpecs();
             String query = source.queryText();
-            if (specs.size() != 1 || query == null) {
+            if (specs.size() != 1 || query == null || source.getShardCount() > 1) {
+                // a shard reads its share of the files only: the table's total would be wrong
                 return null;
             }
             var m = SELECT_ALL.matcher(query);

@@ -32,4 +32,16 @@ class RunReporterTest {
         assertEquals("my processor broke", RunReporter.describe(e));
         assertTrue(RunReporter.permanent(e));
     }
+
+    @Test
+    void aRefusedShardIsNamedByItsReasonAndEndsTheJob() {
+        io.deltafunnel.handoff.ShardPlanException refusal = new io.deltafunnel.handoff.ShardPlanException(
+                io.deltafunnel.handoff.HandoffPhase.DOWNSTREAM, "load job-1 shard 0/3: another runner holds this"
+                + " shard right now", "job-1", 0, new HandoffStats(0, 0, 0, 0), null);
+        DownstreamException e = new DownstreamException("deltafunnel:source: the route failed on batch 0",
+                new HandoffStats(1, 100, 0, 0), refusal);
+        assertEquals("downstream failed: load job-1 shard 0/3: another runner holds this shard right now",
+                RunReporter.describe(e));
+        assertTrue(RunReporter.permanent(e));
+    }
 }
