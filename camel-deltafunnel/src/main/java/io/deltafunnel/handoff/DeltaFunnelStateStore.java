@@ -6,7 +6,7 @@ import java.util.Map;
  * Where an incremental {@code deltafunnel:} consumer learns which Delta versions its route has loaded. The truth is
  * the state table in the target database, written by the producer in the same transaction as the data; a store only
  * reads it (and deletes a key's rows on an operator reset). The SQL Server implementation is
- * {@code io.deltafunnel.mssql.MssqlStateStore}.
+ * {@code io.deltafunnel.mssql.state.MssqlStateStore}.
  */
 public interface DeltaFunnelStateStore {
 

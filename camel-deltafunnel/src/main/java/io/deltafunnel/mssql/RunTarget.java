@@ -1,5 +1,6 @@
 package io.deltafunnel.mssql;
 
+import io.deltafunnel.mssql.state.StateTable;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.function.Function;

@@ -23,7 +23,7 @@ import io.deltafunnel.handoff.ShardPlanException;
 import io.deltafunnel.mssql.ConnectionProvider;
 import io.deltafunnel.mssql.JdbcSqlChannel;
 import io.deltafunnel.mssql.SqlChannel;
-import io.deltafunnel.mssql.StateTable;
+import io.deltafunnel.mssql.state.StateTable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

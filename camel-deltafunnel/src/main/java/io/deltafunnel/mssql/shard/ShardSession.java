@@ -20,7 +20,7 @@ import io.deltafunnel.mssql.SqlChannel;
 import io.deltafunnel.mssql.SqlChannelProvider;
 import io.deltafunnel.mssql.SqlServerErrors;
 import io.deltafunnel.mssql.StagingTable;
-import io.deltafunnel.mssql.StateTable;
+import io.deltafunnel.mssql.state.StateTable;
 import io.deltafunnel.mssql.TransactionMode;
 import io.deltafunnel.mssql.ValueOutOfRangeException;
 import io.deltafunnel.mssql.WorkOutcome;

@@ -4,7 +4,7 @@ import java.sql.SQLException;
 import java.util.Objects;
 
 import io.deltafunnel.mssql.SqlChannel;
-import io.deltafunnel.mssql.StateTable;
+import io.deltafunnel.mssql.state.StateTable;
 import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.TargetCatalog;
 import org.slf4j.Logger;

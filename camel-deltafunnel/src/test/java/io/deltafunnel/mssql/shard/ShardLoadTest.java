@@ -9,7 +9,7 @@ import io.deltafunnel.mssql.BulkEncoder;
 import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.BulkLoadSettings;
 import io.deltafunnel.handoff.IncrementalLoad;
-import io.deltafunnel.mssql.StateConflictException;
+import io.deltafunnel.mssql.state.StateConflictException;
 import io.deltafunnel.mssql.TransactionMode;
 import io.deltafunnel.mssql.WorkOutcome;
 import io.deltafunnel.mssql.WriteMode;

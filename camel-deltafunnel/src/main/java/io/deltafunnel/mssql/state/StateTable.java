@@ -1,4 +1,4 @@
-package io.deltafunnel.mssql;
+package io.deltafunnel.mssql.state;
 
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
@@ -7,6 +7,10 @@ import java.util.Map;
 import java.util.Objects;
 
 import io.deltafunnel.handoff.IncrementalLoad;
+import io.deltafunnel.mssql.BulkLoadException;
+import io.deltafunnel.mssql.SqlChannel;
+import io.deltafunnel.mssql.TableName;
+import io.deltafunnel.mssql.TargetCatalog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,4 +1,6 @@
-package io.deltafunnel.mssql;
+package io.deltafunnel.mssql.state;
+
+import io.deltafunnel.mssql.BulkLoadException;
 
 /**
  * The state table no longer holds the version a run was planned from: the run was already applied (for example by an
