@@ -6,15 +6,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 import io.deltafunnel.emulator.RawTdsClient;
 import org.junit.jupiter.api.AfterEach;
@@ -39,21 +32,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * <p>No timing assertions: a wait is shown by a request in another thread that has not finished while the holder
  * keeps its lock and finishes after it lets go (the bounded waits are failure guards only).
  */
-abstract class AppLockScenarios extends Scenarios {
+abstract class AppLockScenarios extends ConcurrentScenarios {
     /** What DeltaFunnel's producer sends to claim a shard (docs/sharding.md, step 3). */
     static final String CLAIM = "DECLARE @r int; EXEC @r = sp_getapplock @Resource = ?, @LockMode = N'Exclusive',"
             + " @LockOwner = N'Session', @LockTimeout = 0; SELECT @r;";
     /** ... and to give the claim back. */
     static final String UNCLAIM = "DECLARE @r int; EXEC @r = sp_releaseapplock @Resource = ?, @LockOwner = N'Session';"
             + " SELECT @r;";
-    private static final long GUARD_SECONDS = 60;
 
-    private final List<Connection> others = new ArrayList<>();
-    private ExecutorService pool;
 
     @BeforeEach
     void createTable() throws SQLException {
-        pool = Executors.newCachedThreadPool();
         dropIfExists(table);
         exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL PRIMARY KEY, [v] int NOT NULL)");
         exec("INSERT INTO [dbo].[" + table + "] ([id], [v]) VALUES (1, 10), (2, 20)");
@@ -61,19 +50,9 @@ abstract class AppLockScenarios extends Scenarios {
 
     @AfterEach
     void closeOthers() throws SQLException {
-        for (Connection c : others) {
-            c.close();
-        }
-        others.clear();
-        pool.shutdownNow();
+        closeSessions();
         exec("IF @@TRANCOUNT > 0 ROLLBACK");
         dropIfExists(table);
-    }
-
-    private Connection session() throws SQLException {
-        Connection c = server().connect();
-        others.add(c);
-        return c;
     }
 
     private String t() {
@@ -136,26 +115,6 @@ abstract class AppLockScenarios extends Scenarios {
                 assertTrue(rs.next());
                 return rs.getString(1);
             }
-        }
-    }
-
-    private <T> Future<T> inThread(Callable<T> work) {
-        return pool.submit(work);
-    }
-
-    private static void assertStillWaiting(Future<?> f) {
-        assertThrows(TimeoutException.class, () -> f.get(300, TimeUnit.MILLISECONDS),
-                "the request should be waiting for the other session's lock");
-    }
-
-    private static <T> T finished(Future<T> f) throws Exception {
-        try {
-            return f.get(GUARD_SECONDS, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof Exception x) {
-                throw x;
-            }
-            throw e;
         }
     }
 

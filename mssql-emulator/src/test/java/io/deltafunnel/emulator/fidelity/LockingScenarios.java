@@ -1,23 +1,13 @@
 package io.deltafunnel.emulator.fidelity;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.sql.Statement;
-import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
-import com.microsoft.sqlserver.jdbc.ISQLServerBulkData;
 import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
 import com.microsoft.sqlserver.jdbc.SQLServerBulkCopyOptions;
 import com.microsoft.sqlserver.jdbc.SQLServerException;
@@ -42,18 +32,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * thread that has not finished while the blocking transaction is open and finishes after it ends (the bounded waits
  * are failure guards only).
  */
-abstract class LockingScenarios extends Scenarios {
-    /** A wait that must end in 1222 (short, so the suite stays fast). */
-    private static final int SHORT_TIMEOUT_MS = 500;
-    /** Failure guard for statements expected to finish. */
-    private static final long GUARD_SECONDS = 60;
+abstract class LockingScenarios extends ConcurrentScenarios {
 
-    private final List<Connection> others = new ArrayList<>();
-    private ExecutorService pool;
 
     @BeforeEach
     void createTable() throws SQLException {
-        pool = Executors.newCachedThreadPool();
         dropIfExists(table);
         dropIfExists(table + "_b");
         exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL PRIMARY KEY, [v] int NOT NULL)");
@@ -62,23 +45,12 @@ abstract class LockingScenarios extends Scenarios {
 
     @AfterEach
     void closeOthers() throws SQLException {
-        for (Connection c : others) {
-            c.close();
-        }
-        others.clear();
-        pool.shutdownNow();
+        closeSessions();
         exec("IF @@TRANCOUNT > 0 ROLLBACK");
         exec("SET LOCK_TIMEOUT -1");
         exec("SET TRANSACTION ISOLATION LEVEL READ COMMITTED");
         dropIfExists(table);
         dropIfExists(table + "_b");
-    }
-
-    /** Another session, closed after the test. */
-    private Connection session() throws SQLException {
-        Connection c = server().connect();
-        others.add(c);
-        return c;
     }
 
     /** A session with an open transaction (BEGIN TRAN). */
@@ -96,13 +68,6 @@ abstract class LockingScenarios extends Scenarios {
         return "[dbo].[" + table + "_b]";
     }
 
-    private static int intScalar(Connection c, String sql) throws SQLException {
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            assertTrue(rs.next(), sql);
-            return rs.getInt(1);
-        }
-    }
-
     private static int tranCount(Connection c) throws SQLException {
         return intScalar(c, "SELECT @@TRANCOUNT");
     }
@@ -113,27 +78,6 @@ abstract class LockingScenarios extends Scenarios {
         SQLException e = assertError(1222, c, sql);
         exec(c, "SET LOCK_TIMEOUT -1");
         return e;
-    }
-
-    private <T> Future<T> inThread(Callable<T> work) {
-        return pool.submit(work);
-    }
-
-    /** The statement in {@code f} is still waiting. */
-    private static void assertStillWaiting(Future<?> f) {
-        assertThrows(TimeoutException.class, () -> f.get(300, TimeUnit.MILLISECONDS),
-                "the statement should be waiting for the other session's lock");
-    }
-
-    private static <T> T finished(Future<T> f) throws Exception {
-        try {
-            return f.get(GUARD_SECONDS, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof Exception x) {
-                throw x;
-            }
-            throw e;
-        }
     }
 
     private static int severity(SQLException e) {
@@ -477,50 +421,4 @@ abstract class LockingScenarios extends Scenarios {
         assertFalse(conn.isClosed());
     }
 
-    /** Rows (id, v) with id = v = from..to-1. */
-    private static final class IntRows implements ISQLServerBulkData {
-        private static final long serialVersionUID = 1L;
-        private final int to;
-        private int next;
-
-        IntRows(int from, int to) {
-            this.next = from - 1;
-            this.to = to;
-        }
-
-        @Override
-        public Set<Integer> getColumnOrdinals() {
-            return Set.of(1, 2);
-        }
-
-        @Override
-        public String getColumnName(int column) {
-            return column == 1 ? "id" : "v";
-        }
-
-        @Override
-        public int getColumnType(int column) {
-            return Types.INTEGER;
-        }
-
-        @Override
-        public int getPrecision(int column) {
-            return 10;
-        }
-
-        @Override
-        public int getScale(int column) {
-            return 0;
-        }
-
-        @Override
-        public Object[] getRowData() {
-            return new Object[] {next, next};
-        }
-
-        @Override
-        public boolean next() {
-            return ++next < to;
-        }
-    }
 }

@@ -4,20 +4,11 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
-import com.microsoft.sqlserver.jdbc.ISQLServerBulkData;
 import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
 import com.microsoft.sqlserver.jdbc.SQLServerBulkCopyOptions;
 import org.junit.jupiter.api.AfterEach;
@@ -25,7 +16,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -42,16 +32,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Server"). No timing assertions: waits are shown by a statement in another thread that has not finished while the
  * holder's transaction is open, or by 1222 under a short LOCK_TIMEOUT.
  */
-abstract class ShardProtocolScenarios extends Scenarios {
-    protected static final int SHORT_TIMEOUT_MS = 500;
-    private static final long GUARD_SECONDS = 60;
+abstract class ShardProtocolScenarios extends ConcurrentScenarios {
 
-    private final List<Connection> others = new ArrayList<>();
-    private ExecutorService pool;
 
     @BeforeEach
     void createTables() throws SQLException {
-        pool = Executors.newCachedThreadPool();
         dropAll();
         exec("CREATE TABLE " + target() + " ([id] int NOT NULL PRIMARY KEY, [v] int NOT NULL)");
         exec("CREATE TABLE " + loads() + " ([load_id] int NOT NULL PRIMARY KEY, [status] varchar(16) NOT NULL)");
@@ -64,11 +49,7 @@ abstract class ShardProtocolScenarios extends Scenarios {
 
     @AfterEach
     void closeOthers() throws SQLException {
-        for (Connection c : others) {
-            c.close();
-        }
-        others.clear();
-        pool.shutdownNow();
+        closeSessions();
         exec("IF @@TRANCOUNT > 0 ROLLBACK");
         exec("SET LOCK_TIMEOUT -1");
         dropAll();
@@ -78,12 +59,6 @@ abstract class ShardProtocolScenarios extends Scenarios {
         for (String suffix : List.of("", "_loads", "_shards", "__df_load_1")) {
             dropIfExists(table + suffix);
         }
-    }
-
-    protected Connection session() throws SQLException {
-        Connection c = server().connect();
-        others.add(c);
-        return c;
     }
 
     protected String target() {
@@ -100,33 +75,6 @@ abstract class ShardProtocolScenarios extends Scenarios {
 
     protected String staging() {
         return "[dbo].[" + table + "__df_load_1]";
-    }
-
-    protected static int intScalar(Connection c, String sql) throws SQLException {
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            assertTrue(rs.next(), sql);
-            return rs.getInt(1);
-        }
-    }
-
-    protected <T> Future<T> inThread(Callable<T> work) {
-        return pool.submit(work);
-    }
-
-    protected static void assertStillWaiting(Future<?> f) {
-        assertThrows(TimeoutException.class, () -> f.get(300, TimeUnit.MILLISECONDS),
-                "the statement should be waiting for the other session's lock");
-    }
-
-    protected static <T> T finished(Future<T> f) throws Exception {
-        try {
-            return f.get(GUARD_SECONDS, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof Exception x) {
-                throw x;
-            }
-            throw e;
-        }
     }
 
     /** Bulk-copies ids {@code from..to-1} (v = id) into {@code into} on {@code c} with TABLOCK, in c's transaction. */
@@ -295,50 +243,4 @@ abstract class ShardProtocolScenarios extends Scenarios {
         }
     }
 
-    /** Rows (id, v) with id = v = from..to-1. */
-    private static final class IntRows implements ISQLServerBulkData {
-        private static final long serialVersionUID = 1L;
-        private final int to;
-        private int next;
-
-        IntRows(int from, int to) {
-            this.next = from - 1;
-            this.to = to;
-        }
-
-        @Override
-        public Set<Integer> getColumnOrdinals() {
-            return Set.of(1, 2);
-        }
-
-        @Override
-        public String getColumnName(int column) {
-            return column == 1 ? "id" : "v";
-        }
-
-        @Override
-        public int getColumnType(int column) {
-            return Types.INTEGER;
-        }
-
-        @Override
-        public int getPrecision(int column) {
-            return 10;
-        }
-
-        @Override
-        public int getScale(int column) {
-            return 0;
-        }
-
-        @Override
-        public Object[] getRowData() {
-            return new Object[] {next, next};
-        }
-
-        @Override
-        public boolean next() {
-            return ++next < to;
-        }
-    }
 }
