@@ -1,9 +1,11 @@
 package io.deltafunnel.mssql;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
+import java.util.zip.CRC32;
 
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -37,12 +39,18 @@ public final class StagingTable {
     }
 
     /**
-     * {@code <table>__df_load_<load id>} (the id reduced to lower-case letters and digits) in the target's schema,
-     * within SQL Server's 128-character limit: the staging table that the shards of one load share.
+     * {@code <table>__df_load_<load id>_<crc>} in the target's schema, within SQL Server's 128-character limit: the
+     * staging table that the shards of one load share. The readable part is the id reduced to lower-case letters and
+     * digits (at most 40 of them); {@code <crc>} is the CRC32 of the exact id (UTF-8, 8 hex digits), so that two ids
+     * that differ only in other characters, or after the first 40, get different tables.
      */
     public static TableName forLoad(TableName target, String loadId) {
-        String suffix = "__df_load_" + sanitise(loadId);
-        return withSuffix(target, suffix.substring(0, Math.min(suffix.length(), 64)));
+        String readable = sanitise(loadId);
+        CRC32 crc = new CRC32();
+        crc.update(loadId.getBytes(StandardCharsets.UTF_8));
+        String suffix = "__df_load_" + readable.substring(0, Math.min(readable.length(), 40)) + "_"
+                + String.format(Locale.ROOT, "%08x", crc.getValue());
+        return withSuffix(target, suffix);
     }
 
     private static String sanitise(String id) {

@@ -5,6 +5,8 @@ import java.util.List;
 import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import io.deltafunnel.emulator.fidelity.ServerUnderTest;
 import io.deltafunnel.handoff.ShardPlanException;
+import io.deltafunnel.mssql.StagingTable;
+import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.BulkEncoder;
 import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.BulkLoadSettings;
@@ -45,7 +47,7 @@ class ShardLoadTest extends ShardLoadScenarios {
     }
 
     private long stagingRows(String load) throws Exception {
-        return scalar("SELECT COUNT(*) FROM [dbo].[" + table + "__df_load_" + load.replace("-", "") + "]");
+        return scalar("SELECT COUNT(*) FROM " + StagingTable.forLoad(new TableName("dbo", table), load).quoted());
     }
 
     @ParameterizedTest
