@@ -50,7 +50,6 @@ public final class BulkLoadSession implements RunSession {
     private SqlChannel channel;
     private TableName target;
     private TableName staging;
-    private Schema schema;
     private List<BoundColumn> columns;
     private HandoffStats stats = HandoffStats.ZERO;
     /** The stats before the batch being written, so that a resumed session does not count a failed batch. */
@@ -160,21 +159,8 @@ public final class BulkLoadSession implements RunSession {
         try {
             if (columns == null) {
                 prepare(root.getSchema());
-            } else if (!schema.equals(root.getSchema())) {
-                throw new ColumnMappingException("the Arrow schema changed within the run (was " + schema
-                        + ", now " + root.getSchema() + ")", context());
             }
-            ArrowBulkData data = new ArrowBulkData(root, columns);
-            try {
-                data.validate(stats.outputRows());
-            } catch (ArrowBulkData.Rejection r) {
-                throw new ValueOutOfRangeException(r.getMessage() + " (target column " + r.column().target().name()
-                        + " " + r.column().target().typeText() + ")", context().withColumn(r.column().sourceName())
-                                .withRow(r.rowInBatch(), r.rowInRun()));
-            }
-            if (rows > 0) {
-                bulkCopy(data);
-            }
+            prepared.writeBatch(root, stats.outputRows(), "", context());
             HandoffStats accepted = stats.withOutputBatch(rows);
             if (settings.transactionMode() == TransactionMode.BATCH) {
                 // Counted only once committed: the output counters never claim more than the target holds.
@@ -230,7 +216,6 @@ public final class BulkLoadSession implements RunSession {
         provider = prepared.provider();
         target = prepared.target();
         staging = prepared.staging() == null ? null : prepared.staging().name();
-        schema = prepared.schema();
         columns = prepared.columns();
         channel.setAutoCommit(false);
         if (settings.writeMode() == WriteMode.TRUNCATE && !truncateCommitted) {
@@ -252,9 +237,6 @@ public final class BulkLoadSession implements RunSession {
         return StagingTable.forRun(target, runId);
     }
 
-    private void bulkCopy(ArrowBulkData data) throws SQLException {
-        channel.bulkWrite(staging != null ? staging : target, data, settings);
-    }
 
     private void finish() throws SQLException {
         switch (settings.writeMode()) {

@@ -1,11 +1,12 @@
 package io.deltafunnel.mssql;
 
-import io.deltafunnel.mssql.state.StateTable;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import io.deltafunnel.mssql.state.StateTable;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -220,6 +221,33 @@ public final class RunTarget {
     /** The MERGE of the staging table into the target. */
     public String mergeSql() {
         return MergeStatement.sql(target, staging.name(), dataColumns, columns, settings.keyColumns(), changeRows);
+    }
+
+    /**
+     * Writes one batch of the run into {@link #destination()} on the run's channel, in the caller's transaction: the
+     * batch must have the run's Arrow schema, every value is validated against its target column before anything is
+     * sent (a {@link ValueOutOfRangeException} names column and row), then the rows are bulk-written.
+     *
+     * @param rowsBefore the run's rows accepted before this batch (the row number in the run of a rejected value)
+     * @param prefix     put before a rejection message (e.g. the shard), or empty
+     */
+    public void writeBatch(VectorSchemaRoot root, long rowsBefore, String prefix, BulkLoadException.Context ctx)
+            throws SQLException {
+        if (!schema.equals(root.getSchema())) {
+            throw new ColumnMappingException("the Arrow schema changed within the run (was " + schema + ", now "
+                    + root.getSchema() + ")", ctx);
+        }
+        ArrowBulkData data = new ArrowBulkData(root, columns);
+        try {
+            data.validate(rowsBefore);
+        } catch (ArrowBulkData.Rejection r) {
+            throw new ValueOutOfRangeException(prefix + r.getMessage() + " (target column "
+                    + r.column().target().name() + " " + r.column().target().typeText() + ")",
+                    ctx.withColumn(r.column().sourceName()).withRow(r.rowInBatch(), r.rowInRun()));
+        }
+        if (root.getRowCount() > 0) {
+            channel.bulkWrite(destination(), data, settings);
+        }
     }
 
     /** Where the batches are bulk-written: the staging table, else the target. */

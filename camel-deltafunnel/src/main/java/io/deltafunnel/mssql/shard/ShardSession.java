@@ -10,7 +10,6 @@ import io.deltafunnel.handoff.HandoffStats;
 import io.deltafunnel.handoff.IncrementalLoad;
 import io.deltafunnel.handoff.ShardAssignment;
 import io.deltafunnel.handoff.ShardPlanException;
-import io.deltafunnel.mssql.ArrowBulkData;
 import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.BulkLoadSession;
 import io.deltafunnel.mssql.BulkLoadSettings;
@@ -22,9 +21,7 @@ import io.deltafunnel.mssql.SqlServerErrors;
 import io.deltafunnel.mssql.StagingTable;
 import io.deltafunnel.mssql.state.StateTable;
 import io.deltafunnel.mssql.TransactionMode;
-import io.deltafunnel.mssql.ValueOutOfRangeException;
 import io.deltafunnel.mssql.WorkOutcome;
-import io.deltafunnel.mssql.WriteMode;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.slf4j.Logger;
@@ -145,23 +142,9 @@ public final class ShardSession implements RunSession {
             if (!started) {
                 started = true;
                 begin(root.getSchema());
-            } else if (prepared != null && prepared.schema() != null && !alreadyDone
-                    && !prepared.schema().equals(root.getSchema())) {
-                throw new io.deltafunnel.mssql.ColumnMappingException("the Arrow schema changed within the run (was "
-                        + prepared.schema() + ", now " + root.getSchema() + ")", context());
             }
             if (!alreadyDone) {
-                ArrowBulkData data = new ArrowBulkData(root, prepared.columns());
-                try {
-                    data.validate(stats.outputRows());
-                } catch (ArrowBulkData.Rejection r) {
-                    throw new ValueOutOfRangeException(prefix() + r.getMessage() + " (target column "
-                            + r.column().target().name() + " " + r.column().target().typeText() + ")",
-                            context().withColumn(r.column().sourceName()).withRow(r.rowInBatch(), r.rowInRun()));
-                }
-                if (rows > 0) {
-                    channel.bulkWrite(prepared.destination(), data, settings);
-                }
+                prepared.writeBatch(root, stats.outputRows(), prefix(), context());
                 stats = stats.withOutputBatch(rows);
             }
             if (last) {
