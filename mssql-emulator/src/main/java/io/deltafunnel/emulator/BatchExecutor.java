@@ -22,6 +22,8 @@ final class BatchExecutor {
 
     private final ExecContext ctx;
     private final Session s;
+    /** The tokens of the statement (or IF condition) running now: its errors repeat names as written there. */
+    private List<Token> current;
 
     BatchExecutor(Session session, Response response, Map<String, SqlParam> vars, boolean inProc) {
         this.ctx = new ExecContext(session, response, vars, inProc);
@@ -49,7 +51,7 @@ final class BatchExecutor {
         if (e instanceof ExecHandler.NestedBatchFailed) {
             return;
         }
-        ctx.response.error(e);
+        ctx.response.error(NamesAsWritten.respell(e, current));
         ctx.doneError();
     }
 
@@ -68,6 +70,7 @@ final class BatchExecutor {
                 return executeList(st.thenPart);
             case IF: {
                 boolean cond;
+                current = st.condition;
                 try {
                     cond = evaluate(st.condition);
                 } catch (SqlServerError e) {
@@ -103,6 +106,7 @@ final class BatchExecutor {
     }
 
     private boolean executeSimple(Stmt st) throws IOException {
+        current = st.tokens;
         if (isTransactionControl(st)) {
             try {
                 new TransactionStatements(ctx).execute(st);

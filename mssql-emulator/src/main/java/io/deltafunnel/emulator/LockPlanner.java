@@ -11,7 +11,8 @@ import java.util.Set;
  * session's isolation level and whether the statement writes.
  *
  * <ul>
- *   <li>The target of INSERT/UPDATE/DELETE/MERGE: X, held to the end of the transaction.</li>
+ *   <li>The target of UPDATE/DELETE/MERGE, and of an INSERT WITH (TABLOCK | TABLOCKX): X; the target of any other
+ *       INSERT: IX. Held to the end of the transaction.</li>
  *   <li>Tables read: by hint, else by isolation level. NOLOCK/READUNCOMMITTED (READ UNCOMMITTED): Sch-S only.
  *       READCOMMITTED (READ COMMITTED): S for the statement. HOLDLOCK/SERIALIZABLE/REPEATABLEREAD (REPEATABLE
  *       READ, SERIALIZABLE): S to the end of the transaction. UPDLOCK: U to the end of the transaction.
@@ -73,12 +74,26 @@ final class LockPlanner {
             out.add(readLock(r.table, r.hints, s.isolationLevel()));
         }
         if (target != null && !fmtOnly) {
-            // INSERT only adds rows: IX (inserters share the table, as SQL Server's row locks let them); other
-            // writes may touch any row: X
-            LockManager.Mode mode = toks.get(0).is("INSERT") ? LockManager.Mode.IX : LockManager.Mode.X;
+            // INSERT only adds rows: IX (inserters share the table, as SQL Server's row locks let them), except
+            // with TABLOCK/TABLOCKX on the target: SQL Server's INSERT documentation says TABLOCK on an INSERT
+            // target has the effect of TABLOCKX, an exclusive table lock (also INSERT ... SELECT into a heap).
+            // Other writes may touch any row: X
+            LockManager.Mode mode = toks.get(0).is("INSERT") && !tableLocked(refs, target) ? LockManager.Mode.IX
+                    : LockManager.Mode.X;
             out.add(new Lock(target, mode, LockManager.Duration.TRANSACTION, false));
         }
         return out;
+    }
+
+    /** Whether a reference to {@code target} carries TABLOCK or TABLOCKX. */
+    private static boolean tableLocked(List<Ref> refs, TableDef target) {
+        for (Ref r : refs) {
+            if (r.table != null && r.table.objectId() == target.objectId()
+                    && (r.hints.contains("TABLOCK") || r.hints.contains("TABLOCKX"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The lock a read of {@code t} takes with {@code hints} at {@code isolation}. */

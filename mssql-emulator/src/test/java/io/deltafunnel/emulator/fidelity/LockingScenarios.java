@@ -395,6 +395,69 @@ abstract class LockingScenarios extends ConcurrentScenarios {
         assertEquals(12, intScalar(conn, "SELECT COUNT(*) FROM " + t()));
     }
 
+    // ---- INSERT ... WITH (TABLOCK) ------------------------------------------------------------------------------
+    // SQL Server's INSERT documentation: TABLOCK on the target of an INSERT has the same effect as TABLOCKX, an
+    // exclusive table lock held to the end of the transaction. DeltaFunnel's append final step is exactly
+    // INSERT INTO target WITH (TABLOCK) SELECT ... FROM staging.
+
+    /** Runs the append final step's form: {@code INSERT INTO target WITH (TABLOCK) SELECT ... FROM source}. */
+    private static void insertSelectWithTablock(Connection c, String target, String source, int offset)
+            throws SQLException {
+        exec(c, "INSERT INTO " + target + " WITH (TABLOCK) ([id], [v]) SELECT [id] + " + offset + ", [v] FROM "
+                + source);
+    }
+
+    @Test
+    void insertSelectWithTablockIsExclusiveUntilCommit() throws Exception {
+        exec("CREATE TABLE " + tb() + " ([id] int NOT NULL, [v] int NOT NULL)");
+        exec("INSERT INTO " + tb() + " ([id], [v]) VALUES (1, 1), (2, 2)");
+        Connection first = inTransaction();
+        insertSelectWithTablock(first, t(), tb(), 100);
+        // a second TABLOCK insert waits (it would not if TABLOCK took only an intent lock), so does a plain one
+        Connection second = inTransaction();
+        assertLockTimeout(second, "INSERT INTO " + t() + " WITH (TABLOCK) ([id], [v]) VALUES (300, 3)");
+        assertLockTimeout(second, "INSERT INTO " + t() + " ([id], [v]) VALUES (301, 3)");
+        // a reader of the target waits
+        Future<Integer> count = inThread(() -> intScalar(conn, "SELECT COUNT(*) FROM " + t()));
+        assertStillWaiting(count);
+        Future<Void> secondAppend = inThread(() -> {
+            insertSelectWithTablock(second, t(), tb(), 200);
+            return null;
+        });
+        assertStillWaiting(secondAppend);
+        exec(first, "COMMIT");
+        assertEquals(4, finished(count));
+        finished(secondAppend);
+        exec(second, "COMMIT");
+        assertEquals(6, intScalar(conn, "SELECT COUNT(*) FROM " + t()));
+    }
+
+    @Test
+    void insertSelectWithTablockIntoAHeapIsExclusiveToo() throws Exception {
+        exec("CREATE TABLE " + tb() + " ([id] int NOT NULL, [v] int NOT NULL)"); // a heap
+        Connection first = inTransaction();
+        insertSelectWithTablock(first, tb(), t(), 0);
+        Connection second = inTransaction();
+        assertLockTimeout(second, "INSERT INTO " + tb() + " WITH (TABLOCK) ([id], [v]) SELECT [id], [v] FROM " + t());
+        assertLockTimeout(conn, "SELECT COUNT(*) FROM " + tb());
+        exec(first, "COMMIT");
+        insertSelectWithTablock(second, tb(), t(), 10);
+        exec(second, "COMMIT");
+        assertEquals(4, intScalar(conn, "SELECT COUNT(*) FROM " + tb()));
+    }
+
+    @Test
+    void insertsWithoutTablockShareTheTable() throws Exception {
+        Connection first = inTransaction();
+        exec(first, "INSERT INTO " + t() + " ([id], [v]) VALUES (3, 30)");
+        Connection second = inTransaction();
+        exec(second, "SET LOCK_TIMEOUT 0");
+        exec(second, "INSERT INTO " + t() + " ([id], [v]) VALUES (4, 40)"); // row locks: no wait
+        exec(first, "COMMIT");
+        exec(second, "COMMIT");
+        assertEquals(4, intScalar(conn, "SELECT COUNT(*) FROM " + t()));
+    }
+
     // ---- ending a wait ---------------------------------------------------------------------------------------------
 
     @Test
