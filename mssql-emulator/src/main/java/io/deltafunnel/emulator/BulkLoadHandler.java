@@ -151,6 +151,7 @@ final class BulkLoadHandler {
                 s.statementLocksEnd();
             }
             s.emu.addBulkRowsDecoded(rows);
+            s.rowsWritten(rows);
             if (fault != null && fault.stall) {
                 s.emu.faults().stall(fault, String.valueOf(cmd.table.name()), s.connection == null ? 0 : s.connection.spid());
             }
@@ -162,6 +163,14 @@ final class BulkLoadHandler {
             fail(input, sp, rows, H2Errors.map(e, cmd == null ? null : cmd.table, s.catalog(), s.database, "INSERT"));
         } catch (RuntimeException | IOException e) {
             // abandoned message (ignore bit), protocol violation or dropped socket: nothing of the round stays
+            if (e instanceof IOException && !sink) {
+                if (s.inTransaction()) {
+                    s.rowsWritten(rows); // undone by the session's rollback, which holds the locks meanwhile
+                } else {
+                    // a lost client's auto-commit round: its rollback holds the round's locks (BU) too
+                    s.emu.disconnectRollback(s.connection == null ? 0 : s.connection.spid(), rows);
+                }
+            }
             rollbackRound(sp);
             throw e;
         }

@@ -31,6 +31,10 @@ final class ExecContext {
         int status = session.inTransaction() ? DoneStatus.INXACT : 0;
         if (count >= 0) {
             session.lastRowCount = count;
+            if (curCmd == DoneStatus.CMD_INSERT || curCmd == DoneStatus.CMD_UPDATE || curCmd == DoneStatus.CMD_DELETE
+                    || curCmd == DoneStatus.CMD_MERGE) {
+                session.rowsWritten(count);
+            }
             if (!session.nocount) {
                 status |= DoneStatus.COUNT;
             }

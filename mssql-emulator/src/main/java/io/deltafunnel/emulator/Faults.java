@@ -44,6 +44,8 @@ public final class Faults {
     private final List<BulkFault> bulkFaults = new ArrayList<>();
     private final List<StatementFault> statementFaults = new ArrayList<>();
     private final List<Long> stallTargets = new ArrayList<>();
+    private final List<Long> rollbackStallTargets = new ArrayList<>();
+    private long disconnectRollbacksSeen;
     private long bulkLoadsSeen;
     /** Bulk loads held right now, and how many were held since the start (a stall counts once it begins). */
     private int stalledNow;
@@ -84,6 +86,17 @@ public final class Faults {
     }
 
     /**
+     * The {@code nthRollback}-th rollback from now (1-based) of a lost session's open transaction (the client
+     * disconnected, cleanly or not, with a transaction open) is held, with every lock of the session (table locks,
+     * application locks, a bulk load's BU lock) still granted, until {@link #releaseStalls()}: SQL Server keeps a
+     * killed session's locks until its rollback has finished, and this makes that moment last for a test. It counts
+     * as a stall ({@link #awaitStalls}, {@link #stalledNow()}). {@link MssqlEmulator#close()} releases it.
+     */
+    public synchronized void stallDisconnectRollback(int nthRollback) {
+        rollbackStallTargets.add(disconnectRollbacksSeen + nthRollback);
+    }
+
+    /**
      * Waits until {@code count} stalls have begun since the start (see {@link #stallBulkLoad}); false when
      * {@code timeoutMillis} passed first.
      */
@@ -114,6 +127,13 @@ public final class Faults {
         bulkFaults.clear();
         statementFaults.clear();
         stallTargets.clear();
+        rollbackStallTargets.clear();
+    }
+
+    /** Registers the start of a lost session's rollback; true when a stall is armed for it. */
+    synchronized boolean startDisconnectRollback() {
+        disconnectRollbacksSeen++;
+        return rollbackStallTargets.remove(Long.valueOf(disconnectRollbacksSeen));
     }
 
     /** Registers the start of a BULK_LOAD and returns the fault armed for it, if any. */
@@ -150,13 +170,17 @@ public final class Faults {
      * (emulator shutdown) ends the wait too.
      */
     void stall(BulkFault fault, String table, int spid) {
+        stall("bulk load " + fault.targetLoad + " into " + table + " (connection " + spid + ") before its reply");
+    }
+
+    /** Holds the calling session's work ({@code what}) until {@link #releaseStalls()} or an interrupt. */
+    void stall(String what) {
         synchronized (this) {
             long seen = releases;
             stalledNow++;
             stallsBegun++;
             notifyAll();
-            java.util.logging.Logger.getLogger(Faults.class.getName()).info("bulk load " + fault.targetLoad + " into "
-                    + table + " (connection " + spid + ") stalled before its reply until released");
+            java.util.logging.Logger.getLogger(Faults.class.getName()).info(what + " stalled until released");
             try {
                 while (releases == seen) {
                     wait();

@@ -7,13 +7,17 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * Command line: {@code java -jar mssql-emulator-<ver>-all.jar --port 1433 --password 'pw' [--user sa] [--sink]
- * [--bind 0.0.0.0] [--stall-bulk-load N]...}. Prints a line containing {@code listening on <port>} when ready and
+ * [--bind 0.0.0.0] [--stall-bulk-load N]... [--rollback-ms-per-row N]}. Prints a line containing {@code listening on <port>} when ready and
  * runs until killed.
  *
  * <p>{@code --stall-bulk-load N} (for tests that need a client caught inside a bulk load, e.g. to kill its process
  * there): the N-th BULK_LOAD message since the start is applied but its reply is held
  * ({@link Faults#stallBulkLoad}); the emulator prints {@code mssql-emulator: bulk load stalled (k of n)} when it
  * begins, and a line {@code release} on its standard input lets every held reply go.
+ *
+ * <p>{@code --rollback-ms-per-row N} (a decimal number of milliseconds, e.g. {@code 0.05}): the rollback of a lost
+ * session's open transaction takes N ms per row it wrote, and the session's locks and application locks stay held
+ * meanwhile ({@link MssqlEmulator.Builder#rollbackDelayPerRow}).
  */
 public final class Main {
     private Main() {
@@ -26,6 +30,7 @@ public final class Main {
         String password;
         boolean sink;
         InetAddress bind;
+        java.time.Duration rollbackPerRow = java.time.Duration.ZERO;
         final java.util.List<Integer> stalls = new java.util.ArrayList<>();
     }
 
@@ -53,6 +58,21 @@ public final class Main {
                     }
                     o.stalls.add(n);
                     break;
+                case "--rollback-ms-per-row": {
+                    String v = value(args, ++i, a);
+                    double ms;
+                    try {
+                        ms = Double.parseDouble(v);
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException("--rollback-ms-per-row needs a number of milliseconds, got "
+                                + v, e);
+                    }
+                    if (!(ms >= 0) || Double.isInfinite(ms)) {
+                        throw new IllegalArgumentException("--rollback-ms-per-row must be zero or more, got " + v);
+                    }
+                    o.rollbackPerRow = java.time.Duration.ofNanos(Math.round(ms * 1_000_000d));
+                    break;
+                }
                 case "--bind":
                     try {
                         o.bind = InetAddress.getByName(value(args, ++i, a));
@@ -79,14 +99,14 @@ public final class Main {
 
     static String usage() {
         return "usage: java -jar mssql-emulator-all.jar --port <port> --password <pw> [--user sa] [--sink]"
-                + " [--bind <address>] [--stall-bulk-load <n>]...";
+                + " [--bind <address>] [--stall-bulk-load <n>]... [--rollback-ms-per-row <ms>]";
     }
 
     /** Starts the emulator and prints the ready line; the caller owns the returned instance. */
     static MssqlEmulator start(String[] args, PrintStream out) {
         Options o = parse(args);
         MssqlEmulator.Builder b = MssqlEmulator.builder().port(o.port).user(o.user).password(o.password)
-                .sinkMode(o.sink);
+                .sinkMode(o.sink).rollbackDelayPerRow(o.rollbackPerRow);
         if (o.bind != null) {
             b.bindAddress(o.bind);
         }

@@ -50,6 +50,12 @@ public final class MssqlEmulator implements AutoCloseable {
     private final Route route;
     private final List<LoginRecord> loginRecords = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
+    /** {@link Builder#rollbackDelayPerRow}, in nanoseconds. */
+    private final long rollbackNanosPerRow;
+    /** Rollbacks of lost sessions' transactions begun since start; the monitor of the simulated rollback time. */
+    private final Object rollbacks = new Object();
+    private long rollbacksBegun;
+    private int rollbacksNow;
     private volatile boolean captureBulkLoads;
     private final java.util.List<CapturedBulkLoad> capturedBulkLoads =
             java.util.Collections.synchronizedList(new java.util.ArrayList<>());
@@ -75,6 +81,7 @@ public final class MssqlEmulator implements AutoCloseable {
         private boolean strictEncryption;
         private Predicate<String> accessTokenValidator;
         private Route route;
+        private long rollbackNanosPerRow;
 
         private Builder() {
         }
@@ -131,6 +138,22 @@ public final class MssqlEmulator implements AutoCloseable {
         }
 
         /** Address to bind (default: loopback). */
+        /**
+         * Models SQL Server's rollback of a lost session's open transaction as taking {@code perRow} for each row
+         * the transaction wrote (INSERT/UPDATE/DELETE/MERGE counts and bulk rows): until that time has passed,
+         * the session's table locks, its application locks and its bulk load's BU lock stay held, as on SQL
+         * Server, where a killed session keeps its locks until its rollback has finished. Default zero (released at
+         * once). A test option, so that kill-and-re-run tests meet a rollback still in progress; {@link #close()}
+         * cuts it short.
+         */
+        public Builder rollbackDelayPerRow(java.time.Duration perRow) {
+            if (perRow.isNegative()) {
+                throw new IllegalArgumentException("rollbackDelayPerRow must not be negative: " + perRow);
+            }
+            this.rollbackNanosPerRow = perRow.toNanos();
+            return this;
+        }
+
         public Builder bindAddress(InetAddress address) {
             this.bindAddress = address;
             return this;
@@ -156,6 +179,7 @@ public final class MssqlEmulator implements AutoCloseable {
         this.strictEncryption = b.strictEncryption;
         this.accessTokenValidator = b.accessTokenValidator;
         this.route = b.route;
+        this.rollbackNanosPerRow = b.rollbackNanosPerRow;
         this.catalog = new Catalog(DATABASE);
         this.database = new EmulatorDatabase(catalog);
         ServerSocket s = new ServerSocket();
@@ -312,6 +336,67 @@ public final class MssqlEmulator implements AutoCloseable {
         return encryptedSessions.get();
     }
 
+    /**
+     * How many rollbacks of a lost session's open transaction have begun since start (see
+     * {@link Builder#rollbackDelayPerRow} and {@link Faults#stallDisconnectRollback}); a test waits for it to know
+     * that the emulator has noticed a disconnect.
+     */
+    public long disconnectRollbacksBegun() {
+        synchronized (rollbacks) {
+            return rollbacksBegun;
+        }
+    }
+
+    /** How many lost sessions are rolling back right now (their locks still held). */
+    public int disconnectRollbacksNow() {
+        synchronized (rollbacks) {
+            return rollbacksNow;
+        }
+    }
+
+    /** The rollback delay per row ({@link Builder#rollbackDelayPerRow}). */
+    public java.time.Duration rollbackDelayPerRow() {
+        return java.time.Duration.ofNanos(rollbackNanosPerRow);
+    }
+
+    /**
+     * The rollback of a lost session's transaction that wrote {@code rows} rows: takes {@code rows} times the
+     * configured delay, and is held further while a {@link Faults#stallDisconnectRollback} armed for it is not
+     * released. Runs in the session's thread before its locks are released; {@link #close()} ends it.
+     */
+    void disconnectRollback(int spid, long rows) {
+        boolean stalled = faults.startDisconnectRollback();
+        long nanos = rows <= 0 || rollbackNanosPerRow == 0 ? 0
+                : rows > Long.MAX_VALUE / rollbackNanosPerRow ? Long.MAX_VALUE : rows * rollbackNanosPerRow;
+        synchronized (rollbacks) {
+            rollbacksBegun++;
+            rollbacksNow++;
+            rollbacks.notifyAll();
+        }
+        try {
+            if (nanos > 0) {
+                LOG.fine(() -> "connection " + spid + " lost with an open transaction of " + rows + " rows: rolling"
+                        + " back for " + java.time.Duration.ofNanos(nanos) + ", its locks held until then");
+                long deadline = System.nanoTime() + nanos;
+                synchronized (rollbacks) {
+                    long left;
+                    while (!closed && (left = deadline - System.nanoTime()) > 0) {
+                        rollbacks.wait(Math.max(1, left / 1_000_000L));
+                    }
+                }
+            }
+            if (stalled) {
+                faults.stall("the rollback of lost connection " + spid + " (" + rows + " rows)");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            synchronized (rollbacks) {
+                rollbacksNow--;
+            }
+        }
+    }
+
     /** Number of currently open client connections. */
     public int openConnections() {
         return connections.size();
@@ -348,6 +433,9 @@ public final class MssqlEmulator implements AutoCloseable {
             return;
         }
         closed = true;
+        synchronized (rollbacks) {
+            rollbacks.notifyAll(); // simulated rollbacks end now
+        }
         faults.releaseStalls();
         locks.close();
         try {

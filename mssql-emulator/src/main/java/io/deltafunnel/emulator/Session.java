@@ -39,6 +39,8 @@ final class Session {
     boolean nocount;
     boolean xactAbort;
     long lastRowCount;
+    /** Rows written by the open transaction (what a rollback has to undo; see disconnect in {@link #close()}). */
+    private long transactionRows;
     private final Map<Integer, PreparedSql> prepared = new HashMap<>();
     private int nextHandle = 1;
     BulkInsertCommand pendingBulk;
@@ -140,6 +142,13 @@ final class Session {
         return emu.catalog();
     }
 
+    /** A statement or bulk round of the open transaction wrote {@code rows} rows. */
+    void rowsWritten(long rows) {
+        if (tranCount > 0 && rows > 0) {
+            transactionRows += rows;
+        }
+    }
+
     int tranCount() {
         return tranCount;
     }
@@ -215,6 +224,7 @@ final class Session {
         }
         runDdlUndo();
         emu.locks().releaseSession(lockOwner); // session-owned application locks too
+        transactionRows = 0;
         tranCount = 0;
         descriptor = 0;
         implicitTransactions = false;
@@ -285,6 +295,7 @@ final class Session {
         tranCount--;
         if (tranCount == 0) {
             h2.commit();
+            transactionRows = 0;
             ddlUndo.clear();
             try {
                 reseeder.reseed(h2, catalog());
@@ -307,6 +318,7 @@ final class Session {
 
     /** Rolls back the whole transaction (also after a fatal error). */
     void rollbackAll(Response r) throws SQLException {
+        transactionRows = 0;
         try {
             h2.rollback();
             reseeder.clear();
@@ -385,8 +397,15 @@ final class Session {
         }
     }
 
-    /** Connection ended (cleanly or not): uncommitted work is rolled back. */
+    /**
+     * Connection ended (cleanly or not): uncommitted work is rolled back. With a transaction open, the rollback
+     * takes the time {@link MssqlEmulator#disconnectRollback} models, and every lock of the session stays held
+     * until it has finished, as in SQL Server.
+     */
     void close() {
+        if (tranCount > 0) {
+            emu.disconnectRollback(connection == null ? 0 : connection.spid(), transactionRows);
+        }
         try {
             h2.rollback();
         } catch (SQLException e) {
