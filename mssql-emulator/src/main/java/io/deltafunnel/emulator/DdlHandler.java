@@ -15,8 +15,9 @@ import java.util.List;
  * CREATE/DROP TABLE and SCHEMA, TRUNCATE, ALTER SCHEMA ... TRANSFER, sp_rename, CREATE/DROP INDEX.
  *
  * <p>Transactional-DDL rule: H2 commits the open transaction on DDL, so inside an explicit or implicit transaction
- * TRUNCATE TABLE runs as DELETE; CREATE TABLE, SELECT INTO and CREATE SCHEMA run on a separate connection and
- * are undone (dropped) if the transaction rolls back; every other DDL statement is refused with error 50101.
+ * TRUNCATE TABLE runs as DELETE and restarts the identity at its seed (undone on rollback); CREATE TABLE, SELECT
+ * INTO and CREATE SCHEMA run on a separate connection and are undone (dropped) if the transaction rolls back; every
+ * other DDL statement is refused with error 50101.
  */
 final class DdlHandler {
     static final int DDL_IN_TRANSACTION = 50101;
@@ -398,12 +399,49 @@ final class DdlHandler {
                     + "' because it is being referenced by a FOREIGN KEY constraint.");
         }
         s.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
-        String sql = s.inTransaction() ? "DELETE FROM " + t.h2Name() : "TRUNCATE TABLE " + t.h2Name()
-                + " RESTART IDENTITY";
+        if (!s.inTransaction()) {
+            try (Statement x = s.h2.createStatement()) {
+                x.execute("TRUNCATE TABLE " + t.h2Name() + " RESTART IDENTITY");
+            }
+            ctx.done(DoneStatus.CMD_NONE, -1);
+            return;
+        }
+        // Inside a transaction H2's TRUNCATE would commit it: the rows go by DELETE (undone by the rollback) and the
+        // identity is restarted at its seed on the DDL connection, with an undo that puts its previous next value
+        // back. Nobody else can insert meanwhile: the Sch-M lock is held to the end of the transaction.
         try (Statement x = s.h2.createStatement()) {
-            x.execute(sql);
+            x.execute("DELETE FROM " + t.h2Name());
+        }
+        for (ColumnDef c : t.columns()) {
+            if (c.identity()) {
+                restartAtSeedUndoably(t, c);
+            }
         }
         ctx.done(DoneStatus.CMD_NONE, -1);
+    }
+
+    /** TRUNCATE in a transaction: the identity restarts at its seed; a rollback restores its next value. */
+    private void restartAtSeedUndoably(TableDef t, ColumnDef c) throws SQLException {
+        Long before = null;
+        try (PreparedStatement ps = s.h2.prepareStatement("SELECT IDENTITY_BASE FROM INFORMATION_SCHEMA.COLUMNS"
+                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = ?")) {
+            ps.setString(1, t.schema());
+            ps.setString(2, t.name());
+            ps.setString(3, c.name());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    before = rs.getLong(1);
+                }
+            }
+        }
+        if (before == null) {
+            throw new SQLException("identity column " + c.name() + " of " + t.messageName(s.database)
+                    + " has no H2 identity base");
+        }
+        String alter = "ALTER TABLE " + t.h2Name() + " ALTER COLUMN " + Identifiers.h2Quote(c.name()) + " RESTART WITH ";
+        s.emu.database().runDdl(alter + c.identitySeed());
+        long previous = before;
+        s.addDdlUndo(() -> s.emu.database().runDdl(alter + previous));
     }
 
     /** ALTER SCHEMA target TRANSFER [OBJECT::]schema.table: copies the table into the target schema. */

@@ -100,6 +100,47 @@ abstract class IdentityScenarios extends Scenarios {
         assertEquals("Cannot update identity column 'id'.", e.getMessage());
     }
 
+    // TRUNCATE TABLE is transactional in SQL Server and resets the identity to its seed, also inside a transaction;
+    // a rollback brings back the rows and the identity's previous value.
+
+    @Test
+    void truncateInsideATransactionResetsTheIdentity() throws SQLException {
+        createIdentityTable();
+        exec("INSERT INTO " + t() + " ([v]) VALUES (N'a'), (N'b'), (N'c')");
+        exec("BEGIN TRAN");
+        exec("TRUNCATE TABLE " + t());
+        exec("INSERT INTO " + t() + " ([v]) VALUES (N'd')");
+        assertEquals(List.of(List.of(1, "d")), contents());
+        exec("COMMIT");
+        exec("INSERT INTO " + t() + " ([v]) VALUES (N'e')");
+        assertEquals(List.of(List.of(1, "d"), List.of(2, "e")), contents());
+    }
+
+    @Test
+    void aRolledBackTruncateRestoresTheRowsAndTheIdentity() throws SQLException {
+        createIdentityTable();
+        exec("INSERT INTO " + t() + " ([v]) VALUES (N'a'), (N'b'), (N'c')");
+        exec("BEGIN TRAN");
+        exec("TRUNCATE TABLE " + t());
+        assertEquals(List.of(), contents());
+        exec("ROLLBACK");
+        exec("INSERT INTO " + t() + " ([v]) VALUES (N'd')");
+        assertEquals(List.of(List.of(1, "a"), List.of(2, "b"), List.of(3, "c"), List.of(4, "d")), contents());
+    }
+
+    @Test
+    void truncateInsideATransactionResetsTheIdentityToItsSeed() throws SQLException {
+        dropIfExists(table);
+        exec("CREATE TABLE " + t() + " ([id] int IDENTITY(100,10) NOT NULL PRIMARY KEY, [v] nvarchar(20) NULL)");
+        exec("INSERT INTO " + t() + " ([v]) VALUES (N'a'), (N'b')");
+        conn.setAutoCommit(false); // an implicit transaction, as mssql-jdbc opens it
+        exec("TRUNCATE TABLE " + t());
+        exec("INSERT INTO " + t() + " ([v]) VALUES (N'c'), (N'd')");
+        conn.commit();
+        conn.setAutoCommit(true);
+        assertEquals(List.of(List.of(100, "c"), List.of(110, "d")), contents());
+    }
+
     @Test
     void bulkCopyWithoutKeepIdentityLetsTheServerNumberTheRows() throws SQLException {
         createIdentityTable();
