@@ -52,6 +52,8 @@ public final class Faults {
     private long stallsBegun;
     /** Incremented by {@link #releaseStalls()}: a held reply waits until this moves past its own value. */
     private long releases;
+    /** Set by {@link #shutdown()}: no stall begins or lasts any more. */
+    private boolean shutDown;
 
     Faults() {
     }
@@ -118,7 +120,14 @@ public final class Faults {
         notifyAll();
     }
 
-    /** How many bulk loads are held right now. */
+    /** The emulator is closing: every held stall goes, and none begins any more. */
+    synchronized void shutdown() {
+        shutDown = true;
+        releases++;
+        notifyAll();
+    }
+
+    /** How many stalls (bulk load replies, lost sessions' rollbacks) are held right now. */
     public synchronized int stalledNow() {
         return stalledNow;
     }
@@ -176,6 +185,9 @@ public final class Faults {
     /** Holds the calling session's work ({@code what}) until {@link #releaseStalls()} or an interrupt. */
     void stall(String what) {
         synchronized (this) {
+            if (shutDown) {
+                return;
+            }
             long seen = releases;
             stalledNow++;
             stallsBegun++;

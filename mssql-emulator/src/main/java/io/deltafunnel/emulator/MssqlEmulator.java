@@ -436,7 +436,7 @@ public final class MssqlEmulator implements AutoCloseable {
         synchronized (rollbacks) {
             rollbacks.notifyAll(); // simulated rollbacks end now
         }
-        faults.releaseStalls();
+        faults.shutdown(); // releases every stall; none begins any more
         locks.close();
         try {
             listener.close();

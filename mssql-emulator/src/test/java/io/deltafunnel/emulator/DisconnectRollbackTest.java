@@ -126,6 +126,18 @@ class DisconnectRollbackTest {
     }
 
     @Test
+    void closingTheEmulatorEndsAHeldRollback() throws Exception {
+        emu = MssqlEmulator.builder().start();
+        Connection v = victim(10);
+        emu.faults().stallDisconnectRollback(1);
+        v.abort(Runnable::run);
+        assertTrue(emu.faults().awaitStalls(1, 60_000), "the lost session's rollback did not begin");
+        emu.close();
+        assertEquals(0, emu.disconnectRollbacksNow(), "close() ended the held rollback");
+        assertEquals(0, emu.faults().stalledNow());
+    }
+
+    @Test
     void aShortRollbackEndsByItselfAndReleasesEverything() throws Exception {
         emu = MssqlEmulator.builder().rollbackDelayPerRow(Duration.ofMillis(1)).start();
         Connection v = victim(200);
