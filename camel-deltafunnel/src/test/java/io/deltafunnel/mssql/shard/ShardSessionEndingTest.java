@@ -264,10 +264,10 @@ class ShardSessionEndingTest {
                     shareOf(rows, 0, 2), false, null, shard(load, 0, 2)));
             assertTrue(hasErrorNumber(failed, 50000), failed.toString());
             assertEquals(WorkOutcome.ROLLED_BACK, failed.outcome());
-            assertTrue(suppressedChain(failed).stream().anyMatch(s -> hasErrorNumber(s, 50001)),
-                    "the rollback failure is reported, suppressed on the primary failure");
             assertEquals(0, stagingRows(load), "nothing of the share was committed");
             assertEquals("pending", shardStatus(load, 0));
+            assertTrue(suppressedChain(failed).stream().anyMatch(s -> hasErrorNumber(s, 50001)),
+                    "the rollback failure is reported, suppressed on the primary failure");
 
             assertEquals(ShardSession.SHARD_DONE, run(w, "s0", 2, shareOf(rows, 0, 2), false, null,
                     shard(load, 0, 2)).loadStatus());
