@@ -48,7 +48,7 @@ public record ConnectionSettings(DataSource dataSource, String url, String usern
      * {@code connectRetryCount=0}: the driver's idle-connection resiliency would otherwise re-open a broken
      * connection silently, as a new session without the old one's application locks, implicit-transaction mode or
      * {@code IDENTITY_INSERT}; a broken connection must fail the run instead (a sharded run would otherwise commit
-     * its share without holding its shard). Properties in the url itself take precedence in mssql-jdbc.
+     * its share without holding its shard; the share's commit also re-checks the lock).
      */
     Properties driverProperties() {
         Properties props = new Properties();
