@@ -131,6 +131,14 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
               description = "Wait before the first retry, in milliseconds (or a duration such as 2s).")
     private long retryDelay = 1000;
 
+    @UriParam(label = "producer,advanced", defaultValue = "5000", javaType = "java.time.Duration",
+              description = "Sharded loads: how long a shard's run waits for its shard's application lock, in"
+                            + " milliseconds (or a duration such as 10s). An earlier session of the same shard may"
+                            + " still hold it while SQL Server rolls back its killed share. Not granted in that time,"
+                            + " the run fails as transient (the lock request timed out) and is replayed; 0 does not"
+                            + " wait.")
+    private long shardClaimTimeout = 5000;
+
     @UriParam(label = "producer,advanced", defaultValue = "2.0",
               description = "Each further retry waits this many times longer than the previous one (at least 1).")
     private double retryBackoffMultiplier = 2.0;
@@ -189,6 +197,10 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
         retryPolicy();
         if (loginTimeout < 0) {
             throw new IllegalArgumentException("loginTimeout must be 0 or more, got " + loginTimeout);
+        }
+        if (shardClaimTimeout < 0 || shardClaimTimeout > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("shardClaimTimeout must be 0 to " + Integer.MAX_VALUE + " ms, got "
+                    + shardClaimTimeout);
         }
         if (dataSource == null && url == null) {
             dataSource = getComponent().getDataSource();
@@ -447,6 +459,15 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
     /** Wait before the first retry, in milliseconds. */
     public void setRetryDelay(long retryDelay) {
         this.retryDelay = retryDelay;
+    }
+
+    public long getShardClaimTimeout() {
+        return shardClaimTimeout;
+    }
+
+    /** Sharded loads: how long a shard's run waits for its shard's application lock, in milliseconds. */
+    public void setShardClaimTimeout(long shardClaimTimeout) {
+        this.shardClaimTimeout = shardClaimTimeout;
     }
 
     public double getRetryBackoffMultiplier() {

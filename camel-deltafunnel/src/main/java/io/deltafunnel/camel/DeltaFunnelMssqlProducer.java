@@ -78,7 +78,8 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
         super.doStart();
         pause.reset();
         writer = new RunWriter(getEndpoint().settings(), getEndpoint().channelProvider(), getEndpoint().retryPolicy(),
-                getEndpoint().getMaxOpenRuns(), pause::await);
+                getEndpoint().getMaxOpenRuns(), pause::await)
+                .shardClaimTimeout(java.time.Duration.ofMillis(getEndpoint().getShardClaimTimeout()));
         // A readiness check that reports whether SQL Server is reachable (camel-health "producers" repository).
         healthCheckRepository = HealthCheckHelper.getHealthCheckRepository(getEndpoint().getCamelContext(),
                 "producers", WritableHealthCheckRepository.class);

@@ -2,8 +2,9 @@ package io.deltafunnel.handoff;
 
 /**
  * A shard cannot take part in a load: the load's plan was made for another shard count or write mode (or another
- * load key), the load was abandoned, or another runner holds the same shard right now. Permanent: retrying the same
- * run gives the same answer, so it is never retried in place.
+ * load key), or the load was abandoned. Permanent: retrying the same run gives the same answer, so it is never
+ * retried in place. (A shard whose application lock is held by another session past the claim timeout is a
+ * transient {@code io.deltafunnel.mssql.shard.ShardLockException} instead.)
  */
 public class ShardPlanException extends HandoffException {
 

@@ -312,21 +312,14 @@ public final class BulkLoadSession implements RunSession {
         return e;
     }
 
+    /**
+     * Rolls back, drops this run's staging table and closes the channel. A rollback that fails aborts the connection
+     * ({@link SessionEnd}): auto-commit is never switched on over a transaction in doubt, the staging table is then
+     * dropped on a new connection, and the rollback failure is added to {@code into} (suppressed) or logged.
+     */
     private void cleanUp(Throwable into) {
         SqlChannel c = prepared == null ? null : prepared.channel();
-        boolean alive = false;
-        if (c != null) {
-            try {
-                alive = !c.isClosed();
-                if (alive && !c.getAutoCommit()) {
-                    c.rollback();
-                }
-            } catch (SQLException | RuntimeException e) {
-                alive = false;
-                // A dead connection: SQL Server rolls back what was not committed when the session ends.
-                LOG.debug("Run {}: rollback failed: {}", runId, e.toString());
-            }
-        }
+        boolean alive = SessionEnd.rollback(c, into, "Run " + runId + " on " + settings.table());
         if (prepared != null) {
             provider = prepared.provider(); // the fallback when the run switched to it
         }
@@ -345,9 +338,13 @@ public final class BulkLoadSession implements RunSession {
                 if (into != null) {
                     into.addSuppressed(e);
                 }
+                if (alive) {
+                    c.abort(); // auto-commit or the drop failed half-way: the session's state is in doubt
+                    alive = false;
+                }
             }
         }
-        closeConnection();
+        closeConnection(); // after an abort: only drops the reference (closing again is harmless)
     }
 
     private void dropStaging(SqlChannel c) throws SQLException {

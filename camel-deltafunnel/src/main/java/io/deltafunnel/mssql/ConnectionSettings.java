@@ -30,16 +30,7 @@ public record ConnectionSettings(DataSource dataSource, String url, String usern
             return ds::getConnection;
         }
         String jdbcUrl = url;
-        Properties props = new Properties();
-        if (username != null) {
-            props.setProperty("user", username);
-        }
-        if (password != null) {
-            props.setProperty("password", password);
-        }
-        if (loginTimeoutSeconds > 0) {
-            props.setProperty("loginTimeout", Integer.toString(loginTimeoutSeconds));
-        }
+        Properties props = driverProperties();
         Supplier<String> tokens = accessTokens;
         if (tokens == null) {
             return () -> DriverManager.getConnection(jdbcUrl, props);
@@ -50,6 +41,28 @@ public record ConnectionSettings(DataSource dataSource, String url, String usern
             withToken.setProperty("accessToken", tokens.get());
             return DriverManager.getConnection(jdbcUrl, withToken);
         };
+    }
+
+    /**
+     * The properties given to mssql-jdbc with {@code url} (the access token is added per connection). Always
+     * {@code connectRetryCount=0}: the driver's idle-connection resiliency would otherwise re-open a broken
+     * connection silently, as a new session without the old one's application locks, implicit-transaction mode or
+     * {@code IDENTITY_INSERT}; a broken connection must fail the run instead (a sharded run would otherwise commit
+     * its share without holding its shard; the share's commit also re-checks the lock).
+     */
+    Properties driverProperties() {
+        Properties props = new Properties();
+        props.setProperty("connectRetryCount", "0");
+        if (username != null) {
+            props.setProperty("user", username);
+        }
+        if (password != null) {
+            props.setProperty("password", password);
+        }
+        if (loginTimeoutSeconds > 0) {
+            props.setProperty("loginTimeout", Integer.toString(loginTimeoutSeconds));
+        }
+        return props;
     }
 
     @Override

@@ -186,4 +186,23 @@ public final class JdbcSqlChannel implements SqlChannel {
     public void close() throws SQLException {
         connection.close();
     }
+
+    /**
+     * {@link Connection#abort}: the physical connection is dropped without a word to the server (a pool's handle
+     * passes it on to its physical connection and evicts it), then the handle is closed so that a pool takes it back
+     * as broken. Failures are logged at debug level: the session is gone either way.
+     */
+    @Override
+    public void abort() {
+        try {
+            connection.abort(Runnable::run);
+        } catch (SQLException | RuntimeException e) {
+            LOG.debug("aborting the connection failed: {}", e.toString());
+        }
+        try {
+            connection.close();
+        } catch (SQLException | RuntimeException e) {
+            LOG.debug("closing the aborted connection failed: {}", e.toString());
+        }
+    }
 }

@@ -29,6 +29,13 @@ public final class RunTarget {
     @FunctionalInterface
     public interface OnOpen {
         void run(SqlChannel channel) throws SQLException;
+
+        /**
+         * Run on a channel the set-up gives up for the fallback's, before it is closed (e.g. releasing the claim:
+         * SQL Server ends a closed session asynchronously, so its locks may outlive the close for a while).
+         */
+        default void beforeFallback(SqlChannel channel) throws SQLException {
+        }
     }
 
     private final String runId;
@@ -146,6 +153,9 @@ public final class RunTarget {
                     settings.table(), channel.encoder(), cannot);
             if (stagingCreated) {
                 dropStaging(channel);
+            }
+            if (onOpen != null) {
+                onOpen.beforeFallback(channel);
             }
             closeChannel();
             provider = fallback;

@@ -62,6 +62,21 @@ public interface SqlChannel extends AutoCloseable {
     /** A short name for logs: {@code driver} or {@code direct}. */
     String encoder();
 
+    /**
+     * Ends the session without ending its transaction: the connection is dropped, SQL Server rolls back what was
+     * not committed and releases the session's locks (application locks included) when it has ended the session.
+     * Nothing is sent that could commit ({@link #setAutoCommit}{@code (true)} would commit an open transaction). A
+     * pooled connection is evicted, never handed to the next user. For a channel whose transaction state is in
+     * doubt (a failed rollback, a failed lock release, a message broken off). Never throws; idempotent.
+     */
+    default void abort() {
+        try {
+            close();
+        } catch (SQLException | RuntimeException e) {
+            // the session is gone either way
+        }
+    }
+
     @Override
     void close() throws SQLException;
 }

@@ -180,7 +180,11 @@ public final class DirectBulkWriter {
         };
     }
 
-    private long write(TableName table, List<BoundColumn> bound, DirectEncoders.Encoder[] encoders, int from, int to)
+    /**
+     * One INSERT BULK round: the statement, then rows {@code from} (inclusive) to {@code to} of the encoders as one
+     * BULK_LOAD message. Any exception while the message is written closes the connection (it is never reused).
+     */
+    long write(TableName table, List<BoundColumn> bound, DirectEncoders.Encoder[] encoders, int from, int to)
             throws IOException {
         List<TargetColumn> targets = bound.stream().map(BoundColumn::target).toList();
         StringBuilder sql = new StringBuilder("INSERT BULK ").append(table.quoted()).append(" (");
@@ -213,22 +217,30 @@ public final class DirectBulkWriter {
         connection.executeBatch(sql.toString());
 
         TdsMessageWriter w = connection.beginBulkLoad();
-        w.writeByte(0x81).writeShort(encoders.length); // COLMETADATA
-        for (int i = 0; i < encoders.length; i++) {
-            // user type; flags: updatable, plus nullable as the catalog says (as mssql-jdbc copies them)
-            w.writeInt(0).writeShort(targets.get(i).nullable() ? 0x0009 : 0x0008);
-            encoders[i].typeInfo(w);
-            String name = targets.get(i).name();
-            w.writeByte(name.length()).writeChars(name);
-        }
-        for (int r = from; r < to; r++) {
-            w.writeByte(0xD1); // ROW
-            for (DirectEncoders.Encoder e : encoders) {
-                e.value(w, r);
+        try {
+            w.writeByte(0x81).writeShort(encoders.length); // COLMETADATA
+            for (int i = 0; i < encoders.length; i++) {
+                // user type; flags: updatable, plus nullable as the catalog says (as mssql-jdbc copies them)
+                w.writeInt(0).writeShort(targets.get(i).nullable() ? 0x0009 : 0x0008);
+                encoders[i].typeInfo(w);
+                String name = targets.get(i).name();
+                w.writeByte(name.length()).writeChars(name);
             }
+            for (int r = from; r < to; r++) {
+                w.writeByte(0xD1); // ROW
+                for (DirectEncoders.Encoder e : encoders) {
+                    e.value(w, r);
+                }
+            }
+            w.writeByte(0xFD).writeShort(0).writeShort(0).writeLong(0); // DONE
+            w.end();
+        } catch (IOException | RuntimeException | Error e) {
+            // The message broke off: the server may hold part of it (packets already flushed), so no request may
+            // follow on this session (a ROLLBACK sent now would land inside the half-written BULK_LOAD). Closing
+            // the connection ends the session; SQL Server rolls back its open transaction.
+            connection.close();
+            throw e;
         }
-        w.writeByte(0xFD).writeShort(0).writeShort(0).writeLong(0); // DONE
-        w.end();
         return connection.readReply();
     }
 }

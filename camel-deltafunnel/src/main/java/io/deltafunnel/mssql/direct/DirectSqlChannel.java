@@ -166,6 +166,13 @@ public final class DirectSqlChannel implements SqlChannel {
         connection.close();
     }
 
+    /** Closes the socket at once (what {@link #close()} does too: the direct client never pools). */
+    @Override
+    public void abort() {
+        broken = true;
+        connection.close();
+    }
+
     /** A reply this client could not decode: permanent (SQLState HY000, no error number), never a connection failure. */
     static SQLException decodeFailure(DirectDecodeException e) {
         return new SQLNonTransientException(e.getMessage(), "HY000", 0, e);
@@ -208,6 +215,12 @@ public final class DirectSqlChannel implements SqlChannel {
             broken = true;
             connection.close();
             throw new SQLException("the connection to SQL Server failed: " + e, "08S01", 0, e);
+        } catch (RuntimeException | Error e) {
+            // Thrown while a request was written or its reply read (an encoder's bug in the middle of a BULK_LOAD
+            // message, say): what the server has seen is unknown, so the session is never used again.
+            broken = true;
+            connection.close();
+            throw e;
         }
     }
 }

@@ -97,6 +97,7 @@ public final class RunWriter implements AutoCloseable {
     private final RetryPolicy retryPolicy;
     private final Pause pause;
     private final OpenRuns runs;
+    private Duration shardClaimTimeout = ShardSession.DEFAULT_CLAIM_TIMEOUT;
 
     public RunWriter(BulkLoadSettings settings, SqlChannelProvider connections, RetryPolicy retryPolicy,
             int maxOpenRuns, Pause pause) {
@@ -109,6 +110,18 @@ public final class RunWriter implements AutoCloseable {
 
     public BulkLoadSettings settings() {
         return settings;
+    }
+
+    /**
+     * How long a sharded run's claim waits for its shard's application lock (an earlier session of the shard may
+     * still be rolling back); default {@link ShardSession#DEFAULT_CLAIM_TIMEOUT}. Set before the first write.
+     */
+    public RunWriter shardClaimTimeout(Duration timeout) {
+        if (timeout == null || timeout.isNegative()) {
+            throw new IllegalArgumentException("the shard claim timeout must be 0 or more, got " + timeout);
+        }
+        this.shardClaimTimeout = timeout;
+        return this;
     }
 
     /**
@@ -170,7 +183,8 @@ public final class RunWriter implements AutoCloseable {
 
     private RunSession open(String id, Batch batch) {
         if (batch.shard() != null) {
-            return ShardSession.start(id, settings, connections, batch.shard(), batch.incremental());
+            return ShardSession.start(id, settings, connections, batch.shard(), batch.incremental(),
+                    shardClaimTimeout);
         }
         return BulkLoadSession.start(id, settings, connections).recording(batch.incremental());
     }

@@ -22,6 +22,7 @@ import io.deltafunnel.handoff.LoadPlanStore;
 import io.deltafunnel.handoff.ShardPlanException;
 import io.deltafunnel.mssql.ConnectionProvider;
 import io.deltafunnel.mssql.JdbcSqlChannel;
+import io.deltafunnel.mssql.SessionEnd;
 import io.deltafunnel.mssql.SqlChannel;
 import io.deltafunnel.mssql.state.StateTable;
 import org.slf4j.Logger;
@@ -112,11 +113,8 @@ public final class MssqlLoadPlans implements LoadPlanStore {
                 c.commit();
                 return plan;
             } catch (Exception e) {
-                try {
-                    c.rollback();
-                } catch (Exception rollbackFailure) {
-                    e.addSuppressed(rollbackFailure);
-                }
+                // A failed rollback aborts the connection (never back to a pool with the transaction open).
+                SessionEnd.rollback(c, e, "load key '" + loadKey + "'");
                 throw e;
             }
         }

@@ -1,6 +1,7 @@
 package io.deltafunnel.mssql.shard;
 
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -15,6 +16,7 @@ import io.deltafunnel.mssql.BulkLoadSession;
 import io.deltafunnel.mssql.BulkLoadSettings;
 import io.deltafunnel.mssql.RunSession;
 import io.deltafunnel.mssql.RunTarget;
+import io.deltafunnel.mssql.SessionEnd;
 import io.deltafunnel.mssql.SqlChannel;
 import io.deltafunnel.mssql.SqlChannelProvider;
 import io.deltafunnel.mssql.SqlServerErrors;
@@ -32,14 +34,19 @@ import org.slf4j.LoggerFactory;
  *
  * <ol>
  *   <li><b>Claim</b> (first batch): {@code sp_getapplock} on {@code deltafunnel:<load id>:<shard index>}, owner
- *       {@code Session}, timeout 0: a second runner of the same shard at the same time is refused with a
- *       {@link ShardPlanException}; the lock ends with the session. The load must exist and be {@code open}; its
+ *       {@code Session}, waiting at most the claim timeout ({@code shardClaimTimeout}) for an earlier session of the
+ *       shard that is still ending (rolling back a killed share); not granted in that time, a
+ *       {@link ShardLockException} (transient: the run is replayed); the lock ends with the session. The load must
+ *       exist and be {@code open}; its
  *       {@code write_mode}/{@code target} are recorded when still null, else they must match this run's.</li>
  *   <li><b>Share</b>: the load's staging heap {@code <target>__df_load_<id>} is created once (concurrent creation
  *       tolerated); every batch is bulk-written into it with {@code TABLOCK} in one transaction (whatever the
  *       endpoint's {@code transaction}; {@code transaction=batch} is refused); the last batch checks the load is still
- *       open ({@code UPDLOCK, HOLDLOCK}), marks the shard row {@code done} and commits. Any failure before that commit
- *       rolls the share back: nothing of this shard remains, the staging table stays for the others.</li>
+ *       open ({@code UPDLOCK, HOLDLOCK}), marks the shard row {@code done}, checks that the session still holds the
+ *       application lock ({@code APPLOCK_MODE}: a silent reconnect would have lost it; else a transient
+ *       {@link ShardLockException}) and commits. Any failure before that commit rolls the share back: nothing of this
+ *       shard remains, the staging table stays for the others. A rollback that fails aborts the connection (the
+ *       server rolls back when the session ends): auto-commit is never switched on over a transaction in doubt.</li>
  *   <li><b>Final step</b>, right after, in a new transaction: with the load row locked ({@code UPDLOCK, HOLDLOCK}),
  *       when the load is still open and all N shard rows are done, the staging table goes into the target (append:
  *       {@code INSERT … SELECT}; replace/truncate: {@code TRUNCATE} + {@code INSERT … SELECT}; merge: the
@@ -49,7 +56,9 @@ import org.slf4j.LoggerFactory;
  * </ol>
  *
  * A shard whose row is already done writes nothing (its input is counted) and only tries the final step, which does
- * nothing unless it is owed. Not thread-safe: one caller at a time.
+ * nothing unless it is owed. At the end the lock is released ({@code sp_releaseapplock}) and the channel closed; when
+ * the release fails the connection is aborted instead, so that a pool never hands out a session that still holds
+ * the shard. Not thread-safe: one caller at a time.
  */
 public final class ShardSession implements RunSession {
 
@@ -62,6 +71,9 @@ public final class ShardSession implements RunSession {
     /** The shard was done before this run: nothing written, and no final step was owed. */
     public static final String ALREADY_DONE = "already-done";
 
+    /** How long a claim waits for the shard's application lock unless told otherwise. */
+    public static final Duration DEFAULT_CLAIM_TIMEOUT = Duration.ofSeconds(5);
+
     private final String runId;
     private final BulkLoadSettings settings;
     private final SqlChannelProvider provider;
@@ -69,6 +81,7 @@ public final class ShardSession implements RunSession {
     private final IncrementalLoad incremental;
     private final ShardTables tables;
     private final String resource;
+    private final Duration claimTimeout;
 
     private RunTarget prepared;
     private SqlChannel channel;
@@ -85,7 +98,7 @@ public final class ShardSession implements RunSession {
     private String loadStatus;
 
     private ShardSession(String runId, BulkLoadSettings settings, SqlChannelProvider provider, ShardAssignment shard,
-            IncrementalLoad incremental) {
+            IncrementalLoad incremental, Duration claimTimeout) {
         this.runId = Objects.requireNonNull(runId, "runId");
         // The share is written with TABLOCK (bulk-update locks on the staging heap: the shards run in parallel).
         this.settings = settings.withTableLock(true);
@@ -94,6 +107,11 @@ public final class ShardSession implements RunSession {
         this.incremental = incremental;
         this.tables = ShardTables.of(shard.stateTable());
         this.resource = "deltafunnel:" + shard.loadId() + ":" + shard.shardIndex();
+        this.claimTimeout = Objects.requireNonNull(claimTimeout, "claimTimeout");
+        if (claimTimeout.isNegative() || claimTimeout.toMillis() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("the shard claim timeout must be 0 to " + Integer.MAX_VALUE
+                    + " ms, got " + claimTimeout.toMillis() + " ms");
+        }
     }
 
     /**
@@ -103,7 +121,16 @@ public final class ShardSession implements RunSession {
      */
     public static ShardSession start(String runId, BulkLoadSettings settings, SqlChannelProvider provider,
             ShardAssignment shard, IncrementalLoad incremental) {
-        return new ShardSession(runId, settings, provider, shard, incremental);
+        return start(runId, settings, provider, shard, incremental, DEFAULT_CLAIM_TIMEOUT);
+    }
+
+    /**
+     * As {@link #start(String, BulkLoadSettings, SqlChannelProvider, ShardAssignment, IncrementalLoad)}, the claim
+     * waiting at most {@code claimTimeout} for the shard's application lock (0: not at all).
+     */
+    public static ShardSession start(String runId, BulkLoadSettings settings, SqlChannelProvider provider,
+            ShardAssignment shard, IncrementalLoad incremental, Duration claimTimeout) {
+        return new ShardSession(runId, settings, provider, shard, incremental, claimTimeout);
     }
 
     @Override
@@ -210,13 +237,24 @@ public final class ShardSession implements RunSession {
                 return provider.fallback();
             }
         };
+        RunTarget.OnOpen claimOnFallback = new RunTarget.OnOpen() {
+            @Override
+            public void run(SqlChannel c) throws SQLException {
+                if (c != first) { // a fallback channel: claim again (the first one released the lock)
+                    c.setQueryTimeout(settings.timeoutSeconds());
+                    claim(c);
+                }
+            }
+
+            @Override
+            public void beforeFallback(SqlChannel c) throws SQLException {
+                // Released before the channel is closed: SQL Server ends a closed session asynchronously, and the
+                // fallback's claim must not meet this session's lock.
+                releaseLock(c);
+            }
+        };
         prepared = new RunTarget(runId, settings, once, t -> StagingTable.forLoad(t, shard.loadId()), true,
-                c -> {
-                    if (c != first) { // a fallback channel: claim again (closing the first released the lock)
-                        c.setQueryTimeout(settings.timeoutSeconds());
-                        claim(c);
-                    }
-                }, this::context);
+                claimOnFallback, this::context);
         prepared.prepare(schema, incremental == null ? null : StateTable.parse(incremental.stateTable()),
                 incremental != null);
         channel = prepared.channel();
@@ -225,17 +263,68 @@ public final class ShardSession implements RunSession {
         }
     }
 
-    /** {@code sp_getapplock}, Exclusive, owner Session, timeout 0; refused (-1) means another runner has the shard. */
+    /**
+     * {@code sp_getapplock}, Exclusive, owner Session, waiting at most the claim timeout (an earlier session of this
+     * shard may still be rolling back). By return code: 0/1 granted; -1 not granted in time and -3 deadlock victim
+     * are a transient {@link ShardLockException}; anything else a refusal.
+     */
     private void claim(SqlChannel c) throws SQLException {
-        List<Object[]> r = c.query("DECLARE @r int; EXEC @r = sp_getapplock @Resource = ?,"
-                + " @LockMode = N'Exclusive', @LockOwner = N'Session', @LockTimeout = 0; SELECT @r;", resource);
+        int waitMillis = (int) claimTimeout.toMillis();
+        int statementTimeout = settings.timeoutSeconds();
+        if (statementTimeout > 0) {
+            // the statement may wait for the lock: its own timeout must not end it first
+            c.setQueryTimeout(statementTimeout + (int) Math.ceil(waitMillis / 1000.0));
+        }
+        List<Object[]> r;
+        try {
+            r = c.query("DECLARE @r int; EXEC @r = sp_getapplock @Resource = ?, @LockMode = N'Exclusive',"
+                    + " @LockOwner = N'Session', @LockTimeout = ?; SELECT @r;", resource, waitMillis);
+        } finally {
+            if (statementTimeout > 0 && !c.isClosed()) {
+                c.setQueryTimeout(statementTimeout);
+            }
+        }
         int result = r.isEmpty() || r.get(0)[0] == null ? Integer.MIN_VALUE : ((Number) r.get(0)[0]).intValue();
         if (result == -1) {
-            throw refusal("another runner holds this shard right now (application lock " + resource
-                    + " is taken); this run is refused and writes nothing", null);
+            throw lockException(ShardLockException.Reason.NOT_GRANTED, "application lock " + resource + " was not"
+                    + " granted within the claim timeout of " + waitMillis + " ms (shardClaimTimeout): another"
+                    + " runner holds this shard, or an earlier session of it is still ending; nothing was written");
+        }
+        if (result == -3) {
+            throw lockException(ShardLockException.Reason.DEADLOCK, "sp_getapplock on " + resource + " chose this"
+                    + " session as a deadlock victim (-3); nothing was written");
         }
         if (result < 0) {
             throw refusal("sp_getapplock on " + resource + " returned " + result + " (not granted)", null);
+        }
+    }
+
+    private ShardLockException lockException(ShardLockException.Reason reason, String message) {
+        return new ShardLockException(reason, resource, prefix() + message, context());
+    }
+
+    /**
+     * In the share's transaction, right before its commit: the session must still hold the application lock. A
+     * silent reconnect (mssql-jdbc's idle-connection resiliency) gives a new session without it, and a second
+     * runner could then be writing the same shard.
+     */
+    private void checkLockHeld() throws SQLException {
+        List<Object[]> r = channel.query("SELECT APPLOCK_MODE(N'public', ?, N'Session')", resource);
+        Object mode = r.isEmpty() ? null : r.get(0)[0];
+        if (!"Exclusive".equals(mode)) {
+            throw lockException(ShardLockException.Reason.LOST, "this session no longer holds application lock "
+                    + resource + " (APPLOCK_MODE is " + mode + "; the connection was probably re-established); the"
+                    + " share is rolled back");
+        }
+    }
+
+    /** {@code sp_releaseapplock}; a failure or a return code other than 0 throws (the caller aborts the session). */
+    private void releaseLock(SqlChannel c) throws SQLException {
+        List<Object[]> r = c.query("DECLARE @r int; EXEC @r = sp_releaseapplock @Resource = ?,"
+                + " @LockOwner = N'Session'; SELECT @r;", resource);
+        int result = r.isEmpty() || r.get(0)[0] == null ? Integer.MIN_VALUE : ((Number) r.get(0)[0]).intValue();
+        if (result != 0) {
+            throw new SQLException("sp_releaseapplock on " + resource + " returned " + result);
         }
     }
 
@@ -307,6 +396,7 @@ public final class ShardSession implements RunSession {
             throw refusal("the shard row was not pending any more (" + n + " rows updated): another runner committed"
                     + " this shard; the share is rolled back", null);
         }
+        checkLockHeld();
         commit();
         shareCommitted = true;
         LOG.info("{}: run {} committed its share of {} rows into {}", shard.describe(), runId, stats.outputRows(),
@@ -423,7 +513,7 @@ public final class ShardSession implements RunSession {
 
     private <E extends RuntimeException> E fail(E e) {
         LOG.warn("{}: run {} failed: {}", shard.describe(), runId, e.getMessage());
-        cleanUp();
+        cleanUp(e);
         state = BulkLoadSession.State.FAILED;
         return e;
     }
@@ -435,7 +525,7 @@ public final class ShardSession implements RunSession {
         }
         WorkOutcome outcome = outcome();
         LOG.warn("{}: run {} discarded ({}): {}; accepted work {}", shard.describe(), runId, reason, stats, outcome);
-        cleanUp();
+        cleanUp(null);
         state = BulkLoadSession.State.ABORTED;
         return outcome;
     }
@@ -448,40 +538,51 @@ public final class ShardSession implements RunSession {
         return channel;
     }
 
-    /** Rolls back what is not committed and ends the session (the application lock goes with it). */
-    private void cleanUp() {
+    /**
+     * Rolls back what is not committed and ends the session (the application lock goes with it). A rollback that
+     * fails aborts the connection and is added to {@code into} (suppressed), or logged when there is none.
+     */
+    private void cleanUp(Throwable into) {
         SqlChannel c = current();
-        if (c != null) {
-            try {
-                if (!c.isClosed() && !c.getAutoCommit()) {
-                    c.rollback();
-                }
-            } catch (SQLException | RuntimeException e) {
-                // A dead connection: SQL Server rolls back what was not committed when the session ends.
-                LOG.debug("{}: rollback failed: {}", shard.describe(), e.toString());
-            }
+        if (c != null && !SessionEnd.rollback(c, into, shard.describe() + " (run " + runId + ")")) {
+            channel = null; // aborted: nothing more is sent on it
+            return;
         }
-        release();
+        release(into);
     }
 
-    /** Releases the application lock (best effort: the end of the session releases it anyway) and the channel. */
     private void release() {
+        release(null);
+    }
+
+    /**
+     * Releases the application lock and closes the channel. Auto-commit is switched on only after a rollback that
+     * succeeded (everything of this run is committed or rolled back by then; the rollback makes sure). When the
+     * rollback or the release fails, the session's state is in doubt (a transaction, or the lock, may still be
+     * held): the connection is aborted, never returned to a pool, and the failure added to {@code into}
+     * (suppressed) or logged.
+     */
+    private void release(Throwable into) {
         SqlChannel c = current();
         channel = null;
         if (c == null) {
             return;
         }
+        if (c.isClosed()) {
+            c.abort();
+            return;
+        }
         try {
-            if (!c.isClosed()) {
-                if (!c.getAutoCommit()) {
-                    c.setAutoCommit(true);
-                }
-                c.query("DECLARE @r int; EXEC @r = sp_releaseapplock @Resource = ?,"
-                        + " @LockOwner = N'Session'; SELECT @r;", resource);
+            if (!c.getAutoCommit()) {
+                c.rollback();
+                c.setAutoCommit(true);
             }
+            releaseLock(c);
         } catch (SQLException | RuntimeException e) {
-            LOG.debug("{}: releasing {} failed (the session's end releases it): {}", shard.describe(), resource,
-                    e.toString());
+            SessionEnd.report(into, e, shard.describe() + " (run " + runId + "): ending the session failed; the"
+                    + " connection is aborted (its end releases " + resource + ")");
+            c.abort();
+            return;
         }
         try {
             c.close(); // the same channel as prepared.channel(); closing twice is harmless

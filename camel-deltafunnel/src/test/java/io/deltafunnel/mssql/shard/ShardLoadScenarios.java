@@ -403,20 +403,21 @@ abstract class ShardLoadScenarios {
         BulkLoadSettings settings = settings(table, WriteMode.APPEND);
         List<Row> rows = plainRows(0, 10);
         try (BufferAllocator a = new RootAllocator(); RunWriter first = writer(settings, encoder);
-             RunWriter second = writer(settings, encoder)) {
+             RunWriter second = writer(settings, encoder).shardClaimTimeout(Duration.ofMillis(200))) {
             try (VectorSchemaRoot root = batch(a, rows.subList(0, 5), false);
                  RecordBatches one = RecordBatches.borrowing(root)) {
                 first.write(new RunWriter.Batch("first", false, 1, 0, false, null, shard(load, 0, 1, false)), one,
                         s -> { });
             }
-            ShardPlanException refused;
+            ShardLockException refused;
             try (VectorSchemaRoot root = batch(a, rows, false); RecordBatches one = RecordBatches.borrowing(root)) {
-                refused = assertThrows(ShardPlanException.class, () -> second.write(new RunWriter.Batch("second",
+                // not granted within the claim timeout: transient (a replay claims again), nothing written
+                refused = assertThrows(ShardLockException.class, () -> second.write(new RunWriter.Batch("second",
                         false, 1, 0, true, null, shard(load, 0, 1, false)), one, s -> { }));
             }
             assertTrue(refused.getMessage().contains("another runner"), refused.getMessage());
-            assertEquals(load, refused.loadId());
-            assertEquals(0, refused.shardIndex());
+            assertEquals(ShardLockException.Reason.NOT_GRANTED, refused.reason());
+            assertEquals("deltafunnel:" + load + ":0", refused.resource());
             try (VectorSchemaRoot root = batch(a, rows.subList(5, 10), false);
                  RecordBatches one = RecordBatches.borrowing(root)) {
                 assertEquals(ShardSession.LOAD_DONE, first.write(new RunWriter.Batch("first", false, 1, 1, true, null,
