@@ -727,8 +727,12 @@ class DeltaLogFuzzTest {
 
     /**
      * A naive replay written from PROTOCOL.md: the newest checkpoint (classic Parquet, or v2 JSON manifest with Parquet
-     * sidecars) read with plain SQL, then the commits after it, every line parsed with Jackson. Refuses exactly when a
-     * line that the snapshot reads is not a JSON object or an action it uses breaks the protocol's schema.
+     * sidecars) read with plain SQL, then the commits after it, every line parsed with Jackson. Refuses exactly what
+     * makes the snapshot undefined, as the reference reader (Delta Kernel) does: a line that is not a JSON object, an
+     * {@code add} that breaks the protocol's schema, a {@code remove} whose key (path, deletion vector) does, a
+     * protocol or metaData action that is not an object, and a protocol or metaData <em>in effect</em> (the last one)
+     * that lacks or mistypes a field. A superseded protocol or metaData needs no fields (replay takes none from it),
+     * and the other fields of a {@code remove} ({@code dataChange}, ...) do not change a snapshot.
      */
     static final class Model {
 
@@ -744,9 +748,8 @@ class DeltaLogFuzzTest {
                 "add", fields("path s", "partitionValues m", "size l", "modificationTime l", "dataChange b", "stats s?",
                         "tags m?", "deletionVector dv?", "baseRowId l?", "defaultRowCommitVersion l?",
                         "clusteringProvider s?"),
-                "remove", fields("path s", "deletionTimestamp l?", "dataChange b", "extendedFileMetadata b?",
-                        "partitionValues m?", "size l?", "stats s?", "tags m?", "deletionVector dv?", "baseRowId l?",
-                        "defaultRowCommitVersion l?"),
+                // a snapshot takes only the logical-file key from a remove (Delta Kernel's tombstone schema too)
+                "remove", fields("path s", "deletionVector dv?"),
                 "dv", fields("storageType s", "pathOrInlineDv s", "offset i?", "sizeInBytes i", "cardinality l"));
 
         private static Map<String, String> fields(String... specs) {
@@ -871,6 +874,8 @@ class DeltaLogFuzzTest {
                 files.filter(p -> COMMIT.matcher(p.getFileName().toString()).matches() && version(p) > cp).sorted()
                         .forEach(commits::add);
             }
+            String protocolFrom = null;
+            String metadataFrom = null;
             for (Path commit : commits) {
                 List<JsonNode> adds = new ArrayList<>();
                 List<JsonNode> removes = new ArrayList<>();
@@ -897,14 +902,23 @@ class DeltaLogFuzzTest {
                         if (a == null || a.isNull()) {
                             continue;
                         }
-                        String problem = valid(action, a);
+                        // protocol and metaData: only the one in effect at the end needs its fields (checked below)
+                        String problem = action.equals("protocol") || action.equals("metaData")
+                                ? (a.isObject() ? null : action + " is not an object") : valid(action, a);
                         if (problem != null) {
                             s.refusal = commit.getFileName() + " line " + (i + 1) + ": " + problem;
                             return s;
                         }
+                        String where = commit.getFileName() + " line " + (i + 1);
                         switch (action) {
-                            case "protocol" -> s.protocol = a;
-                            case "metaData" -> s.metadata = a;
+                            case "protocol" -> {
+                                s.protocol = a;
+                                protocolFrom = where;
+                            }
+                            case "metaData" -> {
+                                s.metadata = a;
+                                metadataFrom = where;
+                            }
                             case "add" -> adds.add(a);
                             default -> removes.add(a);
                         }
@@ -919,6 +933,15 @@ class DeltaLogFuzzTest {
             }
             if (s.protocol == null || s.metadata == null) {
                 s.refusal = "no protocol or no metaData";
+                return s;
+            }
+            // the protocol and metaData in effect must be complete (those of a checkpoint were checked with it)
+            String problem = protocolFrom == null ? null : valid("protocol", s.protocol);
+            if (problem == null && metadataFrom != null) {
+                problem = valid("metaData", s.metadata);
+            }
+            if (problem != null) {
+                s.refusal = (problem.startsWith("protocol") ? protocolFrom : metadataFrom) + " (in effect): " + problem;
             }
             return s;
         }
