@@ -142,8 +142,40 @@ class DeltaLogFuzzTest {
     @TestFactory
     Stream<DynamicTest> generatedTableMutants() throws Exception {
         List<DynamicTest> tests = new ArrayList<>();
-        for (Path table : List.of(partitionedTable(tmp.resolve("gen-partitioned")), checkpointedTable(tmp.resolve("gen-checkpointed")))) {
+        for (Path table : List.of(partitionedTable(tmp.resolve("gen-partitioned")), checkpointedTable(tmp.resolve("gen-checkpointed")),
+                pipelineTable(tmp.resolve("gen-pipeline")))) {
             tests.addAll(mutantsOf(table.getFileName().toString(), table, unmutatedRead(table)));
+        }
+        return tests.stream();
+    }
+
+    /**
+     * Every line of every commit of a pipeline-style table (a first metaData without schemaString, replaced in the next
+     * commit) dropped in turn, the model deciding: read when the snapshot stays defined (the commitInfo, an add, the
+     * superseded metaData dropped), refused when the incomplete metaData comes into effect or no protocol is left.
+     */
+    @TestFactory
+    Stream<DynamicTest> droppedLinesOfAPipelineTable() throws Exception {
+        Path table = pipelineTable(tmp.resolve("gen-pipeline-lines"));
+        Expected expected = unmutatedRead(table);
+        Model.State original = Model.replay(table);
+        List<DynamicTest> tests = new ArrayList<>();
+        List<Path> commits;
+        try (Stream<Path> files = Files.list(table.resolve("_delta_log"))) {
+            commits = files.filter(p -> COMMIT.matcher(p.getFileName().toString()).matches()).sorted().toList();
+        }
+        for (Path commit : commits) {
+            List<String> lines = Files.readAllLines(commit, StandardCharsets.UTF_8);
+            for (int i = 0; i < lines.size(); i++) {
+                Path copy = copy(table);
+                List<String> dropped = new ArrayList<>(lines);
+                String line = dropped.remove(i);
+                Files.write(copy.resolve("_delta_log").resolve(commit.getFileName()), dropped, StandardCharsets.UTF_8);
+                String what = "v" + Model.version(commit) + " line " + (i + 1) + " dropped ("
+                        + line.substring(0, Math.min(30, line.length())) + ")";
+                tests.add(DynamicTest.dynamicTest("gen-pipeline " + what,
+                        () -> checkJsonMutant(copy, what, original, expected)));
+            }
         }
         return tests.stream();
     }
@@ -340,6 +372,23 @@ class DeltaLogFuzzTest {
         t.commit(2, commitInfo(null), remove("p=a/1.parquet"), add("p=a/1.parquet", pv("p", "a"), null));
         t.commit(3, commitInfo(null), add("p=b/5%2520x.parquet", pv("p", "b"), null),
                 metadata(schema, List.of("p"), Map.of("delta.appendOnly", "false")));
+        return root;
+    }
+
+    /**
+     * As a Databricks pipeline writes it: v0's metaData has no schemaString (setup), v1 replaces it with a full one;
+     * then an ordinary commit with a remove.
+     */
+    private static Path pipelineTable(Path root) {
+        DeltaTableWriter t = new DeltaTableWriter(conn, root);
+        String schema = schema(field("id", prim("long")));
+        for (int i = 0; i < 3; i++) {
+            t.dataFile(i + ".parquet", "SELECT range + " + (10 * i) + " AS id FROM range(" + (i + 2) + ")");
+        }
+        t.commit(0, commitInfo(null), protocol(1, 2), "{\"metaData\":{\"id\":\"test-table\",\"format\":{\"provider\":"
+                + "\"parquet\",\"options\":{}},\"partitionColumns\":[],\"configuration\":{},\"createdTime\":1}}");
+        t.commit(1, commitInfo(null), metadata(schema), add("0.parquet"), add("1.parquet"));
+        t.commit(2, commitInfo(null), remove("0.parquet"), add("2.parquet"));
         return root;
     }
 

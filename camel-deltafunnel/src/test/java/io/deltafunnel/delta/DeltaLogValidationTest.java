@@ -316,6 +316,20 @@ class DeltaLogValidationTest extends DuckDbTestSupport {
         DeltaTableWriter older = tableWithCommit1("older", commitInfo(null), add("b.parquet"));
         s = register("v", older);
         assertEquals("test-table", s.tableId());
+        // a pipeline table (setup metaData without schemaString) with v1's commitInfo line dropped: read
+        DeltaTableWriter pipeline = table("pipeline-noinfo");
+        pipeline.dataFile("a.parquet", "SELECT range AS id FROM range(10)");
+        String setup = "{\"metaData\":{\"id\":\"test-table\",\"format\":{\"provider\":\"parquet\",\"options\":{}},"
+                + "\"partitionColumns\":[],\"configuration\":{}}}";
+        pipeline.commit(0, commitInfo(null), protocol(1, 2), setup);
+        pipeline.commit(1, metadata(SCHEMA), add("a.parquet"));
+        register("v", pipeline);
+        assertEquals(List.of("10"), rows("SELECT count(*) FROM v"));
+        // ... with v1's metaData line dropped instead, the setup metaData is in effect: refused
+        pipeline.commit(1, commitInfo(null), add("a.parquet"));
+        CorruptLogException incomplete = assertThrows(CorruptLogException.class, () -> register("v", pipeline));
+        assertEquals("metaData.schemaString", incomplete.field(), incomplete.getMessage());
+        assertEquals(3, incomplete.line(), incomplete.getMessage());
         // the only protocol dropped: the snapshot is undefined, refused
         DeltaTableWriter noProtocol = table("noprotocol");
         noProtocol.dataFile("a.parquet", "SELECT range AS id FROM range(10)");
