@@ -106,7 +106,7 @@ final class ActionSpec {
 
     /** What a v2 checkpoint's JSON manifest may hold. */
     static final Map<String, List<Field>> V2_MANIFEST = Map.of("protocol", PROTOCOL, "metaData", METADATA, "add", ADD,
-            "remove", REMOVE, "sidecar", SIDECAR, "checkpointMetadata", CHECKPOINT_METADATA);
+            "remove", REMOVE_KEY, "sidecar", SIDECAR, "checkpointMetadata", CHECKPOINT_METADATA);
 
     /** What a change feed read uses. */
     static final Map<String, List<Field>> CHANGE_FEED = Map.of("metaData", METADATA, "add", ADD, "remove", REMOVE,

@@ -175,6 +175,28 @@ class DeltaLogValidationTest extends DuckDbTestSupport {
         assertEquals("add.size", e.field(), e.getMessage());
     }
 
+    /** A tombstone in a checkpoint gives replay only its file key; its other columns do not change the rows. */
+    @Test
+    void checkpointRemoveIsCheckedForItsFileKeyOnly() throws Exception {
+        DeltaTableWriter t = table("cprm");
+        t.dataFile("a.parquet", "SELECT range AS id FROM range(3)");
+        t.parquetFromJson(t.log.resolve("00000000000000000002.checkpoint.parquet"),
+                "{add: " + SqlText.literal(ActionSchema.ADD) + ", remove: 'STRUCT(path VARCHAR, dataChange VARCHAR)',"
+                        + " metaData: " + SqlText.literal(ActionSchema.METADATA) + ", protocol: "
+                        + SqlText.literal(ActionSchema.PROTOCOL) + "}",
+                protocol(1, 2), metadata(SCHEMA), add("a.parquet"), "{\"remove\":{\"path\":\"old.parquet\"}}");
+        register("v", t);
+        assertEquals(List.of("3"), rows("SELECT count(*) FROM v"));
+        // the key itself mistyped: refused (no commits to fall back to)
+        t.parquetFromJson(t.log.resolve("00000000000000000002.checkpoint.parquet"),
+                "{add: " + SqlText.literal(ActionSchema.ADD) + ", remove: 'STRUCT(path BIGINT, dataChange BOOLEAN)',"
+                        + " metaData: " + SqlText.literal(ActionSchema.METADATA) + ", protocol: "
+                        + SqlText.literal(ActionSchema.PROTOCOL) + "}",
+                protocol(1, 2), metadata(SCHEMA), add("a.parquet"), "{\"remove\":{\"path\":5,\"dataChange\":true}}");
+        CorruptLogException e = refused(t);
+        assertEquals("remove.path", e.field(), e.getMessage());
+    }
+
     @Test
     void checkpointRowWithoutARequiredFieldIsRefusedNamingTheRowOrFallsBack() throws Exception {
         DeltaTableWriter t = table("cp");
