@@ -116,8 +116,17 @@ final class ActionReconciler {
         if (segment.checkpoint() != null) {
             CheckpointReader.read(duckdb, table, segment.checkpoint(), state);
         }
-        CommitReader.read(duckdb, table, segment.commits(), ActionSpec.SNAPSHOT,
-                (version, file, line, name, action) -> visit(table, state, version, name, action));
+        // the latest protocol and metaData of the commits, checked in full once replay knows they take effect
+        Located[] latest = new Located[2];
+        CommitReader.read(duckdb, table, segment.commits(), ActionSpec.SNAPSHOT, (version, file, line, name, action) -> {
+            switch (name) {
+                case "protocol" -> latest[0] = new Located(version, file, line, action);
+                case "metaData" -> latest[1] = new Located(version, file, line, action);
+                default -> visit(table, state, version, name, action);
+            }
+        });
+        inEffect(table, state, "protocol", ActionSpec.PROTOCOL, latest[0]);
+        inEffect(table, state, "metaData", ActionSpec.METADATA, latest[1]);
         if (state.protocol == null) {
             throw new CorruptLogException(table, null, "the log has no protocol action", null);
         }
@@ -128,6 +137,29 @@ final class ActionReconciler {
         Metadata m = state.metadata;
         return new Replay(state.protocol, m.id(), m.schemaString(), m.partitionColumns(), m.configuration(),
                 state.files());
+    }
+
+    /** A JSON action and where it was read. */
+    private record Located(long version, String file, int line, JsonNode action) {
+    }
+
+    /**
+     * Checks the protocol or metaData action that takes effect (the last one of the commits replayed) against its
+     * full schema, then hands it to the sink. A superseded one was only required to be an object: replay takes
+     * nothing from it (Databricks pipeline setup commits write a metaData without {@code schemaString} and replace it
+     * in the next commit; the reference reader reads such tables).
+     */
+    private static void inEffect(String table, Sink sink, String name, java.util.List<ActionSpec.Field> spec,
+            Located latest) throws CorruptLogException {
+        if (latest == null) {
+            return;
+        }
+        ActionSpec.Problem problem = ActionSpec.check(name, latest.action(), spec);
+        if (problem != null) {
+            throw CommitReader.invalid(table, latest.file(), latest.line(), problem.field(), problem
+                    + " (the " + name + " in effect at the version read, from version " + latest.version() + ")");
+        }
+        visit(table, sink, latest.version(), name, latest.action());
     }
 
     /** Hands one validated JSON action to the sink (other action names are ignored). */

@@ -85,13 +85,28 @@ final class ActionSpec {
     static final List<Field> CHECKPOINT_METADATA = List.of(Field.req("version", Kind.LONG),
             Field.opt("tags", Kind.STRING_MAP));
 
-    /** Action name to schema, for the actions a snapshot read uses. */
-    static final Map<String, List<Field>> SNAPSHOT = Map.of("protocol", PROTOCOL, "metaData", METADATA, "add", ADD,
-            "remove", REMOVE);
+    /** No field checked: the action only has to be a JSON object. */
+    static final List<Field> OBJECT_ONLY = List.of();
+
+    /**
+     * What a snapshot replay takes from a {@code remove}: the logical-file key (path and deletion vector). Its other
+     * fields ({@code dataChange}, {@code deletionTimestamp}, ...) do not change a snapshot's rows; the reference reader
+     * (Delta Kernel) reads tombstones with exactly this schema.
+     */
+    static final List<Field> REMOVE_KEY = List.of(Field.req("path", Kind.STRING),
+            new Field("deletionVector", Kind.STRUCT, false, DELETION_VECTOR));
+
+    /**
+     * Action name to schema, for the line pass of a snapshot read. {@code protocol} and {@code metaData} are only
+     * required to be objects here: replay takes nothing from a superseded one, and the one in effect at the version
+     * read is checked against {@link #PROTOCOL} / {@link #METADATA} by {@link ActionReconciler} once it is known.
+     */
+    static final Map<String, List<Field>> SNAPSHOT = Map.of("protocol", OBJECT_ONLY, "metaData", OBJECT_ONLY,
+            "add", ADD, "remove", REMOVE_KEY);
 
     /** What a v2 checkpoint's JSON manifest may hold. */
     static final Map<String, List<Field>> V2_MANIFEST = Map.of("protocol", PROTOCOL, "metaData", METADATA, "add", ADD,
-            "remove", REMOVE, "sidecar", SIDECAR, "checkpointMetadata", CHECKPOINT_METADATA);
+            "remove", REMOVE_KEY, "sidecar", SIDECAR, "checkpointMetadata", CHECKPOINT_METADATA);
 
     /** What a change feed read uses. */
     static final Map<String, List<Field>> CHANGE_FEED = Map.of("metaData", METADATA, "add", ADD, "remove", REMOVE,

@@ -87,7 +87,7 @@ final class CheckpointReader {
             spec.put("metaData", ActionSpec.METADATA);
         }
         spec.put("add", ActionSpec.ADD);
-        spec.put("remove", ActionSpec.REMOVE);
+        spec.put("remove", ActionSpec.REMOVE_KEY); // replay takes only the file key from a tombstone
         if (manifest) {
             spec.put("sidecar", ActionSpec.SIDECAR);
         }

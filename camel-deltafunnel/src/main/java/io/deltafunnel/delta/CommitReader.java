@@ -143,7 +143,7 @@ final class CommitReader {
         }
     }
 
-    private static CorruptLogException invalid(String table, String file, int line, String field, String problem) {
+    static CorruptLogException invalid(String table, String file, int line, String field, String problem) {
         return new CorruptLogException(table, file, line, field, "invalid action at line " + line + ", " + problem, null);
     }
 

@@ -38,6 +38,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  *   <li>a subquery expression ({@code IN}, {@code EXISTS}, scalar) over the sharded view;</li>
  *   <li>a recursive CTE, {@code PIVOT}/{@code UNPIVOT} or a table function over the sharded view.</li>
  * </ul>
+ * Table functions are refused anywhere in the query (whether or not the node reads the sharded view) unless they are
+ * known not to be able to read a registered view: a table function such as {@code query('SELECT … FROM v')} or
+ * {@code query_table('v')} names the view inside a string, which no parse tree shows, so each shard would silently
+ * aggregate only its own part. Allowed are the file readers ({@link #FILE_READERS}; a path names a file, never a view)
+ * and the generators {@link #GENERATORS}, only when their arguments hold no subquery, and only when no user-defined
+ * function or macro of that name (which DuckDB would call instead, {@code initSql} can create one) exists.
  * Nodes that do not read the sharded view (lookups in whole views, aggregates over them) are not restricted. The
  * outermost query must read the sharded view, or every shard would send the same rows. Aggregate functions are
  * recognised by DuckDB's own catalog ({@code duckdb_functions()}). Views created by {@code initSql} are opaque: a
@@ -46,6 +52,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 public final class ShardSafety {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Table functions that read files named by their (path) arguments; a path cannot name a view. */
+    static final Set<String> FILE_READERS = Set.of("read_parquet", "parquet_scan", "read_csv", "read_csv_auto",
+            "read_json", "read_json_auto", "read_ndjson", "read_ndjson_auto", "read_json_objects", "read_text",
+            "read_blob");
+
+    /** Table functions that generate rows from their argument values alone. */
+    static final Set<String> GENERATORS = Set.of("range", "generate_series", "unnest");
 
     private final String view;
     private final Set<String> aggregates;
@@ -65,6 +79,7 @@ public final class ShardSafety {
     public static void check(Connection duckdb, String sql, String view) {
         JsonNode tree;
         Set<String> aggregates = new HashSet<>();
+        Set<String> userDefined = new HashSet<>();
         try {
             try (PreparedStatement ps = duckdb.prepareStatement("SELECT json_serialize_sql(?)")) {
                 ps.setString(1, sql);
@@ -78,6 +93,13 @@ public final class ShardSafety {
                          + " WHERE function_type = 'aggregate'")) {
                 while (rs.next()) {
                     aggregates.add(rs.getString(1));
+                }
+            }
+            try (Statement st = duckdb.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT DISTINCT lower(function_name) FROM duckdb_functions()"
+                         + " WHERE NOT internal")) {
+                while (rs.next()) {
+                    userDefined.add(rs.getString(1));
                 }
             }
         } catch (SQLException | java.io.IOException e) {
@@ -94,6 +116,7 @@ public final class ShardSafety {
                     + statements.size(), view, null);
         }
         ShardSafety walker = new ShardSafety(view, aggregates);
+        walker.tableFunctions(statements.get(0).path("node"), userDefined);
         boolean reads = walker.node(statements.get(0).path("node"), new HashMap<>(), "the query");
         if (!reads && walker.problems.isEmpty()) {
             walker.problems.add("the query does not read the sharded view " + view
@@ -322,6 +345,50 @@ public final class ShardSafety {
                 expressions(f.getValue(), ctes, found);
             }
         });
+    }
+
+    /**
+     * Refuses every table function anywhere below {@code json} that could read a registered view (so the sharded
+     * view, by a name inside a string argument or a subquery argument): all but the allowed file readers and
+     * generators, those too when a subquery is among their arguments or a user-defined function of that name exists.
+     */
+    private void tableFunctions(JsonNode json, Set<String> userDefined) {
+        if (json.isObject() && "TABLE_FUNCTION".equals(json.path("type").asText())) {
+            JsonNode function = json.path("function");
+            String name = function.path("function_name").asText();
+            String lower = name.toLowerCase(Locale.ROOT);
+            String qualified = (function.path("schema").asText("").isEmpty() ? ""
+                    : function.path("schema").asText() + ".") + name;
+            String allowed = "only the file readers " + new java.util.TreeSet<>(FILE_READERS)
+                    + " and the generators " + new java.util.TreeSet<>(GENERATORS) + " are allowed";
+            if (!FILE_READERS.contains(lower) && !GENERATORS.contains(lower)) {
+                problems.add("the query calls the table function " + qualified + "(…), which can read the sharded"
+                        + " view " + view + " by name (each shard would see only its own part); " + allowed);
+            } else if (userDefined.contains(lower)) {
+                problems.add("the query calls the table function " + qualified + "(…), and a user-defined function"
+                        + " or macro of that name exists (it may read the sharded view " + view + ")");
+            } else if (containsSubquery(function.path("arguments"))) {
+                problems.add("the query calls the table function " + qualified + "(…) with a subquery argument"
+                        + " (it may read the sharded view " + view + "); table function arguments must be values");
+            }
+        }
+        for (JsonNode child : json) {
+            if (child.isContainerNode()) {
+                tableFunctions(child, userDefined);
+            }
+        }
+    }
+
+    private static boolean containsSubquery(JsonNode json) {
+        if (json.isObject() && "SUBQUERY".equals(json.path("class").asText())) {
+            return true;
+        }
+        for (JsonNode child : json) {
+            if (child.isContainerNode() && containsSubquery(child)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether anything below {@code json} names the sharded view (or a CTE that reads it) as a table. */

@@ -142,8 +142,40 @@ class DeltaLogFuzzTest {
     @TestFactory
     Stream<DynamicTest> generatedTableMutants() throws Exception {
         List<DynamicTest> tests = new ArrayList<>();
-        for (Path table : List.of(partitionedTable(tmp.resolve("gen-partitioned")), checkpointedTable(tmp.resolve("gen-checkpointed")))) {
+        for (Path table : List.of(partitionedTable(tmp.resolve("gen-partitioned")), checkpointedTable(tmp.resolve("gen-checkpointed")),
+                pipelineTable(tmp.resolve("gen-pipeline")))) {
             tests.addAll(mutantsOf(table.getFileName().toString(), table, unmutatedRead(table)));
+        }
+        return tests.stream();
+    }
+
+    /**
+     * Every line of every commit of a pipeline-style table (a first metaData without schemaString, replaced in the next
+     * commit) dropped in turn, the model deciding: read when the snapshot stays defined (the commitInfo, an add, the
+     * superseded metaData dropped), refused when the incomplete metaData comes into effect or no protocol is left.
+     */
+    @TestFactory
+    Stream<DynamicTest> droppedLinesOfAPipelineTable() throws Exception {
+        Path table = pipelineTable(tmp.resolve("gen-pipeline-lines"));
+        Expected expected = unmutatedRead(table);
+        Model.State original = Model.replay(table);
+        List<DynamicTest> tests = new ArrayList<>();
+        List<Path> commits;
+        try (Stream<Path> files = Files.list(table.resolve("_delta_log"))) {
+            commits = files.filter(p -> COMMIT.matcher(p.getFileName().toString()).matches()).sorted().toList();
+        }
+        for (Path commit : commits) {
+            List<String> lines = Files.readAllLines(commit, StandardCharsets.UTF_8);
+            for (int i = 0; i < lines.size(); i++) {
+                Path copy = copy(table);
+                List<String> dropped = new ArrayList<>(lines);
+                String line = dropped.remove(i);
+                Files.write(copy.resolve("_delta_log").resolve(commit.getFileName()), dropped, StandardCharsets.UTF_8);
+                String what = "v" + Model.version(commit) + " line " + (i + 1) + " dropped ("
+                        + line.substring(0, Math.min(30, line.length())) + ")";
+                tests.add(DynamicTest.dynamicTest("gen-pipeline " + what,
+                        () -> checkJsonMutant(copy, what, original, expected)));
+            }
         }
         return tests.stream();
     }
@@ -340,6 +372,23 @@ class DeltaLogFuzzTest {
         t.commit(2, commitInfo(null), remove("p=a/1.parquet"), add("p=a/1.parquet", pv("p", "a"), null));
         t.commit(3, commitInfo(null), add("p=b/5%2520x.parquet", pv("p", "b"), null),
                 metadata(schema, List.of("p"), Map.of("delta.appendOnly", "false")));
+        return root;
+    }
+
+    /**
+     * As a Databricks pipeline writes it: v0's metaData has no schemaString (setup), v1 replaces it with a full one;
+     * then an ordinary commit with a remove.
+     */
+    private static Path pipelineTable(Path root) {
+        DeltaTableWriter t = new DeltaTableWriter(conn, root);
+        String schema = schema(field("id", prim("long")));
+        for (int i = 0; i < 3; i++) {
+            t.dataFile(i + ".parquet", "SELECT range + " + (10 * i) + " AS id FROM range(" + (i + 2) + ")");
+        }
+        t.commit(0, commitInfo(null), protocol(1, 2), "{\"metaData\":{\"id\":\"test-table\",\"format\":{\"provider\":"
+                + "\"parquet\",\"options\":{}},\"partitionColumns\":[],\"configuration\":{},\"createdTime\":1}}");
+        t.commit(1, commitInfo(null), metadata(schema), add("0.parquet"), add("1.parquet"));
+        t.commit(2, commitInfo(null), remove("0.parquet"), add("2.parquet"));
         return root;
     }
 
@@ -727,8 +776,12 @@ class DeltaLogFuzzTest {
 
     /**
      * A naive replay written from PROTOCOL.md: the newest checkpoint (classic Parquet, or v2 JSON manifest with Parquet
-     * sidecars) read with plain SQL, then the commits after it, every line parsed with Jackson. Refuses exactly when a
-     * line that the snapshot reads is not a JSON object or an action it uses breaks the protocol's schema.
+     * sidecars) read with plain SQL, then the commits after it, every line parsed with Jackson. Refuses exactly what
+     * makes the snapshot undefined, as the reference reader (Delta Kernel) does: a line that is not a JSON object, an
+     * {@code add} that breaks the protocol's schema, a {@code remove} whose key (path, deletion vector) does, a
+     * protocol or metaData action that is not an object, and a protocol or metaData <em>in effect</em> (the last one)
+     * that lacks or mistypes a field. A superseded protocol or metaData needs no fields (replay takes none from it),
+     * and the other fields of a {@code remove} ({@code dataChange}, ...) do not change a snapshot.
      */
     static final class Model {
 
@@ -744,9 +797,8 @@ class DeltaLogFuzzTest {
                 "add", fields("path s", "partitionValues m", "size l", "modificationTime l", "dataChange b", "stats s?",
                         "tags m?", "deletionVector dv?", "baseRowId l?", "defaultRowCommitVersion l?",
                         "clusteringProvider s?"),
-                "remove", fields("path s", "deletionTimestamp l?", "dataChange b", "extendedFileMetadata b?",
-                        "partitionValues m?", "size l?", "stats s?", "tags m?", "deletionVector dv?", "baseRowId l?",
-                        "defaultRowCommitVersion l?"),
+                // a snapshot takes only the logical-file key from a remove (Delta Kernel's tombstone schema too)
+                "remove", fields("path s", "deletionVector dv?"),
                 "dv", fields("storageType s", "pathOrInlineDv s", "offset i?", "sizeInBytes i", "cardinality l"));
 
         private static Map<String, String> fields(String... specs) {
@@ -871,6 +923,8 @@ class DeltaLogFuzzTest {
                 files.filter(p -> COMMIT.matcher(p.getFileName().toString()).matches() && version(p) > cp).sorted()
                         .forEach(commits::add);
             }
+            String protocolFrom = null;
+            String metadataFrom = null;
             for (Path commit : commits) {
                 List<JsonNode> adds = new ArrayList<>();
                 List<JsonNode> removes = new ArrayList<>();
@@ -897,14 +951,23 @@ class DeltaLogFuzzTest {
                         if (a == null || a.isNull()) {
                             continue;
                         }
-                        String problem = valid(action, a);
+                        // protocol and metaData: only the one in effect at the end needs its fields (checked below)
+                        String problem = action.equals("protocol") || action.equals("metaData")
+                                ? (a.isObject() ? null : action + " is not an object") : valid(action, a);
                         if (problem != null) {
                             s.refusal = commit.getFileName() + " line " + (i + 1) + ": " + problem;
                             return s;
                         }
+                        String where = commit.getFileName() + " line " + (i + 1);
                         switch (action) {
-                            case "protocol" -> s.protocol = a;
-                            case "metaData" -> s.metadata = a;
+                            case "protocol" -> {
+                                s.protocol = a;
+                                protocolFrom = where;
+                            }
+                            case "metaData" -> {
+                                s.metadata = a;
+                                metadataFrom = where;
+                            }
                             case "add" -> adds.add(a);
                             default -> removes.add(a);
                         }
@@ -919,6 +982,15 @@ class DeltaLogFuzzTest {
             }
             if (s.protocol == null || s.metadata == null) {
                 s.refusal = "no protocol or no metaData";
+                return s;
+            }
+            // the protocol and metaData in effect must be complete (those of a checkpoint were checked with it)
+            String problem = protocolFrom == null ? null : valid("protocol", s.protocol);
+            if (problem == null && metadataFrom != null) {
+                problem = valid("metaData", s.metadata);
+            }
+            if (problem != null) {
+                s.refusal = (problem.startsWith("protocol") ? protocolFrom : metadataFrom) + " (in effect): " + problem;
             }
             return s;
         }

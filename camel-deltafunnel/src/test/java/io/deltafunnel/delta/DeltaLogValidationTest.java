@@ -175,6 +175,28 @@ class DeltaLogValidationTest extends DuckDbTestSupport {
         assertEquals("add.size", e.field(), e.getMessage());
     }
 
+    /** A tombstone in a checkpoint gives replay only its file key; its other columns do not change the rows. */
+    @Test
+    void checkpointRemoveIsCheckedForItsFileKeyOnly() throws Exception {
+        DeltaTableWriter t = table("cprm");
+        t.dataFile("a.parquet", "SELECT range AS id FROM range(3)");
+        t.parquetFromJson(t.log.resolve("00000000000000000002.checkpoint.parquet"),
+                "{add: " + SqlText.literal(ActionSchema.ADD) + ", remove: 'STRUCT(path VARCHAR, dataChange VARCHAR)',"
+                        + " metaData: " + SqlText.literal(ActionSchema.METADATA) + ", protocol: "
+                        + SqlText.literal(ActionSchema.PROTOCOL) + "}",
+                protocol(1, 2), metadata(SCHEMA), add("a.parquet"), "{\"remove\":{\"path\":\"old.parquet\"}}");
+        register("v", t);
+        assertEquals(List.of("3"), rows("SELECT count(*) FROM v"));
+        // the key itself mistyped: refused (no commits to fall back to)
+        t.parquetFromJson(t.log.resolve("00000000000000000002.checkpoint.parquet"),
+                "{add: " + SqlText.literal(ActionSchema.ADD) + ", remove: 'STRUCT(path BIGINT, dataChange BOOLEAN)',"
+                        + " metaData: " + SqlText.literal(ActionSchema.METADATA) + ", protocol: "
+                        + SqlText.literal(ActionSchema.PROTOCOL) + "}",
+                protocol(1, 2), metadata(SCHEMA), add("a.parquet"), "{\"remove\":{\"path\":5,\"dataChange\":true}}");
+        CorruptLogException e = refused(t);
+        assertEquals("remove.path", e.field(), e.getMessage());
+    }
+
     @Test
     void checkpointRowWithoutARequiredFieldIsRefusedNamingTheRowOrFallsBack() throws Exception {
         DeltaTableWriter t = table("cp");
@@ -217,5 +239,124 @@ class DeltaLogValidationTest extends DuckDbTestSupport {
         t.commit(1, commitInfo(null), "{\"cdc\":{\"path\":\"_change_data/x.parquet\",\"partitionValues\":{},\"size\":1}}");
         e = assertThrows(CorruptLogException.class, () -> ChangeFeed.register(conn, "c", t.root.toString(), 0L, 1));
         assertEquals("cdc.dataChange", e.field(), e.getMessage());
+    }
+    // ---- no stricter than the reference reader (Delta Kernel): only what would make the rows undefined or different
+
+    /** A Databricks pipeline setup commit: a first metaData without schemaString, replaced in the next commit. */
+    @Test
+    void supersededMetadataWithoutSchemaStringIsReadAndRefusedWhereItIsInEffect() throws Exception {
+        DeltaTableWriter t = table("pipeline");
+        t.dataFile("a.parquet", "SELECT range AS id FROM range(10)");
+        t.commit(0, commitInfo(null), protocol(1, 2), "{\"metaData\":{\"id\":\"test-table\",\"format\":{\"provider\":"
+                + "\"parquet\",\"options\":{}},\"partitionColumns\":[],\"configuration\":{}}}");
+        t.commit(1, commitInfo(null), metadata(SCHEMA), add("a.parquet"));
+        DeltaSnapshot s = register("v", t);
+        assertEquals(1, s.version());
+        assertEquals(List.of("id"), s.schema().stream().map(DeltaColumn::name).toList());
+        assertEquals(List.of("10"), rows("SELECT count(*) FROM v"));
+        register("v1", t, 1);
+        assertEquals(List.of("10"), rows("SELECT count(*) FROM v1"));
+
+        // at version 0 the incomplete metaData is the one in effect: refused clearly, naming file, line and field
+        CorruptLogException e = assertThrows(CorruptLogException.class, () -> register("v0", t, 0));
+        assertEquals(t.log.resolve("00000000000000000000.json").toString(), e.file(), e.getMessage());
+        assertEquals(3, e.line(), e.getMessage());
+        assertEquals("metaData.schemaString", e.field(), e.getMessage());
+        assertTrue(e.getMessage().contains("invalid action at line 3, metaData.schemaString: required field is missing"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains(t.root.toString()), e.getMessage());
+    }
+
+    @Test
+    void supersededProtocolNeedsNoFieldsButMustBeAnObject() throws Exception {
+        DeltaTableWriter t = tableWithCommit1("protocol", "{\"protocol\":{\"minReaderVersion\":\"1\"}}",
+                protocol(1, 2), add("b.parquet"));
+        register("v", t);
+        assertEquals(List.of("12"), rows("SELECT count(*) FROM v"));
+        // the last of several in one version takes effect
+        assertRefusedAt(tableWithCommit1("last", protocol(1, 2), "{\"protocol\":{\"minReaderVersion\":\"1\"}}"), 2,
+                "protocol.minReaderVersion");
+        // not an object: not an action at all, refused wherever it is
+        assertRefusedAt(tableWithCommit1("notobject", "{\"metaData\":5}", metadata(SCHEMA)), 1, "metaData");
+    }
+
+    @Test
+    void supersededMetadataWithMistypedFieldsIsReadWhenTheNextCommitReplacesIt() throws Exception {
+        DeltaTableWriter t = tableWithCommit1("mistyped", "{\"metaData\":{\"id\":7,\"schemaString\":[],"
+                + "\"partitionColumns\":\"x\"}}", add("b.parquet"));
+        t.commit(2, metadata(SCHEMA));
+        register("v", t);
+        assertEquals(List.of("12"), rows("SELECT count(*) FROM v"));
+        CorruptLogException e = assertThrows(CorruptLogException.class, () -> register("v1", t, 1));
+        assertEquals("metaData.id", e.field(), e.getMessage());
+        assertEquals(1, e.line(), e.getMessage());
+    }
+
+    @Test
+    void removeFieldsOutsideTheFileKeyDoNotMatterToASnapshotButToTheChangeFeed() throws Exception {
+        DeltaTableWriter t = table("rm");
+        t.dataFile("a.parquet", "SELECT range AS id FROM range(10)");
+        t.dataFile("b.parquet", "SELECT range + 100 AS id FROM range(2)");
+        t.commit(0, commitInfo(null), protocol(1, 4), metadata(SCHEMA, List.of(),
+                Map.of(ChangeFeed.ENABLE_PROPERTY, "true")), add("a.parquet"), add("b.parquet"));
+        t.commit(1, commitInfo(null), "{\"remove\":{\"path\":\"a.parquet\",\"dataChange\":\"yes\"}}");
+        DeltaSnapshot s = register("v", t);
+        assertEquals(1, s.fileCount());
+        assertEquals(List.of("2"), rows("SELECT count(*) FROM v"));
+        // nor the remove's other fields
+        DeltaTableWriter other = tableWithCommit1("rmother", "{\"remove\":{\"path\":\"a.parquet\",\"dataChange\":1,"
+                + "\"deletionTimestamp\":\"soon\",\"size\":\"big\",\"tags\":[],\"extendedFileMetadata\":\"no\"}}",
+                add("b.parquet"));
+        register("v", other);
+        assertEquals(List.of("2"), rows("SELECT count(*) FROM v"));
+        // the change feed uses remove.dataChange: still refused there
+        CorruptLogException e = assertThrows(CorruptLogException.class,
+                () -> ChangeFeed.register(conn, "c", t.root.toString(), 0L, 1));
+        assertEquals("remove.dataChange", e.field(), e.getMessage());
+        assertEquals(2, e.line(), e.getMessage());
+        // the file key of a remove is used by a snapshot: still refused there
+        assertRefusedAt(tableWithCommit1("rmpath", "{\"remove\":{\"path\":5,\"dataChange\":true}}"), 1, "remove.path");
+        assertRefusedAt(tableWithCommit1("rmdv", "{\"remove\":{\"path\":\"a.parquet\",\"dataChange\":true,"
+                + "\"deletionVector\":{\"storageType\":\"u\"}}}"), 1, "remove.deletionVector.pathOrInlineDv");
+        assertRefusedAt(tableWithCommit1("rmnodc", "{\"remove\":{\"dataChange\":true}}"), 1, "remove.path");
+    }
+
+    /** Dropped lines that leave the snapshot well defined are read, as the reference reader reads them. */
+    @Test
+    void commitWithADroppedLineIsReadWhenTheSnapshotStaysDefined() throws Exception {
+        // the commitInfo line dropped: nothing a snapshot uses
+        DeltaTableWriter t = tableWithCommit1("noinfo", add("b.parquet"));
+        register("v", t);
+        assertEquals(List.of("12"), rows("SELECT count(*) FROM v"));
+        // the only line of a commit dropped: an empty commit, the version exists and holds no action
+        DeltaTableWriter empty = tableWithCommit1("empty");
+        empty.write(empty.log.resolve("00000000000000000001.json"), "");
+        DeltaSnapshot s = register("v", empty);
+        assertEquals(1, s.version());
+        assertEquals(List.of("10"), rows("SELECT count(*) FROM v"));
+        // the newer metaData line dropped: the older complete one is in effect
+        DeltaTableWriter older = tableWithCommit1("older", commitInfo(null), add("b.parquet"));
+        s = register("v", older);
+        assertEquals("test-table", s.tableId());
+        // a pipeline table (setup metaData without schemaString) with v1's commitInfo line dropped: read
+        DeltaTableWriter pipeline = table("pipeline-noinfo");
+        pipeline.dataFile("a.parquet", "SELECT range AS id FROM range(10)");
+        String setup = "{\"metaData\":{\"id\":\"test-table\",\"format\":{\"provider\":\"parquet\",\"options\":{}},"
+                + "\"partitionColumns\":[],\"configuration\":{}}}";
+        pipeline.commit(0, commitInfo(null), protocol(1, 2), setup);
+        pipeline.commit(1, metadata(SCHEMA), add("a.parquet"));
+        register("v", pipeline);
+        assertEquals(List.of("10"), rows("SELECT count(*) FROM v"));
+        // ... with v1's metaData line dropped instead, the setup metaData is in effect: refused
+        pipeline.commit(1, commitInfo(null), add("a.parquet"));
+        CorruptLogException incomplete = assertThrows(CorruptLogException.class, () -> register("v", pipeline));
+        assertEquals("metaData.schemaString", incomplete.field(), incomplete.getMessage());
+        assertEquals(3, incomplete.line(), incomplete.getMessage());
+        // the only protocol dropped: the snapshot is undefined, refused
+        DeltaTableWriter noProtocol = table("noprotocol");
+        noProtocol.dataFile("a.parquet", "SELECT range AS id FROM range(10)");
+        noProtocol.commit(0, commitInfo(null), metadata(SCHEMA), add("a.parquet"));
+        CorruptLogException e = assertThrows(CorruptLogException.class, () -> register("v", noProtocol));
+        assertTrue(e.getMessage().contains("no protocol action"), e.getMessage());
     }
 }

@@ -2,9 +2,11 @@ package io.deltafunnel.query;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.Statement;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -50,6 +52,12 @@ class ShardSafetyTest {
         "SELECT id FROM orders WHERE a > 1 UNION ALL SELECT id FROM orders WHERE a <= 1",
         "SELECT CASE WHEN amount > 0 THEN 'credit' ELSE 'debit' END, coalesce(name, '?') FROM \"ORDERS\"",
         "SELECT list_sum([amount, 1]), struct_pack(a := id) FROM orders",
+        "SELECT o.*, r.range AS n FROM orders o CROSS JOIN range(3) r",
+        "SELECT o.*, g.generate_series FROM orders o, generate_series(1, o.qty) g",
+        "SELECT o.id, u.unnest FROM orders o, unnest(o.items) u",
+        "SELECT o.*, p.rate FROM orders o JOIN read_parquet('/lake/rates/*.parquet') p ON o.cur = p.cur",
+        "SELECT o.*, c.code FROM orders o JOIN read_csv('codes.csv', header = true) c ON o.code = c.code",
+        "SELECT * FROM orders WHERE cur IN (SELECT cur FROM read_parquet(['a.parquet', 'b.parquet']))",
     })
     void rowWiseQueriesAreAllowed(String sql) {
         assertDoesNotThrow(() -> ShardSafety.check(duck, sql, "orders"));
@@ -95,6 +103,39 @@ class ShardSafetyTest {
         assertTrue(e.getMessage().contains(reason), e.getMessage());
         assertTrue(e.getMessage().contains("orders"), e.getMessage());
         assertEquals("orders", e.view());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "SELECT * FROM orders CROSS JOIN (SELECT sum(amount) FROM query_table('orders')) t     | query_table",
+        "SELECT * FROM orders CROSS JOIN query('SELECT count(*) FROM orders') t                | query",
+        "SELECT * FROM orders WHERE amount > (SELECT avg(amount) FROM query_table('orders'))   | query_table",
+        "SELECT * FROM orders WHERE id IN (SELECT * FROM query('SELECT max(id) FROM orders'))  | query",
+        "WITH s AS (FROM query_table(['orders'])) SELECT * FROM orders CROSS JOIN s            | query_table",
+        "SELECT * FROM query_table('orders')                                                   | query_table",
+        "SELECT * FROM orders CROSS JOIN duckdb_tables() d                                     | duckdb_tables",
+        "SELECT * FROM orders CROSS JOIN range((SELECT count(*) FROM orders)) r                | range",
+        "SELECT * FROM orders CROSS JOIN unnest((SELECT list(id) FROM orders)) u               | unnest",
+        "SELECT * FROM orders CROSS JOIN main.query_table('orders') t                          | main.query_table",
+    })
+    void tableFunctionsThatCanReadAViewAreRefusedByName(String sql, String function) {
+        ShardUnsafeQueryException e = assertThrows(ShardUnsafeQueryException.class,
+                () -> ShardSafety.check(duck, sql, "orders"));
+        assertTrue(e.getMessage().contains("table function " + function + "("), e.getMessage());
+        assertTrue(e.getMessage().contains("sharded view orders"), e.getMessage());
+        assertEquals("orders", e.view());
+    }
+
+    @Test
+    void aUserDefinedTableMacroShadowingAnAllowedNameIsRefused() throws Exception {
+        try (Statement st = duck.createStatement()) {
+            st.execute("CREATE TABLE orders (id BIGINT)");
+            st.execute("CREATE MACRO range(x) AS TABLE SELECT count(*) AS n FROM orders");
+        }
+        ShardUnsafeQueryException e = assertThrows(ShardUnsafeQueryException.class,
+                () -> ShardSafety.check(duck, "SELECT * FROM orders CROSS JOIN range(3) t", "orders"));
+        assertTrue(e.getMessage().contains("table function range(") && e.getMessage().contains("user-defined"),
+                e.getMessage());
     }
 
     @ParameterizedTest
