@@ -7,13 +7,16 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * Command line: {@code java -jar mssql-emulator-<ver>-all.jar --port 1433 --password 'pw' [--user sa] [--sink]
- * [--bind 0.0.0.0] [--stall-bulk-load N]...}. Prints a line containing {@code listening on <port>} when ready and
+ * [--bind 0.0.0.0] [--read-committed-snapshot] [--stall-bulk-load N]...}. Prints a line containing {@code listening on <port>} when ready and
  * runs until killed.
  *
  * <p>{@code --stall-bulk-load N} (for tests that need a client caught inside a bulk load, e.g. to kill its process
  * there): the N-th BULK_LOAD message since the start is applied but its reply is held
  * ({@link Faults#stallBulkLoad}); the emulator prints {@code mssql-emulator: bulk load stalled (k of n)} when it
  * begins, and a line {@code release} on its standard input lets every held reply go.
+ *
+ * <p>{@code --read-committed-snapshot}: the database starts with READ_COMMITTED_SNAPSHOT ON (Azure SQL Database's
+ * default; {@link MssqlEmulator.Builder#readCommittedSnapshot}).
  */
 public final class Main {
     private Main() {
@@ -25,6 +28,7 @@ public final class Main {
         String user = "sa";
         String password;
         boolean sink;
+        boolean readCommittedSnapshot;
         InetAddress bind;
         final java.util.List<Integer> stalls = new java.util.ArrayList<>();
     }
@@ -45,6 +49,9 @@ public final class Main {
                     break;
                 case "--sink":
                     o.sink = true;
+                    break;
+                case "--read-committed-snapshot":
+                    o.readCommittedSnapshot = true;
                     break;
                 case "--stall-bulk-load":
                     int n = Integer.parseInt(value(args, ++i, a));
@@ -79,14 +86,14 @@ public final class Main {
 
     static String usage() {
         return "usage: java -jar mssql-emulator-all.jar --port <port> --password <pw> [--user sa] [--sink]"
-                + " [--bind <address>] [--stall-bulk-load <n>]...";
+                + " [--bind <address>] [--read-committed-snapshot] [--stall-bulk-load <n>]...";
     }
 
     /** Starts the emulator and prints the ready line; the caller owns the returned instance. */
     static MssqlEmulator start(String[] args, PrintStream out) {
         Options o = parse(args);
         MssqlEmulator.Builder b = MssqlEmulator.builder().port(o.port).user(o.user).password(o.password)
-                .sinkMode(o.sink);
+                .sinkMode(o.sink).readCommittedSnapshot(o.readCommittedSnapshot);
         if (o.bind != null) {
             b.bindAddress(o.bind);
         }
@@ -95,6 +102,7 @@ public final class Main {
             emu.faults().stallBulkLoad(n);
         }
         out.println("mssql-emulator listening on " + emu.port() + (o.sink ? " (sink mode)" : "")
+                + (o.readCommittedSnapshot ? " (READ_COMMITTED_SNAPSHOT ON)" : "")
                 + " - JDBC URL: " + emu.jdbcUrl());
         out.flush();
         if (!o.stalls.isEmpty()) {
