@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.concurrent.Future;
 
+import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -95,6 +96,20 @@ abstract class ReadCommittedSnapshotScenarios extends ConcurrentScenarios {
     }
 
     @Test
+    void aReaderSeesNeitherAnUncommittedDeleteNorAnUncommittedBulkLoad() throws Exception {
+        Connection w = session();
+        w.setAutoCommit(false);
+        exec(w, "DELETE FROM " + t() + " WHERE [id] = 2");
+        try (SQLServerBulkCopy bc = new SQLServerBulkCopy(w)) {
+            bc.setDestinationTableName(t());
+            bc.writeToServer(new IntRows(100, 150));
+        }
+        assertEquals(List.of(List.of(2, 3)), withoutWaiting("SELECT COUNT(*), SUM([id]) FROM " + t()));
+        w.commit();
+        assertEquals(List.of(List.of(51)), withoutWaiting("SELECT COUNT(*) FROM " + t()));
+    }
+
+    @Test
     void theReadCommittedHintReadsTheCommittedVersionToo() throws Exception {
         uncommittedWriter();
         assertEquals(List.of(List.of(10)),
@@ -177,6 +192,18 @@ abstract class ReadCommittedSnapshotScenarios extends ConcurrentScenarios {
         exec("SET TRANSACTION ISOLATION LEVEL READ COMMITTED");
         assertEquals(List.of(List.of(10)), withoutWaiting("SELECT [v] FROM " + t() + " WHERE [id] = 1"));
         exec(w, "ROLLBACK");
+    }
+
+    @Test
+    void aTruncateInAnOpenTransactionStillMakesReadersWait() throws Exception {
+        Connection w = session();
+        exec(w, "BEGIN TRAN");
+        exec(w, "TRUNCATE TABLE " + t()); // Sch-M to the end of the transaction; a versioned read still needs Sch-S
+        assertLockTimeout(conn, "SELECT COUNT(*) FROM " + t());
+        Future<Integer> count = inThread(() -> intScalar(conn, "SELECT COUNT(*) FROM " + t()));
+        assertStillWaiting(count);
+        exec(w, "COMMIT");
+        assertEquals(0, finished(count));
     }
 
     @Test
