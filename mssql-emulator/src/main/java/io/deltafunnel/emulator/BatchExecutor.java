@@ -189,9 +189,15 @@ final class BatchExecutor {
             case "MERGE":
                 new QueryHandler(ctx).dml(st, DoneStatus.CMD_MERGE);
                 return;
+            case "ALTER":
+                if (st.kw(1, "DATABASE")) {
+                    new AlterDatabaseHandler(ctx).execute(st);
+                    return;
+                }
+                new DdlHandler(ctx).execute(st);
+                return;
             case "CREATE":
             case "DROP":
-            case "ALTER":
             case "TRUNCATE":
                 new DdlHandler(ctx).execute(st);
                 return;

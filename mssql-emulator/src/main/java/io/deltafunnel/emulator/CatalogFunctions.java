@@ -28,6 +28,7 @@ public final class CatalogFunctions {
         {"MSSQL_SYS_TABLES", "sysTables"},
         {"MSSQL_SYS_SCHEMAS", "sysSchemas"},
         {"MSSQL_SYS_OBJECTS", "sysObjects"},
+        {"MSSQL_SYS_DATABASES", "sysDatabases"},
         {"MSSQL_BULK_NOCHECK", "bulkNoCheck"},
     };
 
@@ -186,6 +187,25 @@ public final class CatalogFunctions {
                         ty.collationName());
             }
         }
+        return rs;
+    }
+
+    /**
+     * sys.databases: one row, the session's database (the emulator has one database, under whichever name the
+     * login asked for), with its READ_COMMITTED_SNAPSHOT option; snapshot isolation is always off.
+     */
+    public static ResultSet sysDatabases(Connection c, String name, Boolean readCommittedSnapshot) {
+        SimpleResultSet rs = new SimpleResultSet();
+        addText(rs, "name", 128);
+        rs.addColumn("database_id", Types.INTEGER, 10, 0);
+        rs.addColumn("is_read_committed_snapshot_on", Types.BOOLEAN, 1, 0);
+        rs.addColumn("snapshot_isolation_state", Types.SMALLINT, 3, 0);
+        addText(rs, "snapshot_isolation_state_desc", 60);
+        addText(rs, "state_desc", 60);
+        addText(rs, "collation_name", 128);
+        rs.addColumn("compatibility_level", Types.SMALLINT, 3, 0);
+        rs.addRow(name, 5, Boolean.TRUE.equals(readCommittedSnapshot), (short) 0, "OFF", "ONLINE",
+                "SQL_Latin1_General_CP1_CI_AS", (short) 160);
         return rs;
     }
 

@@ -56,7 +56,7 @@ final class ConnectionHandler implements Runnable {
     private String alpn;
     private Map<Integer, String> preloginOptions = Map.of();
     private int fedAuthRequiredReply = -1;
-    private Session session;
+    private volatile Session session;
 
     ConnectionHandler(MssqlEmulator emu, Socket socket, int spid) {
         this.emu = emu;
@@ -66,6 +66,11 @@ final class ConnectionHandler implements Runnable {
 
     int spid() {
         return spid;
+    }
+
+    /** The logged-in session, null before LOGIN7 completes. */
+    Session session() {
+        return session;
     }
 
     boolean encrypted() {

@@ -361,6 +361,12 @@ final class H2Translator {
                     case "COLUMNS": case "TABLES": case "SCHEMAS": case "OBJECTS":
                         emit("PUBLIC.MSSQL_SYS_" + b + "()");
                         return j;
+                    case "DATABASES":
+                        // the session's database and its READ_COMMITTED_SNAPSHOT option, read when translated
+                        params.add(session.database);
+                        params.add(session.emu.readCommittedSnapshot());
+                        emit("PUBLIC.MSSQL_SYS_DATABASES(CAST(? AS VARCHAR(128)), CAST(? AS BOOLEAN))");
+                        return j;
                     default:
                         break;
                 }

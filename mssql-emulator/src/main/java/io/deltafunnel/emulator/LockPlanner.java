@@ -14,7 +14,8 @@ import java.util.Set;
  *   <li>The target of UPDATE/DELETE/MERGE, and of an INSERT WITH (TABLOCK | TABLOCKX): X; the target of any other
  *       INSERT: IX. Held to the end of the transaction.</li>
  *   <li>Tables read: by hint, else by isolation level. NOLOCK/READUNCOMMITTED (READ UNCOMMITTED): Sch-S only.
- *       READCOMMITTED (READ COMMITTED): S for the statement. HOLDLOCK/SERIALIZABLE/REPEATABLEREAD (REPEATABLE
+ *       READCOMMITTED (READ COMMITTED): S for the statement, or Sch-S (a row-versioned read) when the database's
+ *       READ_COMMITTED_SNAPSHOT is on; READCOMMITTEDLOCK: S for the statement in both modes. HOLDLOCK/SERIALIZABLE/REPEATABLEREAD (REPEATABLE
  *       READ, SERIALIZABLE): S to the end of the transaction. UPDLOCK: U to the end of the transaction.
  *       XLOCK/TABLOCKX: X to the end of the transaction. NOWAIT: lock timeout 0.</li>
  *   <li>FMTONLY (metadata only): Sch-S.</li>
@@ -71,7 +72,7 @@ final class LockPlanner {
             if (target != null && r.table.objectId() == target.objectId()) {
                 continue;
             }
-            out.add(readLock(r.table, r.hints, s.isolationLevel()));
+            out.add(readLock(r.table, r.hints, s.isolationLevel(), s.emu.readCommittedSnapshot()));
         }
         if (target != null && !fmtOnly) {
             // INSERT only adds rows: IX (inserters share the table, as SQL Server's row locks let them), except
@@ -96,8 +97,14 @@ final class LockPlanner {
         return false;
     }
 
-    /** The lock a read of {@code t} takes with {@code hints} at {@code isolation}. */
-    static Lock readLock(TableDef t, Set<String> hints, int isolation) throws SqlServerError {
+    /**
+     * The lock a read of {@code t} takes with {@code hints} at {@code isolation}; {@code readCommittedSnapshot}: the
+     * database's READ_COMMITTED_SNAPSHOT option. With it on, a READ COMMITTED read (no hint, or the READCOMMITTED
+     * hint) takes only Sch-S and reads the last committed version (H2's own read-committed MVCC: it never shows
+     * another session's uncommitted rows and never waits for them); READCOMMITTEDLOCK brings the locking read back.
+     */
+    static Lock readLock(TableDef t, Set<String> hints, int isolation, boolean readCommittedSnapshot)
+            throws SqlServerError {
         boolean nowait = hints.contains("NOWAIT");
         if (hints.contains("READPAST")) {
             throw SqlServerError.unsupported("the READPAST table hint (the emulator locks whole tables and cannot skip"
@@ -118,8 +125,11 @@ final class LockPlanner {
         if (hints.contains("NOLOCK") || hints.contains("READUNCOMMITTED")) {
             return new Lock(t, LockManager.Mode.SCH_S, LockManager.Duration.STATEMENT, nowait);
         }
-        if (hints.contains("READCOMMITTED") || hints.contains("READCOMMITTEDLOCK")) {
+        if (hints.contains("READCOMMITTEDLOCK")) {
             return new Lock(t, LockManager.Mode.S, LockManager.Duration.STATEMENT, nowait);
+        }
+        if (hints.contains("READCOMMITTED")) {
+            return readCommitted(t, readCommittedSnapshot, nowait);
         }
         switch (isolation) {
             case READ_UNCOMMITTED:
@@ -130,8 +140,14 @@ final class LockPlanner {
             case SNAPSHOT:
                 throw SqlServerError.unsupported("TRANSACTION ISOLATION LEVEL SNAPSHOT (no row versioning)");
             default:
-                return new Lock(t, LockManager.Mode.S, LockManager.Duration.STATEMENT, nowait);
+                return readCommitted(t, readCommittedSnapshot, nowait);
         }
+    }
+
+    /** READ COMMITTED: a row-versioned read (Sch-S) under READ_COMMITTED_SNAPSHOT, else S for the statement. */
+    private static Lock readCommitted(TableDef t, boolean readCommittedSnapshot, boolean nowait) {
+        return new Lock(t, readCommittedSnapshot ? LockManager.Mode.SCH_S : LockManager.Mode.S,
+                LockManager.Duration.STATEMENT, nowait);
     }
 
     /** The index after a {@code TOP (n) [PERCENT]} clause at {@code i}, or {@code i} when there is none. */

@@ -7,7 +7,7 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * Command line: {@code java -jar mssql-emulator-<ver>-all.jar --port 1433 --password 'pw' [--user sa] [--sink]
- * [--bind 0.0.0.0] [--stall-bulk-load N]... [--rollback-ms-per-row N]}. Prints a line containing {@code listening on <port>} when ready and
+ * [--bind 0.0.0.0] [--read-committed-snapshot] [--stall-bulk-load N]... [--rollback-ms-per-row N]}. Prints a line containing {@code listening on <port>} when ready and
  * runs until killed.
  *
  * <p>{@code --stall-bulk-load N} (for tests that need a client caught inside a bulk load, e.g. to kill its process
@@ -18,6 +18,8 @@ import java.util.concurrent.CountDownLatch;
  * <p>{@code --rollback-ms-per-row N} (a decimal number of milliseconds, e.g. {@code 0.05}): the rollback of a lost
  * session's open transaction takes N ms per row it wrote, and the session's locks and application locks stay held
  * meanwhile ({@link MssqlEmulator.Builder#rollbackDelayPerRow}).
+ * <p>{@code --read-committed-snapshot}: the database starts with READ_COMMITTED_SNAPSHOT ON (Azure SQL Database's
+ * default; {@link MssqlEmulator.Builder#readCommittedSnapshot}).
  */
 public final class Main {
     private Main() {
@@ -29,6 +31,7 @@ public final class Main {
         String user = "sa";
         String password;
         boolean sink;
+        boolean readCommittedSnapshot;
         InetAddress bind;
         java.time.Duration rollbackPerRow = java.time.Duration.ZERO;
         final java.util.List<Integer> stalls = new java.util.ArrayList<>();
@@ -50,6 +53,9 @@ public final class Main {
                     break;
                 case "--sink":
                     o.sink = true;
+                    break;
+                case "--read-committed-snapshot":
+                    o.readCommittedSnapshot = true;
                     break;
                 case "--stall-bulk-load":
                     int n = Integer.parseInt(value(args, ++i, a));
@@ -99,14 +105,14 @@ public final class Main {
 
     static String usage() {
         return "usage: java -jar mssql-emulator-all.jar --port <port> --password <pw> [--user sa] [--sink]"
-                + " [--bind <address>] [--stall-bulk-load <n>]... [--rollback-ms-per-row <ms>]";
+                + " [--bind <address>] [--read-committed-snapshot] [--stall-bulk-load <n>]... [--rollback-ms-per-row <ms>]";
     }
 
     /** Starts the emulator and prints the ready line; the caller owns the returned instance. */
     static MssqlEmulator start(String[] args, PrintStream out) {
         Options o = parse(args);
         MssqlEmulator.Builder b = MssqlEmulator.builder().port(o.port).user(o.user).password(o.password)
-                .sinkMode(o.sink).rollbackDelayPerRow(o.rollbackPerRow);
+                .sinkMode(o.sink).rollbackDelayPerRow(o.rollbackPerRow).readCommittedSnapshot(o.readCommittedSnapshot);
         if (o.bind != null) {
             b.bindAddress(o.bind);
         }
@@ -115,6 +121,7 @@ public final class Main {
             emu.faults().stallBulkLoad(n);
         }
         out.println("mssql-emulator listening on " + emu.port() + (o.sink ? " (sink mode)" : "")
+                + (o.readCommittedSnapshot ? " (READ_COMMITTED_SNAPSHOT ON)" : "")
                 + " - JDBC URL: " + emu.jdbcUrl());
         out.flush();
         if (!o.stalls.isEmpty()) {

@@ -56,6 +56,8 @@ public final class MssqlEmulator implements AutoCloseable {
     private final Object rollbacks = new Object();
     private long rollbacksBegun;
     private int rollbacksNow;
+    /** The database's READ_COMMITTED_SNAPSHOT option (builder, ALTER DATABASE ... SET READ_COMMITTED_SNAPSHOT). */
+    private volatile boolean readCommittedSnapshot;
     private volatile boolean captureBulkLoads;
     private final java.util.List<CapturedBulkLoad> capturedBulkLoads =
             java.util.Collections.synchronizedList(new java.util.ArrayList<>());
@@ -82,6 +84,7 @@ public final class MssqlEmulator implements AutoCloseable {
         private Predicate<String> accessTokenValidator;
         private Route route;
         private long rollbackNanosPerRow;
+        private boolean readCommittedSnapshot;
 
         private Builder() {
         }
@@ -137,6 +140,16 @@ public final class MssqlEmulator implements AutoCloseable {
             return this;
         }
 
+        /**
+         * true: the database starts with READ_COMMITTED_SNAPSHOT ON (Azure SQL Database's default): READ COMMITTED
+         * readers take no shared locks and read the last committed version. Default false (an on-premises
+         * database's default). {@code ALTER DATABASE ... SET READ_COMMITTED_SNAPSHOT ON|OFF} changes it later.
+         */
+        public Builder readCommittedSnapshot(boolean on) {
+            this.readCommittedSnapshot = on;
+            return this;
+        }
+
         /** Address to bind (default: loopback). */
         /**
          * Models SQL Server's rollback of a lost session's open transaction as taking {@code perRow} for each row
@@ -180,6 +193,7 @@ public final class MssqlEmulator implements AutoCloseable {
         this.accessTokenValidator = b.accessTokenValidator;
         this.route = b.route;
         this.rollbackNanosPerRow = b.rollbackNanosPerRow;
+        this.readCommittedSnapshot = b.readCommittedSnapshot;
         this.catalog = new Catalog(DATABASE);
         this.database = new EmulatorDatabase(catalog);
         ServerSocket s = new ServerSocket();
@@ -293,6 +307,26 @@ public final class MssqlEmulator implements AutoCloseable {
 
     public boolean sinkMode() {
         return sinkMode;
+    }
+
+    /** Whether the database's READ_COMMITTED_SNAPSHOT option is on now. */
+    public boolean readCommittedSnapshot() {
+        return readCommittedSnapshot;
+    }
+
+    void readCommittedSnapshot(boolean on) {
+        this.readCommittedSnapshot = on;
+    }
+
+    /** The open connections with a logged-in session other than {@code self}. */
+    List<ConnectionHandler> otherSessions(ConnectionHandler self) {
+        List<ConnectionHandler> out = new java.util.ArrayList<>();
+        for (ConnectionHandler h : connections) {
+            if (h != self && h.session() != null) {
+                out.add(h);
+            }
+        }
+        return out;
     }
 
     public Faults faults() {

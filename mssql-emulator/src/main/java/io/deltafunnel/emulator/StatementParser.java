@@ -252,6 +252,10 @@ final class StatementParser {
         if (t.is("BULK")) {
             return lead.equals("INSERT");
         }
+        if (t.is("ROLLBACK")) {
+            // ALTER DATABASE ... SET ... WITH ROLLBACK IMMEDIATE | ROLLBACK AFTER n (a termination clause)
+            return lead.equals("ALTER") && prev.is("WITH");
+        }
         if (t.is("DELETE") || t.is("UPDATE") || t.is("INSERT")) {
             // ON DELETE CASCADE / ON UPDATE in CREATE TABLE; GRANT INSERT ...
             return prev.is("ON") || lead.equals("GRANT") || lead.equals("REVOKE") || lead.equals("DENY");

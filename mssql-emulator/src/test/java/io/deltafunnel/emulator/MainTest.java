@@ -36,6 +36,22 @@ class MainTest {
     }
 
     @Test
+    void readCommittedSnapshotFlagStartsTheDatabaseWithTheOptionOn() throws Exception {
+        assertEquals(false, Main.parse(new String[] {"--password", "p"}).readCommittedSnapshot);
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        try (PrintStream out = new PrintStream(buf, true, StandardCharsets.UTF_8);
+                MssqlEmulator emu = Main.start(new String[] {"--port", "0", "--password", "Cli!Pass1",
+                    "--read-committed-snapshot"}, out)) {
+            assertTrue(buf.toString(StandardCharsets.UTF_8).contains("READ_COMMITTED_SNAPSHOT ON"));
+            assertTrue(emu.readCommittedSnapshot());
+            try (Connection c = DriverManager.getConnection(emu.jdbcUrl(), "sa", "Cli!Pass1")) {
+                assertEquals(Boolean.TRUE, TestSupport.scalar(c, "SELECT [is_read_committed_snapshot_on]"
+                        + " FROM sys.databases WHERE [name] = DB_NAME()"));
+            }
+        }
+    }
+
+    @Test
     void rejectsBadArguments() {
         assertThrows(IllegalArgumentException.class, () -> Main.parse(new String[] {"--port", "1"}));
         assertThrows(IllegalArgumentException.class, () -> Main.parse(new String[] {"--nope"}));

@@ -18,7 +18,9 @@ import java.util.concurrent.TimeoutException;
 
 import com.microsoft.sqlserver.jdbc.ISQLServerBulkData;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -27,6 +29,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * sessions closed by {@link #closeSessions()}, statements run in other threads, and the helpers that show a wait
  * without timing assertions (a statement that has not finished while the blocker is open, and finishes after it;
  * the bounded waits are failure guards only).
+ *
+ * <p>The scenarios run in both modes of the database option READ_COMMITTED_SNAPSHOT: a subclass for the ON mode
+ * says so in {@link #readCommittedSnapshot()}, and where SQL Server documents a different answer for the two modes
+ * a scenario asserts the one of its mode.
  */
 abstract class ConcurrentScenarios extends Scenarios {
 
@@ -41,6 +47,20 @@ abstract class ConcurrentScenarios extends Scenarios {
     @BeforeEach
     void startPool() {
         pool = Executors.newCachedThreadPool();
+    }
+
+    /**
+     * Whether {@link #server()}'s database has READ_COMMITTED_SNAPSHOT ON; false (the default of an on-premises
+     * database, and of {@code master}) unless a subclass for the ON mode says so.
+     */
+    protected boolean readCommittedSnapshot() {
+        return false;
+    }
+
+    @Test
+    void theDatabaseIsInTheReadCommittedSnapshotModeTheScenariosAssume() throws SQLException {
+        assertEquals(readCommittedSnapshot(), Boolean.TRUE.equals(scalar("SELECT [is_read_committed_snapshot_on]"
+                + " FROM sys.databases WHERE [name] = DB_NAME()")), "sys.databases.is_read_committed_snapshot_on");
     }
 
     /**

@@ -31,6 +31,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (no wait) and {@code ShardProtocolTest} (the emulator waits; mssql-emulator/README.md, "Differences from SQL
  * Server"). No timing assertions: waits are shown by a statement in another thread that has not finished while the
  * holder's transaction is open, or by 1222 under a short LOCK_TIMEOUT.
+ *
+ * <p>Both modes of READ_COMMITTED_SNAPSHOT: {@code ShardProtocolTest}/{@code ShardProtocolIT} run with it OFF,
+ * {@code ShardProtocolRcsiTest}/{@code ShardProtocolRcsiIT} with it ON. The protocol's decisions rest only on
+ * locked reads (the load row {@code WITH (UPDLOCK, HOLDLOCK)}) and on writes, which lock in both modes; a plain read
+ * after the locked one starts after every earlier shard commit and sees it in both modes. Only a plain read of a row
+ * another shard is committing differs: it waits with the option OFF, and reads the last committed version with it ON
+ * ({@link #aPlainReadOfAShardRowBeingCommittedWaitsOrReadsTheCommittedVersion}).
  */
 abstract class ShardProtocolScenarios extends ConcurrentScenarios {
 
@@ -234,6 +241,29 @@ abstract class ShardProtocolScenarios extends ConcurrentScenarios {
         holder.commit();
         assertEquals(0, finished(update));
         assertEquals("abandoned", stringScalar(conn, "SELECT [status] FROM " + loads() + " WHERE [load_id] = 1"));
+    }
+
+    /**
+     * A plain (READ COMMITTED, no hint) read of a shard row that another shard has changed in its open share
+     * transaction: with READ_COMMITTED_SNAPSHOT OFF it waits for that commit (1222 under a short LOCK_TIMEOUT); ON,
+     * it does not wait and reads the last committed version ("pending"). Either way the decisions the protocol takes
+     * on it are re-checked under the load row's lock before anything is committed.
+     */
+    @Test
+    void aPlainReadOfAShardRowBeingCommittedWaitsOrReadsTheCommittedVersion() throws Exception {
+        Connection a = holdingLoadRowOne();
+        exec(a, "UPDATE " + shards() + " SET [status] = 'done' WHERE [load_id] = 1 AND [shard_index] = 0");
+        String read = "SELECT [status] FROM " + shards() + " WHERE [load_id] = 1 AND [shard_index] = 0";
+        if (readCommittedSnapshot()) {
+            exec("SET LOCK_TIMEOUT 0");
+            assertEquals("pending", stringScalar(conn, read), "the last committed version, without waiting");
+        } else {
+            exec("SET LOCK_TIMEOUT " + SHORT_TIMEOUT_MS);
+            assertError(1222, read);
+        }
+        exec("SET LOCK_TIMEOUT -1");
+        a.commit();
+        assertEquals("done", stringScalar(conn, read));
     }
 
     protected static String stringScalar(Connection c, String sql) throws SQLException {

@@ -30,6 +30,31 @@ public final class SqlServerContainer implements ServerUnderTest {
     private SqlServerContainer() {
     }
 
+    /** The database of {@link #readCommittedSnapshotDatabase()}. */
+    public static final String RCSI_DATABASE = "deltafunnel_rcsi";
+    private static boolean rcsiReady;
+
+    /**
+     * The shared server's database {@value #RCSI_DATABASE} with READ_COMMITTED_SNAPSHOT ON (Azure SQL Database's
+     * default), created and switched on first use with {@code ALTER DATABASE ... SET READ_COMMITTED_SNAPSHOT ON
+     * WITH ROLLBACK IMMEDIATE}. The scenarios run against it exactly as against {@code master}, whose option is off.
+     */
+    public static synchronized ServerUnderTest readCommittedSnapshotDatabase() {
+        SqlServerContainer server = shared();
+        if (!rcsiReady) {
+            try (java.sql.Connection c = server.connect(); java.sql.Statement st = c.createStatement()) {
+                st.execute("IF DB_ID(N'" + RCSI_DATABASE + "') IS NULL CREATE DATABASE [" + RCSI_DATABASE + "]");
+                st.execute("ALTER DATABASE [" + RCSI_DATABASE + "] SET READ_COMMITTED_SNAPSHOT ON"
+                        + " WITH ROLLBACK IMMEDIATE");
+            } catch (java.sql.SQLException e) {
+                throw new IllegalStateException("cannot prepare database " + RCSI_DATABASE + " with"
+                        + " READ_COMMITTED_SNAPSHOT ON: " + e.getMessage(), e);
+            }
+            rcsiReady = true;
+        }
+        return new NamedDatabase(server, RCSI_DATABASE);
+    }
+
     /** The image every {@code *IT} starts: {@code -Dmssql.image} (set by the CI matrix), else {@value #DEFAULT_IMAGE}. */
     public static String image() {
         String image = System.getProperty("mssql.image");
