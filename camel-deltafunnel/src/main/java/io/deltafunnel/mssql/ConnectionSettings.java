@@ -14,13 +14,20 @@ import javax.sql.DataSource;
  * @param dataSource          used when set (the caller owns it)
  * @param url                 the mssql-jdbc URL, used when there is no dataSource (credentials in it are masked when
  *                            it is rendered)
- * @param username            the user for {@code url}, or null
- * @param password            the password for {@code url}, or null
+ * @param username            the user for {@code url}, or null; empty is null (the URL's {@code user} then applies)
+ * @param password            the password for {@code url}, or null; empty is null, so that an empty option (the
+ *                            application's default {@code deltafunnel.mssql.password=}) does not override a
+ *                            {@code password} inside the URL
  * @param loginTimeoutSeconds seconds to connect and log in through {@code url}; 0 = the driver's default
  * @param accessTokens        a Microsoft Entra ID access token per new connection instead of user/password, or null
  */
 public record ConnectionSettings(DataSource dataSource, String url, String username, String password,
         int loginTimeoutSeconds, Supplier<String> accessTokens) {
+
+    public ConnectionSettings {
+        username = username == null || username.isEmpty() ? null : username;
+        password = password == null || password.isEmpty() ? null : password;
+    }
 
     /**
      * mssql-jdbc connections: from the dataSource, else from url with username/password or the access token

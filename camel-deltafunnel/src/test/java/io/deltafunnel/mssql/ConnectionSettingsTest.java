@@ -13,4 +13,17 @@ class ConnectionSettingsTest {
         assertEquals("ConnectionSettings[url=jdbc:sqlserver://h:1433;databaseName=d;PASSWORD=***;keyStoreSecret=***,"
                      + " username=loader, password=***, accessToken=***]", s.toString());
     }
+
+    /** An empty password option (the application's default) leaves a password inside the URL in force. */
+    @Test
+    void anEmptyPasswordOrUserIsNotSet() throws Exception {
+        try (io.deltafunnel.emulator.MssqlEmulator emu = io.deltafunnel.emulator.MssqlEmulator.builder().port(0)
+                .password("InUrl!Pw7").start()) {
+            ConnectionSettings s = new ConnectionSettings(null, emu.jdbcUrl() + ";user=" + emu.user()
+                    + ";password=InUrl!Pw7", "", "", 5, null);
+            assertEquals(null, s.password());
+            assertEquals(null, s.username());
+            s.driverConnections().ping();
+        }
+    }
 }
