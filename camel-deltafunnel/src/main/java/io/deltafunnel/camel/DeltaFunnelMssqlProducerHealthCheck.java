@@ -4,6 +4,7 @@ import java.sql.SQLException;
 import java.util.Map;
 
 import io.deltafunnel.mssql.ConnectionProvider;
+import io.deltafunnel.mssql.JdbcUrls;
 import org.apache.camel.health.HealthCheckResultBuilder;
 import org.apache.camel.impl.health.AbstractHealthCheck;
 
@@ -11,7 +12,9 @@ import org.apache.camel.impl.health.AbstractHealthCheck;
  * Reports whether the SQL Server behind a {@code deltafunnel-mssql:} producer is reachable: each check
  * {@linkplain ConnectionProvider#ping() pings} it (a new connection with the endpoint's credentials and login
  * timeout, {@code SELECT 1}). It never reports the
- * password; the error details carry SQL Server's error number and SQLState.
+ * password: the message passes through {@link JdbcUrls#redactText} (a driver message that quotes the URL), and the
+ * error attached to the result is a copy with that message, the driver's exception is not attached; the error details
+ * carry SQL Server's error number and SQLState.
  */
 public class DeltaFunnelMssqlProducerHealthCheck extends AbstractHealthCheck {
 
@@ -39,8 +42,11 @@ public class DeltaFunnelMssqlProducerHealthCheck extends AbstractHealthCheck {
         } catch (SQLException e) {
             builder.detail("errorNumber", e.getErrorCode());
             builder.detail("sqlState", String.valueOf(e.getSQLState()));
-            builder.message("SQL Server not reachable for " + target + ": " + e.getMessage());
-            builder.error(e);
+            String message = JdbcUrls.redactText(e.getMessage());
+            builder.message("SQL Server not reachable for " + target + ": " + message);
+            SQLException reported = new SQLException(message, e.getSQLState(), e.getErrorCode());
+            reported.setStackTrace(e.getStackTrace());
+            builder.error(reported);
             builder.down();
         }
     }

@@ -8,17 +8,26 @@ import javax.sql.DataSource;
 
 /**
  * Where and how the producer connects: a {@link DataSource}, or an mssql-jdbc {@code url} with a user and password
- * or an access-token supplier. {@link #toString()} never shows the password or a token.
+ * or an access-token supplier. {@link #toString()} never shows the password, a token, or a credential inside the URL
+ * ({@link JdbcUrls#redact}).
  *
  * @param dataSource          used when set (the caller owns it)
- * @param url                 the mssql-jdbc URL, used when there is no dataSource (no credentials in it)
- * @param username            the user for {@code url}, or null
- * @param password            the password for {@code url}, or null
+ * @param url                 the mssql-jdbc URL, used when there is no dataSource (credentials in it are masked when
+ *                            it is rendered)
+ * @param username            the user for {@code url}, or null; empty is null (the URL's {@code user} then applies)
+ * @param password            the password for {@code url}, or null; empty is null, so that an empty option (the
+ *                            application's default {@code deltafunnel.mssql.password=}) does not override a
+ *                            {@code password} inside the URL
  * @param loginTimeoutSeconds seconds to connect and log in through {@code url}; 0 = the driver's default
  * @param accessTokens        a Microsoft Entra ID access token per new connection instead of user/password, or null
  */
 public record ConnectionSettings(DataSource dataSource, String url, String username, String password,
         int loginTimeoutSeconds, Supplier<String> accessTokens) {
+
+    public ConnectionSettings {
+        username = username == null || username.isEmpty() ? null : username;
+        password = password == null || password.isEmpty() ? null : password;
+    }
 
     /**
      * mssql-jdbc connections: from the dataSource, else from url with username/password or the access token
@@ -67,7 +76,7 @@ public record ConnectionSettings(DataSource dataSource, String url, String usern
 
     @Override
     public String toString() {
-        return "ConnectionSettings[" + (dataSource != null ? "dataSource" : "url=" + url + ", username=" + username
+        return "ConnectionSettings[" + (dataSource != null ? "dataSource" : "url=" + JdbcUrls.redact(url) + ", username=" + username
                 + (password != null ? ", password=***" : "") + (accessTokens != null ? ", accessToken=***" : ""))
                 + "]";
     }

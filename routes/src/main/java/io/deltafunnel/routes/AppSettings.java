@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
 
+import io.deltafunnel.mssql.JdbcUrls;
+
 /**
  * The application's settings, read from {@code application.properties}. Every key can be overridden by an
  * environment variable named after it in upper case with {@code .} and {@code -} as {@code _} (for example
@@ -195,8 +197,9 @@ public record AppSettings(String mssqlUrl, String mssqlUsername, String mssqlPas
 
     @Override
     public String toString() {
-        // never print the password
-        return "AppSettings[mssqlUrl=" + (embeddedTarget() ? "(embedded emulator)" : mssqlUrl) + ", username="
+        // never print the password, nor a credential inside the URL
+        return "AppSettings[mssqlUrl=" + (embeddedTarget() ? "(embedded emulator)" : JdbcUrls.redact(mssqlUrl))
+               + ", username="
                + mssqlUsername + ", source=" + effectiveSourcePath() + ", target=" + targetTable + ", writeMode="
                + writeMode + ", mode=" + (oneShot ? "oneshot" : "scheduled") + ", delay=" + delay + ", batchSize="
                + batchSize + ", dsl=" + dsl + (ownRoutes.isEmpty() ? "" : ", routes=" + ownRoutes)

@@ -162,8 +162,13 @@ public final class DeltaFunnelApplication {
         overrides.setProperty("deltafunnel.mssql.password", password);
         SQLServerDataSource sqlServer = new SQLServerDataSource();
         sqlServer.setURL(url);
-        sqlServer.setUser(username);
-        sqlServer.setPassword(password);
+        // an empty password does not override one inside the URL (a DataSource's own password would)
+        if (!username.isEmpty()) {
+            sqlServer.setUser(username);
+        }
+        if (!password.isEmpty()) {
+            sqlServer.setPassword(password);
+        }
         context.getRegistry().bind("sqlServer", sqlServer);
 
         boolean builtIn = settings.ownRoutes().isEmpty();

@@ -23,6 +23,7 @@ import io.deltafunnel.handoff.ShardAssignment;
 import io.deltafunnel.handoff.ShardPlanException;
 import io.deltafunnel.handoff.UpstreamException;
 import io.deltafunnel.mssql.BulkLoadException;
+import io.deltafunnel.mssql.JdbcUrls;
 import io.deltafunnel.mssql.RetriesExhaustedException;
 import io.deltafunnel.mssql.RunFailures;
 import io.deltafunnel.mssql.WriteMode;
@@ -385,7 +386,7 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
             try {
                 count = countRows(route.target);
             } catch (Exception e) {
-                countProblem = e.getMessage();
+                countProblem = JdbcUrls.redactText(e.getMessage());
             }
         }
         String tags = route.routeId;
@@ -468,7 +469,7 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
             && !message.contains(best.getCause().getMessage())) {
             message += ": " + best.getCause().getMessage();
         }
-        return message.replace('\n', ' ');
+        return JdbcUrls.redactText(message).replace('\n', ' ');
     }
 
     private static long countRows(DeltaFunnelMssqlEndpoint target) throws Exception {
