@@ -190,6 +190,30 @@ public final class MssqlLoadPlans implements LoadPlanStore {
         return JSON.writeValueAsString(pins);
     }
 
+    /** The binding the first producer recorded in a plan's {@code pins} JSON, or null when none is recorded yet. */
+    static LoadBinding binding(String pinsJson) {
+        try {
+            JsonNode node = pinsJson == null ? null : JSON.readTree(pinsJson).get("binding");
+            return node == null || node.isNull() ? null : JSON.treeToValue(node, LoadBinding.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the load row's pins are not valid JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** {@code pinsJson} with {@code binding} recorded as its {@code binding} member. */
+    static String withBinding(String pinsJson, LoadBinding binding) {
+        try {
+            JsonNode node = pinsJson == null || pinsJson.isBlank() ? JSON.createObjectNode() : JSON.readTree(pinsJson);
+            if (!(node instanceof com.fasterxml.jackson.databind.node.ObjectNode object)) {
+                throw new IllegalStateException("the load row's pins are not a JSON object: " + pinsJson);
+            }
+            object.set("binding", JSON.valueToTree(binding));
+            return JSON.writeValueAsString(object);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the load row's pins are not valid JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
     /** A new load id: the UTC time (sortable) and 48 random bits, e.g. {@code 20261201T141512.345Z-5f0c2a9be311}. */
     String newLoadId() {
         byte[] random = new byte[6];
