@@ -118,7 +118,7 @@ final class CheckpointReader {
                 + get(columns, "add", "path") + ", " + json(columns, "add", "partitionValues") + ", "
                 + get(columns, "add", "size") + ", " + get(columns, "add", "modificationTime") + ", "
                 + dv(columns, "add") + ", " + get(columns, "remove", "path") + ", " + dv(columns, "remove") + ", "
-                + get(columns, "sidecar", "path")
+                + get(columns, "sidecar", "path") + ", " + get(columns, "add", "stats")
                 + " FROM " + source + " WHERE " + String.join(" OR ", present.stream()
                         .map(p -> SqlText.ident(p) + " IS NOT NULL").toList());
         try (Statement st = duckdb.createStatement(); ResultSet rs = st.executeQuery(sql)) {
@@ -140,7 +140,8 @@ final class CheckpointReader {
                 String addPath = rs.getString(12);
                 if (addPath != null) {
                     sink.add(version, new AddFile(addPath, TablePaths.resolve(table, addPath),
-                            ActionReconciler.stringMap(rs.getString(13)), rs.getLong(14), rs.getLong(15), dv(rs, 16)));
+                            ActionReconciler.stringMap(rs.getString(13)), rs.getLong(14), rs.getLong(15), dv(rs, 16),
+                            AddFile.numRecords(rs.getString(28))));
                 }
                 String removePath = rs.getString(21);
                 if (removePath != null) {

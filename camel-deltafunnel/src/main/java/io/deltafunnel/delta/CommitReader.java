@@ -156,7 +156,9 @@ final class CommitReader {
                 : Map.of();
         long size = action.hasNonNull("size") ? action.get("size").asLong() : 0;
         long mtime = action.hasNonNull("modificationTime") ? action.get("modificationTime").asLong() : 0;
-        return new AddFile(path, TablePaths.resolve(table, path), pv, size, mtime, deletionVector(action));
+        JsonNode stats = action.get("stats");
+        return new AddFile(path, TablePaths.resolve(table, path), pv, size, mtime, deletionVector(action),
+                stats != null && stats.isTextual() ? AddFile.numRecords(stats.asText()) : null);
     }
 
     static DeletionVectorDescriptor deletionVector(JsonNode action) {

@@ -6,15 +6,19 @@ package io.deltafunnel.handoff;
  */
 public interface LoadPlanStore {
 
-    /** Makes the pins of a new plan; called at most once per {@link #join}, while the plan lock is held. */
+    /**
+     * Makes the pins of a new plan (reading the Delta logs, maybe remote); called at most once per {@link #join},
+     * before the plan lock is taken and outside any transaction, when no plan was found. A shard that planned first
+     * while these pins were made wins: its plan is used and these pins are discarded.
+     */
     @FunctionalInterface
     interface PlanMaker {
         LoadPlan.Pinned pin() throws Exception;
     }
 
     /**
-     * The plan shard {@code shardIndex} of {@code shardCount} must load, in one transaction under
-     * {@code UPDLOCK, HOLDLOCK}: with {@code loadId} the load of that id (created when missing), without it the
+     * The plan shard {@code shardIndex} of {@code shardCount} must load, read (and created) in one transaction under
+     * {@code UPDLOCK, HOLDLOCK}, the pins made before that transaction: with {@code loadId} the load of that id (created when missing), without it the
      * open load of {@code loadKey} (created when there is none). A new load gets the pins of {@code maker} and one
      * {@code pending} row per shard.
      *

@@ -212,7 +212,10 @@ public final class RunSource {
                     + ", but this shard is" + (planner != null ? " incremental" : " not incremental"), plan.loadId(),
                     s.index(), HandoffStats.ZERO, null);
         }
-        ShardFilter filter = plan.shardDone() ? ShardFilter.nothing() : ShardFilter.of(s.index(), s.count());
+        // The files come from the assignment recorded in the plan (by decoded path), the same for every shard
+        // whatever log segment it rebuilds the snapshot from.
+        ShardFilter filter = plan.shardDone() ? ShardFilter.nothing()
+                : ShardFilter.of(s.index(), s.count(), plan.files());
         LOG.info("{}: {} ({}){}", description, shard.describe(), plan.created() ? "planned it" : "joined",
                 plan.shardDone() ? ": already done, reads nothing" : "");
         if (planner != null) {
@@ -244,17 +247,39 @@ public final class RunSource {
             for (IncrementalLoad.Source source : plan.load().sources()) {
                 putVersion(versions, source.source(), source.toVersion());
             }
-            return new LoadPlan.Pinned(versions, plan.load());
+            Map<String, Integer> files = Map.of();
+            for (IncrementalLoad.Source source : plan.load().sources()) {
+                // A snapshot read (or the initial load of a change feed) splits the snapshot's files: record them.
+                // Later commits of a change feed are split by the hash (every shard reads the same commit files).
+                if (source.view().equals(sharding.view()) && (!source.changes() || source.fromVersion() == null)) {
+                    try (Connection duck = DuckDbConnections.open(sharding.duckDb())) {
+                        files = assignment(DeltaLog.snapshot(duck, source.source(), source.toVersion(), null));
+                    }
+                }
+            }
+            return new LoadPlan.Pinned(versions, plan.load(), files);
         }
+        Map<String, Integer> files = Map.of();
         try (Connection duck = DuckDbConnections.open(sharding.duckDb())) {
             for (DeltaTableSpec spec : specs) {
                 long version = spec.version() != null ? spec.version()
                         : spec.timestamp() != null ? DeltaLog.snapshot(duck, spec.path(), null, spec.timestamp()).version()
                         : DeltaLog.latestVersion(duck, spec.path());
                 putVersion(versions, spec.path(), version);
+                if (spec.view().equals(sharding.view())) {
+                    files = assignment(DeltaLog.snapshot(duck, spec.path(), version, null));
+                }
             }
         }
-        return new LoadPlan.Pinned(versions, null);
+        return new LoadPlan.Pinned(versions, null, files);
+    }
+
+    /** The balanced assignment of the sharded view's pinned snapshot, recorded in the plan. */
+    private Map<String, Integer> assignment(DeltaSnapshot snapshot) {
+        Map<String, Integer> files = ShardFilter.assign(snapshot.files(), sharding.count());
+        LOG.info("{}: assigned the {} files of {} at version {} to {} shards", description, files.size(),
+                snapshot.tablePath(), snapshot.version(), sharding.count());
+        return files;
     }
 
     private void putVersion(Map<String, Long> versions, String path, long version) {

@@ -12,7 +12,7 @@ import org.h2.tools.SimpleResultSet;
 /**
  * H2 user functions (CREATE ALIAS) answering SQL Server catalog functions and views from the emulator's
  * {@link Catalog}: OBJECT_ID, COLUMNPROPERTY, SCHEMA_NAME, OBJECT_NAME, INFORMATION_SCHEMA.TABLES/COLUMNS,
- * sys.columns/tables/schemas/objects. The catalog is found through the H2 database name.
+ * sys.columns/tables/schemas/objects/indexes. The catalog is found through the H2 database name.
  */
 public final class CatalogFunctions {
     /** {H2 alias name, Java method}. */
@@ -29,6 +29,7 @@ public final class CatalogFunctions {
         {"MSSQL_SYS_SCHEMAS", "sysSchemas"},
         {"MSSQL_SYS_OBJECTS", "sysObjects"},
         {"MSSQL_SYS_DATABASES", "sysDatabases"},
+        {"MSSQL_SYS_INDEXES", "sysIndexes"},
         {"MSSQL_BULK_NOCHECK", "bulkNoCheck"},
     };
 
@@ -250,6 +251,50 @@ public final class CatalogFunctions {
         addText(rs, "type_desc", 60);
         for (TableDef t : cat.tables()) {
             rs.addRow(t.name(), t.objectId(), cat.schemaId(t.schema()), "U", "USER_TABLE");
+        }
+        return rs;
+    }
+
+    /**
+     * sys.indexes, minimal: object_id, name, index_id, type_desc, is_unique, is_primary_key, is_unique_constraint;
+     * one row per primary key and unique constraint of the catalog and per index made by {@code CREATE INDEX}
+     * (H2 keeps those as {@code "<table>.<index>"} in the table's schema). No heap rows (index_id 0) and no
+     * clustered/nonclustered distinction: a primary key is reported CLUSTERED, every other index NONCLUSTERED.
+     */
+    public static ResultSet sysIndexes(Connection c) throws SQLException {
+        Catalog cat = catalog(c);
+        SimpleResultSet rs = new SimpleResultSet();
+        rs.addColumn("object_id", Types.INTEGER, 10, 0);
+        addText(rs, "name", 128);
+        rs.addColumn("index_id", Types.INTEGER, 10, 0);
+        addText(rs, "type_desc", 60);
+        rs.addColumn("is_unique", Types.BOOLEAN, 1, 0);
+        rs.addColumn("is_primary_key", Types.BOOLEAN, 1, 0);
+        rs.addColumn("is_unique_constraint", Types.BOOLEAN, 1, 0);
+        for (TableDef t : cat.tables()) {
+            int id = 1;
+            for (Constraints.Key k : cat.keys(t.objectId())) {
+                if (k.kind == Constraints.KeyKind.UNIQUE_INDEX) {
+                    continue; // listed below with the other CREATE INDEX indexes
+                }
+                boolean pk = k.kind == Constraints.KeyKind.PRIMARY_KEY;
+                rs.addRow(t.objectId(), k.name, id++, pk ? "CLUSTERED" : "NONCLUSTERED", true, pk, !pk);
+            }
+            try (java.sql.PreparedStatement ps = c.prepareStatement("SELECT INDEX_NAME, INDEX_TYPE_NAME FROM"
+                    + " INFORMATION_SCHEMA.INDEXES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY INDEX_NAME")) {
+                ps.setString(1, t.schema());
+                ps.setString(2, t.name());
+                try (ResultSet r = ps.executeQuery()) {
+                    String prefix = t.name() + ".";
+                    while (r.next()) {
+                        String name = r.getString(1);
+                        if (name != null && name.startsWith(prefix)) {
+                            rs.addRow(t.objectId(), name.substring(prefix.length()), id++, "NONCLUSTERED",
+                                    "UNIQUE INDEX".equalsIgnoreCase(r.getString(2)), false, false);
+                        }
+                    }
+                }
+            }
         }
         return rs;
     }

@@ -358,7 +358,7 @@ final class H2Translator {
             }
             if (a.equalsIgnoreCase("sys")) {
                 switch (b) {
-                    case "COLUMNS": case "TABLES": case "SCHEMAS": case "OBJECTS":
+                    case "COLUMNS": case "TABLES": case "SCHEMAS": case "OBJECTS": case "INDEXES":
                         emit("PUBLIC.MSSQL_SYS_" + b + "()");
                         return j;
                     case "DATABASES":

@@ -317,4 +317,21 @@ class KubernetesManifestsTest {
         assertTrue(readme.contains("kubectl create secret generic " + ref.get("name") + " --from-literal="
                                    + ref.get("key") + "="), "README creates the Secret " + ref);
     }
+
+    /**
+     * The scheduled form: a CronJob whose runs never overlap ({@code concurrencyPolicy: Forbid}: two loads of one
+     * key at once leave the second stuck on a StateConflictException) and whose Job is exactly job.yaml's, so every
+     * check of the Job above holds for it; each scheduled Job has a new name, hence a new load id.
+     */
+    @Test
+    void theCronJobForbidsOverlappingRunsAndRunsTheJobAsItIs() {
+        List<Map<String, Object>> crons = ofKind("CronJob");
+        assertEquals(1, crons.size(), "one CronJob in " + DIR);
+        Map<String, Object> cron = crons.get(0);
+        assertEquals("batch/v1", cron.get("apiVersion"));
+        assertEquals("Forbid", at(cron, "spec.concurrencyPolicy"), "overlapping loads of one key must not run");
+        assertNotNull(at(cron, "spec.schedule"));
+        assertEquals(at(job(), "spec"), at(cron, "spec.jobTemplate.spec"), "the jobTemplate is job.yaml's Job");
+        assertNull(at(cron, "spec.jobTemplate.metadata.name"), "the CronJob names each Job: one load id per run");
+    }
 }

@@ -1,6 +1,7 @@
 package io.deltafunnel.mssql.shard;
 
 import java.security.SecureRandom;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -31,11 +32,14 @@ import org.slf4j.LoggerFactory;
 /**
  * The load plans of sharded loads in SQL Server: the {@link ShardTables} beside the state table. {@link #join} is
  * step 1 of the protocol (docs/sharding.md): in one transaction, the load row is read with
- * {@code UPDLOCK, HOLDLOCK} (by its id, or the {@code open} load of the key), so that of several shards starting at
- * once exactly one creates the plan and the others wait for it and join it.
+ * {@code UPDLOCK, HOLDLOCK} (by its id, or the {@code open} load of the key, through the index on
+ * {@code (load_key, status)}), so that of several shards starting at once exactly one creates the plan and the others
+ * wait for it and join it. The pins (Delta versions, file assignment) are made before that transaction, when no plan
+ * is visible; a shard that planned first meanwhile wins and the pins are discarded.
  *
  * <p>The plan's {@code pins} column is JSON: {@code {"versions": {"<table path>": <version>, …},
- * "incremental": <IncrementalLoad or null>}}. Every value is bound as a parameter. Each call opens its own connection
+ * "incremental": <IncrementalLoad or null>, "files": {"<decoded path>": <shard>, …}, "binding": <LoadBinding>}}
+ * ({@code files} when an assignment was recorded; {@code binding} added by the first producer). Every value is bound as a parameter. Each call opens its own connection
  * from the {@link ConnectionProvider} and closes it. Thread-safe.
  */
 public final class MssqlLoadPlans implements LoadPlanStore {
@@ -96,20 +100,25 @@ public final class MssqlLoadPlans implements LoadPlanStore {
             throw new IllegalArgumentException("the load id must have 1.." + MAX_LOAD_ID + " characters: '"
                     + loadId + "'");
         }
-        String loads = tables.loads().quoted();
         try (SqlChannel c = new JdbcSqlChannel(connections.open())) {
             tables.ensure(c); // DDL, before the transaction
+            // Pinning reads the Delta logs (maybe remote): never inside the plan transaction, whose locks every
+            // shard's share commit waits for. Pinned only when no plan is visible yet; a shard that plans first in
+            // the meantime wins below.
+            LoadPlan.Pinned pinned = find(c, "", loadKey, loadId).isEmpty()
+                    ? Objects.requireNonNull(maker.pin(), "the plan maker returned no pins") : null;
             c.setAutoCommit(false);
             try {
-                String columns = "SELECT [load_id], [load_key], [shard_count], [status], [pins] FROM " + loads
-                        + " WITH (UPDLOCK, HOLDLOCK)";
-                List<Object[]> rows = loadId != null
-                        ? c.query(columns + " WHERE [load_id] = ?", loadId)
-                        : c.query(columns + " WHERE [load_key] = ? AND [status] = ? ORDER BY [load_id]", loadKey,
-                                ShardTables.OPEN);
-                LoadPlan plan = rows.isEmpty()
-                        ? create(c, loadKey, loadId != null ? loadId : newLoadId(), shardCount, shardIndex, maker)
-                        : existing(c, rows, loadKey, shardCount, shardIndex);
+                List<Object[]> rows = find(c, " WITH (UPDLOCK, HOLDLOCK)", loadKey, loadId);
+                LoadPlan plan;
+                if (!rows.isEmpty()) {
+                    plan = existing(c, rows, loadKey, shardCount, shardIndex);
+                } else {
+                    if (pinned == null) { // the plan seen before is gone (a load id's row deleted by hand)
+                        pinned = Objects.requireNonNull(maker.pin(), "the plan maker returned no pins");
+                    }
+                    plan = create(c, loadKey, loadId != null ? loadId : newLoadId(), shardCount, shardIndex, pinned);
+                }
                 c.commit();
                 return plan;
             } catch (Exception e) {
@@ -120,9 +129,18 @@ public final class MssqlLoadPlans implements LoadPlanStore {
         }
     }
 
+    /** The load by its id, or the open loads of the key, read with {@code hints}. */
+    private List<Object[]> find(SqlChannel c, String hints, String loadKey, String loadId) throws SQLException {
+        String columns = "SELECT [load_id], [load_key], [shard_count], [status], [pins] FROM " + tables.loads().quoted()
+                + hints;
+        return loadId != null
+                ? c.query(columns + " WHERE [load_id] = ?", loadId)
+                : c.query(columns + " WHERE [load_key] = ? AND [status] = ? ORDER BY [load_id]", loadKey,
+                        ShardTables.OPEN);
+    }
+
     private LoadPlan create(SqlChannel c, String loadKey, String loadId, int shardCount, int shardIndex,
-            PlanMaker maker) throws Exception {
-        LoadPlan.Pinned pinned = Objects.requireNonNull(maker.pin(), "the plan maker returned no pins");
+            LoadPlan.Pinned pinned) throws Exception {
         c.update("INSERT INTO " + tables.loads().quoted() + " ([load_id], [load_key], [shard_count], [status], [pins],"
                 + " [created_at]) VALUES (?, ?, ?, ?, ?, SYSUTCDATETIME())", loadId, loadKey, shardCount,
                 ShardTables.OPEN, pinsJson(pinned));
@@ -130,10 +148,11 @@ public final class MssqlLoadPlans implements LoadPlanStore {
             c.update("INSERT INTO " + tables.shards().quoted() + " ([load_id], [shard_index], [status])"
                     + " VALUES (?, ?, ?)", loadId, i, ShardTables.PENDING);
         }
-        LOG.info("Load {} of key '{}' planned by shard {}/{}: {}", loadId, loadKey, shardIndex, shardCount,
-                pinsJson(pinned));
+        LOG.info("Load {} of key '{}' planned by shard {}/{}: versions {}, incremental {}, {} files assigned",
+                loadId, loadKey, shardIndex, shardCount, pinned.versions(), pinned.incremental(),
+                pinned.files().size());
         return new LoadPlan(loadId, shardCount, ShardTables.OPEN, pinned.versions(), pinned.incremental(), false,
-                true);
+                true, pinned.files());
     }
 
     private LoadPlan existing(SqlChannel c, List<Object[]> rows, String loadKey, int shardCount, int shardIndex)
@@ -171,9 +190,12 @@ public final class MssqlLoadPlans implements LoadPlanStore {
         JsonNode incremental = pins.path("incremental");
         IncrementalLoad load = incremental.isMissingNode() || incremental.isNull() ? null
                 : JSON.treeToValue(incremental, IncrementalLoad.class);
+        Map<String, Integer> files = pins.hasNonNull("files") ? JSON.convertValue(pins.get("files"),
+                new TypeReference<Map<String, Integer>>() {
+                }) : Map.of();
         LOG.info("Shard {}/{} joins load {} of key '{}' ({}{})", shardIndex, shardCount, id, loadKey, status,
                 done ? ", this shard is done" : "");
-        return new LoadPlan(id, count, status, versions == null ? Map.of() : versions, load, done, false);
+        return new LoadPlan(id, count, status, versions == null ? Map.of() : versions, load, done, false, files);
     }
 
     private ShardPlanException refused(String message, String loadId, int shardIndex) {
@@ -185,7 +207,34 @@ public final class MssqlLoadPlans implements LoadPlanStore {
         Map<String, Object> pins = new java.util.LinkedHashMap<>();
         pins.put("versions", new java.util.TreeMap<>(pinned.versions()));
         pins.put("incremental", pinned.incremental());
+        if (!pinned.files().isEmpty()) {
+            pins.put("files", new java.util.TreeMap<>(pinned.files()));
+        }
         return JSON.writeValueAsString(pins);
+    }
+
+    /** The binding the first producer recorded in a plan's {@code pins} JSON, or null when none is recorded yet. */
+    static LoadBinding binding(String pinsJson) {
+        try {
+            JsonNode node = pinsJson == null ? null : JSON.readTree(pinsJson).get("binding");
+            return node == null || node.isNull() ? null : JSON.treeToValue(node, LoadBinding.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the load row's pins are not valid JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** {@code pinsJson} with {@code binding} recorded as its {@code binding} member. */
+    static String withBinding(String pinsJson, LoadBinding binding) {
+        try {
+            JsonNode node = pinsJson == null || pinsJson.isBlank() ? JSON.createObjectNode() : JSON.readTree(pinsJson);
+            if (!(node instanceof com.fasterxml.jackson.databind.node.ObjectNode object)) {
+                throw new IllegalStateException("the load row's pins are not a JSON object: " + pinsJson);
+            }
+            object.set("binding", JSON.valueToTree(binding));
+            return JSON.writeValueAsString(object);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the load row's pins are not valid JSON: " + e.getOriginalMessage(), e);
+        }
     }
 
     /** A new load id: the UTC time (sortable) and 48 random bits, e.g. {@code 20261201T141512.345Z-5f0c2a9be311}. */

@@ -219,7 +219,10 @@ public final class ShardSession implements RunSession {
         claim(first);
         checkLoad(first);
         if (loadFinished) {
-            return; // nothing to write, no final step owed: no staging table, no target set-up
+            // Nothing to write, no final step owed: no staging table is created, and one left behind (a final step
+            // whose commit was in doubt and did commit, so that its drop never ran) is dropped.
+            dropLeftStaging(first);
+            return;
         }
         boolean[] handedOut = {false};
         SqlChannelProvider once = new SqlChannelProvider() {
@@ -258,8 +261,93 @@ public final class ShardSession implements RunSession {
         prepared.prepare(schema, incremental == null ? null : StateTable.parse(incremental.stateTable()),
                 incremental != null);
         channel = prepared.channel();
+        checkStillOpen();
+        checkBinding();
         if (!alreadyDone) {
             channel.setAutoCommit(false); // the share's transaction
+        }
+    }
+
+    /**
+     * After the staging table exists: the load must still be open (or, for a done shard, may have become done). An
+     * operator who abandoned the load after this shard's start-up check may have dropped the staging table before
+     * this shard created it again: this shard drops it and is refused.
+     */
+    private void checkStillOpen() throws SQLException {
+        List<Object[]> rows = channel.query("SELECT [status] FROM " + tables.loads().quoted() + " WHERE [load_id] = ?",
+                shard.loadId());
+        String status = rows.isEmpty() ? null : (String) rows.get(0)[0];
+        if (ShardTables.OPEN.equals(status) || alreadyDone && ShardTables.DONE.equals(status)) {
+            return; // a done load: the final step finds it done, ends, and drops the staging table
+        }
+        dropStaging(channel);
+        throw refusal("the load became " + status + " while this shard was setting up; its staging table "
+                + prepared.staging() + " is dropped and nothing is written", null);
+    }
+
+    /**
+     * Records this run's binding in the load row when it is the first (under {@code UPDLOCK, HOLDLOCK}, in the
+     * {@code pins} JSON's {@code binding}), else compares it with the recorded one: a shard that would build the
+     * final step from other columns, keys, mapping, identity handling or write mode is refused, naming what differs.
+     */
+    private void checkBinding() throws SQLException {
+        LoadBinding mine = LoadBinding.of(settings, prepared);
+        LoadBinding recorded;
+        channel.setAutoCommit(false);
+        try {
+            List<Object[]> rows = channel.query("SELECT [pins] FROM " + tables.loads().quoted()
+                    + " WITH (UPDLOCK, HOLDLOCK) WHERE [load_id] = ?", shard.loadId());
+            if (rows.isEmpty()) {
+                throw refusal("the load does not exist in " + tables.loads() + " any more", null);
+            }
+            String pins = (String) rows.get(0)[0];
+            recorded = MssqlLoadPlans.binding(pins);
+            if (recorded == null) {
+                channel.update("UPDATE " + tables.loads().quoted() + " SET [pins] = ? WHERE [load_id] = ?",
+                        MssqlLoadPlans.withBinding(pins, mine), shard.loadId());
+                LOG.info("{}: run {} recorded the load's binding {}", shard.describe(), runId, mine.toJson());
+            }
+            channel.commit();
+        } catch (SQLException | RuntimeException e) {
+            // auto-commit is switched back on only after a rollback that succeeded (SessionEnd aborts otherwise)
+            if (SessionEnd.rollback(channel, e, shard.describe() + " (run " + runId + ")")) {
+                channel.setAutoCommit(true);
+            }
+            throw e;
+        }
+        channel.setAutoCommit(true);
+        String difference = recorded == null ? null : recorded.difference(mine);
+        if (difference != null) {
+            throw refusal("this run binds the load differently from the shard that bound it first, so its final"
+                    + " step would be built from other columns; refused, nothing written (" + difference + ")",
+                    null);
+        }
+    }
+
+    /** Drops the load's staging table when it exists (nothing more is owed); a failure is logged, not thrown. */
+    private void dropLeftStaging(SqlChannel c) {
+        try {
+            io.deltafunnel.mssql.TableName target = io.deltafunnel.mssql.TargetCatalog.find(c, settings.table());
+            if (target != null) {
+                StagingTable staging = new StagingTable(StagingTable.forLoad(target, shard.loadId()));
+                if (io.deltafunnel.mssql.TargetCatalog.find(c, staging.name()) != null) {
+                    staging.drop(c);
+                    LOG.info("{}: the load is finished; dropped its staging table {}, left by an earlier run",
+                            shard.describe(), staging);
+                }
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("{}: the load is finished, but dropping its staging table failed (drop it by hand): {}",
+                    shard.describe(), e.toString());
+        }
+    }
+
+    private void dropStaging(SqlChannel c) {
+        try {
+            prepared.staging().drop(c);
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("{}: dropping the staging table {} failed (drop it by hand): {}", shard.describe(),
+                    prepared.staging(), e.toString());
         }
     }
 
@@ -417,6 +505,10 @@ public final class ShardSession implements RunSession {
                 + " WHERE [load_id] = ? AND [status] = ?", shard.loadId(), ShardTables.DONE).get(0)[0]).longValue();
         if (!ShardTables.OPEN.equals(status) || done < shard.shardCount()) {
             channel.rollback(); // nothing written: only the locks are released
+            if (!ShardTables.OPEN.equals(status)) {
+                channel.setAutoCommit(true);
+                dropStaging(channel); // done (or abandoned) since this run's check: nothing needs it any more
+            }
             loadStatus = alreadyDone ? ALREADY_DONE : SHARD_DONE;
             LOG.info("{}: load {} ({} of {} shards done); run {} ends", shard.describe(), status, done,
                     shard.shardCount(), runId);

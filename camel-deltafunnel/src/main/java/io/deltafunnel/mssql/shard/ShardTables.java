@@ -4,6 +4,7 @@ import java.sql.SQLException;
 import java.util.Objects;
 
 import io.deltafunnel.mssql.SqlChannel;
+import io.deltafunnel.mssql.SqlIdentifiers;
 import io.deltafunnel.mssql.state.StateTable;
 import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.TargetCatalog;
@@ -20,13 +21,14 @@ import org.slf4j.LoggerFactory;
  *   [load_key]    nvarchar(128) NOT NULL,  -- what the shards of one load share (consumer stateKey)
  *   [shard_count] int           NOT NULL,  -- N
  *   [status]      nvarchar(16)  NOT NULL,  -- open | done | abandoned
- *   [pins]        nvarchar(max) NOT NULL,  -- JSON: pinned Delta versions and the incremental run, see LoadPlan
+ *   [pins]        nvarchar(max) NOT NULL,  -- JSON: pinned versions, incremental run, file assignment, binding
  *   [write_mode]  nvarchar(16)  NULL,      -- set by the first producer to claim a shard; others must match
  *   [target]      nvarchar(300) NULL,      -- idem, [schema].[table]
  *   [created_at]  datetime2(3)  NOT NULL,  -- UTC
  *   [finished_at] datetime2(3)  NULL,      -- when the final step committed (or the load was abandoned)
  *   [finished_by] int           NULL,      -- the shard whose commit completed the set and ran the final step
  *   [final_rows]  bigint        NULL)      -- rows the final step moved from staging into the target
+ * CREATE INDEX [ix_load_key_status] ON [dbo].[deltafunnel_state_loads] ([load_key], [status])
  *
  * CREATE TABLE [dbo].[deltafunnel_state_shards] (
  *   [load_id]     nvarchar(64)  NOT NULL,
@@ -46,6 +48,9 @@ public final class ShardTables {
     public static final String DONE = "done";
     public static final String ABANDONED = "abandoned";
     public static final String PENDING = "pending";
+
+    /** The index of the loads table on {@code (load_key, status)}. */
+    public static final String KEY_STATUS_INDEX = "ix_load_key_status";
 
     private static final Logger LOG = LoggerFactory.getLogger(ShardTables.class);
 
@@ -77,9 +82,37 @@ public final class ShardTables {
                 + " [shard_count] int NOT NULL, [status] nvarchar(16) NOT NULL, [pins] nvarchar(max) NOT NULL,"
                 + " [write_mode] nvarchar(16) NULL, [target] nvarchar(300) NULL, [created_at] datetime2(3) NOT NULL,"
                 + " [finished_at] datetime2(3) NULL, [finished_by] int NULL, [final_rows] bigint NULL)");
+        ensureIndex(c);
         create(c, shards, "([load_id] nvarchar(64) NOT NULL, [shard_index] int NOT NULL,"
                 + " [status] nvarchar(16) NOT NULL, [run_id] nvarchar(64) NULL, [rows] bigint NULL,"
                 + " [done_at] datetime2(3) NULL, PRIMARY KEY ([load_id], [shard_index]))");
+    }
+
+    /**
+     * The index {@value #KEY_STATUS_INDEX} on {@code (load_key, status)} of the loads table, created when missing
+     * (a table made by an older version gets it on its next use; a concurrent creation is tolerated): the plan
+     * join's {@code WHERE load_key = ? AND status = ?} under {@code UPDLOCK, HOLDLOCK} then locks the key range of
+     * one key, not every row of the table.
+     */
+    void ensureIndex(SqlChannel c) throws SQLException {
+        if (hasKeyStatusIndex(c)) {
+            return;
+        }
+        try {
+            c.execute("CREATE INDEX " + SqlIdentifiers.quote(KEY_STATUS_INDEX) + " ON " + loads.quoted()
+                    + " ([load_key], [status])");
+            LOG.info("Created the index {} on {}", KEY_STATUS_INDEX, loads);
+        } catch (SQLException e) {
+            if (!hasKeyStatusIndex(c)) { // not a concurrent creation
+                throw e;
+            }
+        }
+    }
+
+    /** Whether the loads table has the index {@value #KEY_STATUS_INDEX} (sys.indexes). */
+    public boolean hasKeyStatusIndex(SqlChannel c) throws SQLException {
+        return !c.query("SELECT [name] FROM sys.indexes WHERE [object_id] = OBJECT_ID(?) AND [name] = ?",
+                loads.quoted(), KEY_STATUS_INDEX).isEmpty();
     }
 
     private static void create(SqlChannel c, TableName name, String columns) throws SQLException {

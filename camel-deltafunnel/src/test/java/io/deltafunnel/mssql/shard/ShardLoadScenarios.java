@@ -242,6 +242,22 @@ abstract class ShardLoadScenarios {
         }
     }
 
+    /** One run of the {@code id} column alone (no {@code name}), in one batch. */
+    static RunWriter.Written runIdsOnly(RunWriter w, String runId, List<Row> rows, ShardAssignment shard) {
+        try (BufferAllocator a = new RootAllocator()) {
+            IntVector id = new IntVector("id", a);
+            id.allocateNew(rows.size());
+            for (int i = 0; i < rows.size(); i++) {
+                id.set(i, rows.get(i).id());
+            }
+            try (VectorSchemaRoot root = new VectorSchemaRoot(List.<FieldVector>of(id));
+                 RecordBatches one = RecordBatches.borrowing(root)) {
+                root.setRowCount(rows.size());
+                return w.write(new RunWriter.Batch(runId, false, 1, 0, true, null, shard), one, s -> { });
+            }
+        }
+    }
+
     /** Runs the N shards of a load at the same time, each with a writer of its own; returns their load statuses. */
     protected List<String> runShards(int n, String loadId, BulkLoadSettings settings, BulkEncoder encoder,
             List<Row> rows, boolean changes, IncrementalLoad incremental) throws Exception {
@@ -446,5 +462,51 @@ abstract class ShardLoadScenarios {
         assertEquals(0, contents(table).size(), "the target is untouched");
         assertEquals("open", query("SELECT [status] FROM [dbo].[df_shard_state_loads] WHERE [load_id] = '" + load
                 + "'").get(0).get(0));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = BulkEncoder.class, names = {"DRIVER", "DIRECT"})
+    void aShardWithOtherColumnsIsRefusedAndTheLoadKeepsEveryColumn(BulkEncoder encoder) throws Exception {
+        createTarget(table);
+        String load = newLoad(2);
+        List<Row> rows = plainRows(0, 20);
+        try (RunWriter w = writer(settings(table, WriteMode.APPEND), encoder)) {
+            assertEquals(ShardSession.SHARD_DONE, run(w, "s0", 1, shareOf(rows, 0, 2), false, null,
+                    shard(load, 0, 2, false)).loadStatus());
+            // shard 1 from another version of the query: (id) alone; its final step would copy id alone
+            ShardPlanException refused = assertThrows(ShardPlanException.class,
+                    () -> runIdsOnly(w, "s1", shareOf(rows, 1, 2), shard(load, 1, 2, false)));
+            assertTrue(refused.getMessage().contains("columns:") && refused.getMessage().contains("name")
+                    && refused.getMessage().contains("load " + load + " shard 1/2"), refused.getMessage());
+            assertEquals(0, contents(table).size(), "the target is untouched");
+            assertEquals("pending", query("SELECT [status] FROM [dbo].[df_shard_state_shards] WHERE [load_id] = '"
+                    + load + "' AND [shard_index] = 1").get(0).get(0));
+            // the same shard with the load's columns completes it
+            assertEquals(ShardSession.LOAD_DONE, run(w, "s1", 2, shareOf(rows, 1, 2), false, null,
+                    shard(load, 1, 2, false)).loadStatus());
+        }
+        assertEquals(rows.stream().map(r -> List.<Object>of((long) r.id(), r.name())).toList(), contents(table),
+                "every name arrived");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = BulkEncoder.class, names = {"DRIVER", "DIRECT"})
+    void aMergeShardWithOtherKeyColumnsIsRefused(BulkEncoder encoder) throws Exception {
+        createTarget(table);
+        seed(table, 0, 10);
+        String load = newLoad(2);
+        BulkLoadSettings byId = settings(table, WriteMode.MERGE);
+        BulkLoadSettings byIdAndName = byId.withWriteMode(WriteMode.MERGE, List.of("id", "name"));
+        try (RunWriter first = writer(byId, encoder); RunWriter second = writer(byIdAndName, encoder)) {
+            assertEquals(ShardSession.SHARD_DONE, run(first, "s0", 1, plainRows(0, 5), false, null,
+                    shard(load, 0, 2, false)).loadStatus());
+            ShardPlanException refused = assertThrows(ShardPlanException.class, () -> run(second, "s1", 1,
+                    plainRows(5, 10), false, null, shard(load, 1, 2, false)));
+            assertTrue(refused.getMessage().contains("keyColumns: the load has [id], this run has [id, name]"),
+                    refused.getMessage());
+        }
+        assertEquals(10, contents(table).size());
+        assertEquals(0, scalar("SELECT COUNT(*) FROM [dbo].[" + table + "] WHERE [name] LIKE 'new%'"),
+                "the target is untouched");
     }
 }

@@ -1,5 +1,7 @@
 package io.deltafunnel.mssql.shard;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.util.List;
 
 import io.deltafunnel.emulator.fidelity.EmulatorServer;
@@ -15,7 +17,14 @@ import io.deltafunnel.mssql.state.StateConflictException;
 import io.deltafunnel.mssql.TransactionMode;
 import io.deltafunnel.mssql.WorkOutcome;
 import io.deltafunnel.mssql.WriteMode;
+import io.deltafunnel.mssql.ConnectionSettings;
+import io.deltafunnel.mssql.SqlChannel;
+import io.deltafunnel.mssql.SqlChannelProvider;
+import io.deltafunnel.mssql.direct.ChannelFactory;
 import io.deltafunnel.mssql.run.RunWriter;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -152,6 +161,69 @@ class ShardLoadTest extends ShardLoadScenarios {
                     false, null, shard(load, 0, 2, false)));
             assertTrue(e.getMessage().contains("abandoned"), e.getMessage());
         }
+        assertEquals(0, contents(table).size());
+    }
+
+    private boolean stagingExists(String load) throws Exception {
+        return scalar("SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_NAME = '"
+                + StagingTable.forLoad(new TableName("dbo", table), load).table() + "'") > 0;
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = BulkEncoder.class, names = {"DRIVER", "DIRECT"})
+    void aReRunThatFindsTheLoadDoneDropsAStagingTableLeftByAnInDoubtFinalCommit(BulkEncoder encoder)
+            throws Exception {
+        createTarget(table);
+        String load = newLoad(2);
+        BulkLoadSettings settings = settings(table, WriteMode.APPEND);
+        runShards(2, load, settings, encoder, plainRows(0, 20), false, null);
+        // what a final step whose commit was in doubt (and did commit) leaves: the load done, its staging table kept
+        exec("SELECT TOP 0 * INTO " + StagingTable.forLoad(new TableName("dbo", table), load).quoted()
+                + " FROM [dbo].[" + table + "]");
+        assertTrue(stagingExists(load));
+        try (RunWriter w = writer(settings, encoder)) {
+            assertEquals(ShardSession.ALREADY_DONE, run(w, "again", 1, List.of(), false, null,
+                    shard(load, 1, 2, true)).loadStatus());
+        }
+        assertTrue(!stagingExists(load), "the re-run dropped the staging table");
+        assertEquals(20, contents(table).size());
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = BulkEncoder.class, names = {"DRIVER", "DIRECT"})
+    void aShardWhoseLoadIsAbandonedWhileItSetsUpLeavesNoStagingTable(BulkEncoder encoder) throws Exception {
+        createTarget(table);
+        String load = newLoad(2);
+        BulkLoadSettings settings = settings(table, WriteMode.APPEND);
+        ConnectionSettings connection = new ConnectionSettings(null, SERVER.jdbcUrl(), SERVER.user(),
+                SERVER.password(), 0, null);
+        SqlChannelProvider real = ChannelFactory.channels("test", connection, encoder, false, false);
+        // the operator abandons the load (and drops its staging table, none yet) after the shard's start-up check,
+        // right before the shard creates the staging table
+        SqlChannelProvider abandoning = () -> {
+            SqlChannel c = real.open();
+            return (SqlChannel) Proxy.newProxyInstance(SqlChannel.class.getClassLoader(),
+                    new Class<?>[] {SqlChannel.class}, (proxy, method, args) -> {
+                        if (method.getName().equals("execute") && ((String) args[0]).startsWith("SELECT TOP 0 *")) {
+                            exec("UPDATE [dbo].[df_shard_state_loads] SET [status] = 'abandoned' WHERE [load_id] = '"
+                                    + load + "' AND [status] = 'open'");
+                            exec("DROP TABLE IF EXISTS " + StagingTable.forLoad(new TableName("dbo", table), load)
+                                    .quoted());
+                        }
+                        try {
+                            return method.invoke(c, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+        };
+        ShardSession session = ShardSession.start("late", settings, abandoning, shard(load, 0, 2, false), null);
+        try (BufferAllocator a = new RootAllocator(); VectorSchemaRoot root = batch(a, plainRows(0, 5), false)) {
+            ShardPlanException refused = assertThrows(ShardPlanException.class, () -> session.write(root, true));
+            assertTrue(refused.getMessage().contains("abandoned") && refused.getMessage().contains("dropped"),
+                    refused.getMessage());
+        }
+        assertTrue(!stagingExists(load), "no staging table outlives the abandoned load");
         assertEquals(0, contents(table).size());
     }
 }
