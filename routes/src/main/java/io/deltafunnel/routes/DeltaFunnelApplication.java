@@ -327,6 +327,7 @@ public final class DeltaFunnelApplication {
             return;
         }
         long idle = settings.idleExitMillis();
+        producerRuns.touch();
         Thread t = new Thread(() -> {
             long check = Math.max(50, Math.min(250, idle / 4));
             while (!Thread.currentThread().isInterrupted()) {

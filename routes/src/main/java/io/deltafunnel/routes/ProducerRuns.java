@@ -148,6 +148,11 @@ final class ProducerRuns extends EventNotifierSupport {
         return target.settings().table().toString();
     }
 
+    /** Starts the idle time anew (when the routes have started). */
+    void touch() {
+        lastActivity = System.nanoTime();
+    }
+
     /** True when nothing is in flight, no run is open and no exchange event came for {@code idleMillis}. */
     boolean idle(long idleMillis, int inflight) {
         return inflight == 0 && open.isEmpty() && System.nanoTime() - lastActivity >= idleMillis * 1_000_000L;
