@@ -199,6 +199,10 @@ public final class DeltaFunnelApplication {
         reporter = new RunReporter(new RunReporter.Output(out, settings.progressInPlace(System.console() != null),
                 settings.progressIntervalMillis()), settings.oneShot(), registry, this::runFinished).install(context);
         producerRuns = new ProducerRuns();
+        if (settings.oneShot()) {
+            producerRuns.onPermanentFailure(() -> new Thread(() -> endProducerRuns("DeltaFunnel: ending the job at"
+                    + " once; sending the same input again cannot cure that failure"), "deltafunnel-end").start());
+        }
         context.getManagementStrategy().addEventNotifier(producerRuns);
         reporter.progressOf(producerRuns);
 
@@ -315,6 +319,23 @@ public final class DeltaFunnelApplication {
         }
     }
 
+    /** Prints the producer runs' summary lines and {@code last}, and ends the one-shot job. */
+    private void endProducerRuns(String last) {
+        if (!ending.compareAndSet(false, true)) {
+            return;
+        }
+        for (String line : producerRuns.summaryLines()) {
+            reporter.print(line);
+        }
+        reporter.print(last);
+        if (producerRuns.anyFailed()) {
+            failed.set(true);
+        }
+        complete();
+    }
+
+    private final AtomicBoolean ending = new AtomicBoolean();
+
     /** Consumers that only carry what another route sends: they never feed a one-shot job by themselves. */
     private static final java.util.Set<String> INTERNAL_CONSUMERS = java.util.Set.of("direct", "seda", "kamelet",
             "vm", "disruptor", "disruptor-vm", "direct-vm");
@@ -337,17 +358,10 @@ public final class DeltaFunnelApplication {
                     return;
                 }
                 if (producerRuns.idle(idle, context.getInflightRepository().size())) {
-                    for (String line : producerRuns.summaryLines()) {
-                        reporter.print(line);
-                    }
-                    reporter.print(String.format(java.util.Locale.ROOT, "DeltaFunnel: the routes were idle for %.1f s"
+                    endProducerRuns(String.format(java.util.Locale.ROOT, "DeltaFunnel: the routes were idle for %.1f s"
                             + " with nothing in flight (%s exchanges completed, %s failed): one-shot job done",
                             idle / 1000.0, RunReporter.fmt(producerRuns.completedExchanges()),
                             RunReporter.fmt(producerRuns.failedExchanges())));
-                    if (producerRuns.anyFailed()) {
-                        failed.set(true);
-                    }
-                    complete();
                     return;
                 }
             }

@@ -62,6 +62,7 @@ final class ProducerRuns extends EventNotifierSupport {
     private final Map<String, Run> open = new ConcurrentHashMap<>();
     private final Map<String, Totals> targets = new TreeMap<>();
     private volatile long lastActivity = System.nanoTime();
+    private volatile Runnable onPermanentFailure = () -> { };
     private final AtomicLong failedExchanges = new AtomicLong();
     private final AtomicLong completedExchanges = new AtomicLong();
 
@@ -98,6 +99,9 @@ final class ProducerRuns extends EventNotifierSupport {
             if (exchange.getException() != null) {
                 open.remove(key);
                 failed(run.target, RunReporter.describe(exchange.getException()));
+                if (RunReporter.permanent(exchange.getException())) {
+                    onPermanentFailure.run();
+                }
                 return;
             }
             run.rows = exchange.getMessage().getHeader(DeltaFunnelConstants.OUTPUT_ROWS, 0L, Long.class);
@@ -146,6 +150,15 @@ final class ProducerRuns extends EventNotifierSupport {
 
     private static String table(DeltaFunnelMssqlEndpoint target) {
         return target.settings().table().toString();
+    }
+
+    /**
+     * Called when a run fails in a way that sending the same input again cannot cure (bad data, configuration, a
+     * permanent SQL Server error; {@link RunReporter#permanent}): one-shot mode ends the job then, as it does for a
+     * {@code deltafunnel:} run.
+     */
+    void onPermanentFailure(Runnable action) {
+        this.onPermanentFailure = action;
     }
 
     /** Starts the idle time anew (when the routes have started). */
