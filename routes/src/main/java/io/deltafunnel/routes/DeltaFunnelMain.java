@@ -34,7 +34,9 @@ final class DeltaFunnelMain extends KameletMain {
         this.resolution = resolution;
         this.present = PresentArtifacts.of(DeltaFunnelMain.class.getClassLoader(), resolution.libDir());
         setProfile("prod");
-        setRepositories(resolution.repositoriesList());
+        String bundled = BundledRepository.extract(MissingComponents.camelVersion());
+        String configured = resolution.repositoriesList();
+        setRepositories(bundled == null ? configured : configured == null ? bundled : bundled + "," + configured);
         setMavenCentralEnabled(resolution.mavenCentral());
         setMavenApacheSnapshotEnabled(false);
         if (!resolution.mavenSettings().isBlank()) {
