@@ -357,7 +357,9 @@ class ApplicationProcessIT {
 
     /** A home directory of its own: the process's Maven local repository (~/.m2/repository) starts empty there. */
     private List<String> ownHome() throws IOException {
-        Path home = Files.createDirectories(work.resolve("home"));
+        Path home = work.resolve("home");
+        // it must exist: without a ~/.m2/repository the downloader falls back to one under java.io.tmpdir
+        Files.createDirectories(home.resolve(".m2/repository"));
         return List.of("-Duser.home=" + home);
     }
 
