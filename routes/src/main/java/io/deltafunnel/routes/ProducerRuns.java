@@ -98,7 +98,7 @@ final class ProducerRuns extends EventNotifierSupport {
             run.exchange = null;
             if (exchange.getException() != null) {
                 open.remove(key);
-                failed(run.target, RunReporter.describe(exchange.getException()));
+                failed(run.target, describe(exchange.getException()));
                 if (RunReporter.permanent(exchange.getException())) {
                     onPermanentFailure.run();
                 }
@@ -123,10 +123,23 @@ final class ProducerRuns extends EventNotifierSupport {
                 if (e.getKey().endsWith("|" + exchangeRunId(exchange))) {
                     open.remove(e.getKey());
                     failed(e.getValue().target, "the route failed after a batch of the run was written: "
-                            + RunReporter.describe(exchange.getException()));
+                            + describe(exchange.getException()));
                 }
             }
         }
+    }
+
+    /** The failure in one line: its message (which names the input and batch), and its cause's when that adds to it. */
+    static String describe(Throwable failure) {
+        if (failure == null) {
+            return "unknown failure";
+        }
+        String message = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
+        Throwable cause = failure.getCause();
+        if (cause != null && cause.getMessage() != null && !message.contains(cause.getMessage())) {
+            message += ": " + cause.getMessage();
+        }
+        return message.replace('\n', ' ');
     }
 
     private void failed(String target, String why) {
@@ -233,8 +246,8 @@ final class ProducerRuns extends EventNotifierSupport {
                             .append(" FAILED (last: ").append(t.lastFailure).append(')');
                 }
                 try {
-                    sb.append("; target holds ").append(RunReporter.fmt(RunReporter.countRows(t.endpoint)))
-                            .append(" rows (read back)");
+                    long count = RunReporter.countRows(t.endpoint);
+                    sb.append("; target holds ").append(RunReporter.fmt(count)).append(" rows (read back)");
                 } catch (Exception x) {
                     sb.append("; row count not read back: ").append(x.getMessage());
                 }
