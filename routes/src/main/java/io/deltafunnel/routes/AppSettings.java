@@ -33,12 +33,16 @@ import io.deltafunnel.mssql.JdbcUrls;
  * @param loadId        {@code deltafunnel.load-id}: the load's id shared by all shards (e.g. the Job's name); blank:
  *                      the shards join the open load of their key or start a new one
  *                      (reference: {@code docs/sharding.md}, {@code docs/application.md})
+ * @param idleExitMillis {@code deltafunnel.idle-exit} (default {@code 10s}; a number is milliseconds): in one-shot
+ *                      mode, routes that do not start at a {@code deltafunnel:} consumer (e.g. {@code file:} to
+ *                      {@code deltafunnel-mssql:}) end the job once they have been idle that long with nothing in
+ *                      flight and every run committed
  */
 public record AppSettings(String mssqlUrl, String mssqlUsername, String mssqlPassword, String sourcePath,
         Path sampleDir, int sampleRows, String targetTable, String writeMode, boolean oneShot, long delay,
         int batchSize, String dsl, long progressIntervalMillis, List<String> ownRoutes, String tables,
         int embeddedPort, boolean keepEmbedded, String progressInPlace, int shards, int shardCount, int shardIndex,
-        String loadId) {
+        String loadId, long idleExitMillis) {
 
     /** The environment variable Kubernetes sets to a pod's index in an Indexed Job. */
     public static final String JOB_COMPLETION_INDEX = "JOB_COMPLETION_INDEX";
@@ -93,7 +97,8 @@ public record AppSettings(String mssqlUrl, String mssqlUsername, String mssqlPas
                 positive(lookup, "deltafunnel.shards"),
                 positive(lookup, "deltafunnel.shard-count"),
                 shardIndex(lookup, environment),
-                get(lookup, "deltafunnel.load-id", "")).checkSharding();
+                get(lookup, "deltafunnel.load-id", ""),
+                duration(lookup, "deltafunnel.idle-exit", "10s")).checkSharding();
     }
 
     private static int positive(Function<String, String> lookup, String key) {
@@ -108,6 +113,21 @@ public record AppSettings(String mssqlUrl, String mssqlUsername, String mssqlPas
             throw new IllegalArgumentException(key + " must be 1 or more, got " + n);
         }
         return n;
+    }
+
+    private static long duration(Function<String, String> lookup, String key, String defaultValue) {
+        String text = get(lookup, key, defaultValue);
+        long millis;
+        try {
+            millis = org.apache.camel.util.TimeUtils.toMilliSeconds(text.isEmpty() ? defaultValue : text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(key + " must be a duration (10s, 1m30s, 500ms; a number is"
+                                               + " milliseconds), got " + text, e);
+        }
+        if (millis <= 0) {
+            throw new IllegalArgumentException(key + " must be more than 0, got " + text);
+        }
+        return millis;
     }
 
     private static int shardIndex(Function<String, String> lookup, Function<String, String> environment) {

@@ -21,7 +21,6 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.Route;
 import org.apache.camel.RoutesBuilder;
 import org.apache.camel.main.BaseMainSupport;
-import org.apache.camel.main.Main;
 import org.apache.camel.main.MainListenerSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,7 +48,7 @@ public final class DeltaFunnelApplication {
 
     private static final Logger LOG = LoggerFactory.getLogger(DeltaFunnelApplication.class);
 
-    private final Main main = new Main();
+    private DeltaFunnelMain main;
     private final PrintStream out;
     private final AtomicBoolean failed = new AtomicBoolean();
     private final AtomicReference<String> startFailure = new AtomicReference<>();
@@ -58,6 +57,8 @@ public final class DeltaFunnelApplication {
     private MssqlEmulator emulator;
     private AppSettings settings;
     private RunReporter reporter;
+    private ProducerRuns producerRuns;
+    private volatile Thread idleWatch;
 
     public DeltaFunnelApplication() {
         this(System.out);
@@ -77,6 +78,13 @@ public final class DeltaFunnelApplication {
 
     /** Runs until the one-shot load finishes or the application is stopped; returns the exit status. */
     public int run(String[] args) throws Exception {
+        try {
+            main = new DeltaFunnelMain(ResolutionSettings.from(ResolutionSettings.startupLookup(),
+                    MissingComponents.camelVersion()));
+        } catch (IllegalArgumentException e) {
+            out.println("DeltaFunnel FAILED to start: " + e.getMessage());
+            return 1;
+        }
         main.addMainListener(new MainListenerSupport() {
             @Override
             public void beforeConfigure(BaseMainSupport support) {
@@ -99,8 +107,13 @@ public final class DeltaFunnelApplication {
         try {
             main.run(args);
         } catch (Exception e) {
-            startFailure.compareAndSet(null, RunReporter.describe(e));
+            String missing = MissingComponents.explain(e, main.resolution().describeSources());
+            startFailure.compareAndSet(null, missing != null ? missing : RunReporter.describe(e));
         } finally {
+            Thread watch = idleWatch;
+            if (watch != null) {
+                watch.interrupt();
+            }
             if (reporter != null) {
                 reporter.close();
             }
@@ -139,6 +152,7 @@ public final class DeltaFunnelApplication {
     private void prepare(CamelContext context) throws Exception {
         settings = AppSettings.from(key -> context.getPropertiesComponent().resolveProperty(key).orElse(null));
         LOG.info("DeltaFunnel starting: {}", settings);
+        new DeclaredDependencies(main.resolution(), main.present()).resolve(context);
         Properties overrides = new Properties();
 
         String url = settings.mssqlUrl();
@@ -189,6 +203,13 @@ public final class DeltaFunnelApplication {
         };
         reporter = new RunReporter(new RunReporter.Output(out, settings.progressInPlace(System.console() != null),
                 settings.progressIntervalMillis()), settings.oneShot(), registry, this::runFinished).install(context);
+        producerRuns = new ProducerRuns();
+        if (settings.oneShot()) {
+            producerRuns.onPermanentFailure(() -> new Thread(() -> endProducerRuns("DeltaFunnel: ending the job at"
+                    + " once; sending the same input again cannot cure that failure"), "deltafunnel-end").start());
+        }
+        context.getManagementStrategy().addEventNotifier(producerRuns);
+        reporter.progressOf(producerRuns);
 
         if (!builtIn) {
             addOwnRoutes(context, settings.ownRoutes());
@@ -280,20 +301,79 @@ public final class DeltaFunnelApplication {
         }
     }
 
-    /** One-shot: every route consuming from deltafunnel: is waited for. */
+    /**
+     * One-shot: every route consuming from deltafunnel: is waited for; routes fed by other consumers (file:,
+     * kafka:, ...) end the job when they have been idle for deltafunnel.idle-exit (after the deltafunnel: routes).
+     */
     private void expectRoutes(CamelContext context) {
         int n = 0;
         for (Route route : context.getRoutes()) {
             if (route.getEndpoint() instanceof DeltaFunnelEndpoint source) {
                 reporter.expect(route.getRouteId(), source);
                 n++;
+            } else if (!INTERNAL_CONSUMERS.contains(route.getEndpoint().getEndpointKey().split(":", 2)[0])) {
+                otherConsumers = true;
             }
         }
-        if (n == 0) {
-            startFailure.compareAndSet(null, "one-shot mode, but no route consumes from deltafunnel: (check"
-                                             + " deltafunnel.routes)");
+        if (context.getRoutes().isEmpty()) {
+            startFailure.compareAndSet(null, "one-shot mode, but there is no route (check deltafunnel.routes)");
             complete();
+        } else if (n == 0) {
+            otherConsumers = true;
+            watchIdle(context);
         }
+    }
+
+    /** Prints the producer runs' summary lines and {@code last}, and ends the one-shot job. */
+    private void endProducerRuns(String last) {
+        if (!ending.compareAndSet(false, true)) {
+            return;
+        }
+        for (String line : producerRuns.summaryLines()) {
+            reporter.print(line);
+        }
+        reporter.print(last);
+        if (producerRuns.anyFailed()) {
+            failed.set(true);
+        }
+        complete();
+    }
+
+    private final AtomicBoolean ending = new AtomicBoolean();
+
+    /** Consumers that only carry what another route sends: they never feed a one-shot job by themselves. */
+    private static final java.util.Set<String> INTERNAL_CONSUMERS = java.util.Set.of("direct", "seda", "kamelet",
+            "vm", "disruptor", "disruptor-vm", "direct-vm");
+
+    private volatile boolean otherConsumers;
+
+    /** Ends the one-shot job once the routes have been idle for deltafunnel.idle-exit with nothing in flight. */
+    private void watchIdle(CamelContext context) {
+        if (idleWatch != null) {
+            return;
+        }
+        long idle = settings.idleExitMillis();
+        producerRuns.touch();
+        Thread t = new Thread(() -> {
+            long check = Math.max(50, Math.min(250, idle / 4));
+            while (!Thread.currentThread().isInterrupted()) {
+                try {
+                    Thread.sleep(check);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                if (producerRuns.idle(idle, context.getInflightRepository().size())) {
+                    endProducerRuns(String.format(java.util.Locale.ROOT, "DeltaFunnel: the routes were idle for %.1f s"
+                            + " with nothing in flight (%s exchanges completed, %s failed): one-shot job done",
+                            idle / 1000.0, RunReporter.fmt(producerRuns.completedExchanges()),
+                            RunReporter.fmt(producerRuns.failedExchanges())));
+                    return;
+                }
+            }
+        }, "deltafunnel-idle-exit");
+        t.setDaemon(true);
+        idleWatch = t;
+        t.start();
     }
 
     private void runFinished(RunReporter.Summary summary) {
@@ -311,6 +391,10 @@ public final class DeltaFunnelApplication {
             return; // afterStart checks again
         }
         Map<String, Boolean> done = reporter.routesDone();
+        if (!endNow && otherConsumers && !done.containsValue(false)) {
+            watchIdle(main.getCamelContext()); // the deltafunnel: routes are done; the others end when idle
+            return;
+        }
         if (endNow || (!done.isEmpty() && !done.containsValue(false))) {
             if (endNow && done.containsValue(false)) {
                 out.println("DeltaFunnel: ending the job at once; a later poll cannot cure that failure (routes not"

@@ -171,6 +171,7 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
     private final Map<String, RouteRuns> routes = new ConcurrentHashMap<>();
     private volatile Thread ticker;
     private volatile boolean inPlaceLineShown;
+    private volatile ProducerRuns producerRuns;
 
     /**
      * @param output        where summaries and progress go
@@ -206,6 +207,11 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
             }
         });
         return this;
+    }
+
+    /** Progress lines of producer-only runs ({@link ProducerRuns}) join this reporter's progress. */
+    void progressOf(ProducerRuns runs) {
+        this.producerRuns = runs;
     }
 
     /** The ids of the deltafunnel: routes seen so far and whether each is done (one-shot). */
@@ -472,7 +478,7 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
         return JdbcUrls.redactText(message).replace('\n', ' ');
     }
 
-    private static long countRows(DeltaFunnelMssqlEndpoint target) throws Exception {
+    static long countRows(DeltaFunnelMssqlEndpoint target) throws Exception {
         try (Connection c = target.connectionProvider().open();
              Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT COUNT_BIG(*) FROM " + target.settings().table().quoted())) {
@@ -531,6 +537,10 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
             route.lastLog = now;
             lines.add(progressLine(route, now));
         }
+        ProducerRuns producers = producerRuns;
+        if (producers != null) {
+            lines.addAll(producers.progressLines(now, output.terminal() ? 0 : output.progressIntervalMillis() * 1_000_000L));
+        }
         if (lines.isEmpty()) {
             return;
         }
@@ -584,7 +594,8 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
         return sb.toString();
     }
 
-    private void print(String line) {
+    /** Prints a line on the output (after clearing an in-place progress line). */
+    void print(String line) {
         PrintStream out = output.out();
         synchronized (out) {
             if (inPlaceLineShown) {

@@ -59,7 +59,15 @@ class ApplicationProcessIT {
 
     /** Runs {@code java -jar} in {@link #work} with {@code env} added; waits for the end (at most 240 s). */
     private Result launch(Map<String, String> env) throws Exception {
-        Process process = start(env);
+        return launch(env, List.of(), 240);
+    }
+
+    /**
+     * Runs {@code java <jvmArgs> -jar} in {@link #work} with {@code env} added; waits for the end (at most
+     * {@code timeoutSeconds}: a guard, not a timing assertion).
+     */
+    private Result launch(Map<String, String> env, List<String> jvmArgs, int timeoutSeconds) throws Exception {
+        Process process = start(env, jvmArgs);
         StringBuilder out = new StringBuilder();
         Thread reader = new Thread(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
@@ -75,7 +83,7 @@ class ApplicationProcessIT {
             }
         });
         reader.start();
-        boolean ended = process.waitFor(240, TimeUnit.SECONDS);
+        boolean ended = process.waitFor(timeoutSeconds, TimeUnit.SECONDS);
         if (!ended) {
             process.destroyForcibly();
         }
@@ -85,14 +93,20 @@ class ApplicationProcessIT {
             text = out.toString();
         }
         System.out.println(text);
-        assertTrue(ended, "the application did not end within 240 s:\n" + text);
+        assertTrue(ended, "the application did not end within " + timeoutSeconds + " s:\n" + text);
         return new Result(process.exitValue(), text);
     }
 
     private Process start(Map<String, String> env) throws IOException {
+        return start(env, List.of());
+    }
+
+    private Process start(Map<String, String> env, List<String> jvmArgs) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx1g", "-jar", jar.toString()).directory(work.toFile())
-                .redirectErrorStream(true);
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx1g"));
+        command.addAll(jvmArgs);
+        command.addAll(List.of("-jar", jar.toString()));
+        ProcessBuilder pb = new ProcessBuilder(command).directory(work.toFile()).redirectErrorStream(true);
         pb.environment().keySet().removeIf(k -> k.startsWith("DELTAFUNNEL_") || k.startsWith("CAMEL_"));
         pb.environment().put("DELTAFUNNEL_SAMPLE_DIR", sample.toString());
         pb.environment().put("DELTAFUNNEL_SAMPLE_ROWS", "5000");
@@ -337,5 +351,131 @@ class ApplicationProcessIT {
                 process.destroyForcibly();
             }
         }
+    }
+
+    // ---- issue 28: any Camel component (KameletMain's downloader), producer-only routes, air-gapped sites ----
+
+    /** A home directory of its own: the process's Maven local repository (~/.m2/repository) starts empty there. */
+    private List<String> ownHome() throws IOException {
+        Path home = work.resolve("home");
+        // it must exist: without a ~/.m2/repository the downloader falls back to one under java.io.tmpdir
+        Files.createDirectories(home.resolve(".m2/repository"));
+        return List.of("-Duser.home=" + home);
+    }
+
+    /** The build's Maven repository (a directory in Maven layout that holds camel-file and its dependencies). */
+    private static Path buildRepository() {
+        String local = System.getProperty("maven.repo.local");
+        return local != null ? Path.of(local) : Path.of(System.getProperty("user.home"), ".m2", "repository");
+    }
+
+    private static Path camelJar(Path repository, String artifactId) {
+        String v = MissingComponents.camelVersion();
+        return repository.resolve("org/apache/camel/" + artifactId + "/" + v + "/" + artifactId + "-" + v + ".jar");
+    }
+
+    private static long jarsUnder(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return 0;
+        }
+        try (var files = Files.walk(dir)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".jar")).count();
+        }
+    }
+
+    @Test
+    void theReadmeYamlInteropRoutesRunWithTheJarDeltaToArrowFilesAndArrowFilesIntoSqlServer() throws Exception {
+        List<String> yaml = DocsYaml.blocks(DocsYaml.readme(), "## Connect to anything", 2);
+        Files.writeString(work.resolve("orders-to-arrow.yaml"), yaml.get(0));
+        Files.writeString(work.resolve("arrow-to-sqlserver.yaml"), yaml.get(1));
+        Path exchange = work.resolve("exchange");
+        try (MssqlEmulator target = TestTargets.startEmulator()) {
+            // file: is not in the jar: resolved from Maven (Central by default; the build's own downloads make it a
+            // local hit where the build already fetched it)
+            Result out = launch(Map.of("DELTAFUNNEL_ROUTES", "orders-to-arrow.yaml", "ORDERS_PATH", sample.toString(),
+                    "EXCHANGE_OUT", exchange.toString()));
+            assertEquals(0, out.status(), out.output());
+            assertEquals(1, out.count("DeltaFunnel run complete on route "), out.output());
+            SampleArrowFiles.assertSampleRows(exchange, 5000);
+
+            Result in = launch(Map.of("DELTAFUNNEL_ROUTES", "arrow-to-sqlserver.yaml", "EXCHANGE_IN",
+                    exchange.toString(), "DELTAFUNNEL_IDLE_EXIT", "3s", "DELTAFUNNEL_MSSQL_URL", target.jdbcUrl(),
+                    "DELTAFUNNEL_MSSQL_PASSWORD", target.password()));
+            assertEquals(0, in.status(), in.output());
+            assertEquals(1, in.count("DeltaFunnel target dbo.orders: 1 run, 5,000 rows; target holds 5,000 rows"
+                                     + " (read back)"), in.output());
+            assertTrue(in.output().contains("one-shot job done"), in.output());
+            assertFalse(in.output().contains("no route consumes from deltafunnel:"), in.output());
+            assertEquals(5000, count(target, target.jdbcUrl(), target.user(), target.password(), "dbo.orders"));
+        }
+    }
+
+    @Test
+    void theBuiltInJobDownloadsNothingEvenWithAnUnreachableRepository() throws Exception {
+        List<String> home = ownHome();
+        Result r = launch(Map.of("DELTAFUNNEL_REPOSITORIES", "http://127.0.0.1:9/maven2"), home, 240);
+        assertEquals(0, r.status(), r.output());
+        assertEquals(1, r.count("DeltaFunnel run complete on route load-table: 5,000 rows"), r.output());
+        assertFalse(r.output().contains("Error downloading"), r.output());
+        assertFalse(r.output().contains("Downloading: "), r.output());
+        assertFalse(r.output().contains("Downloaded: "), r.output());
+        assertEquals(0, jarsUnder(work.resolve("home/.m2")), "nothing downloaded");
+    }
+
+    @Test
+    void aComponentThatCannotBeResolvedEndsTheJobWithStatusOneNamingTheArtifact() throws Exception {
+        Path emptyRepository = Files.createDirectories(work.resolve("empty-repository"));
+        Files.writeString(work.resolve("to-ftp.yaml"), readmeYamlRoute()
+                .replace("uri: deltafunnel-mssql:dbo.orders", "uri: ftp://localhost:2121/out")
+                .replace("dataSource: \"#sqlServer\"", "passiveMode: true")
+                .replace("              writeMode: replace\n", "").replace("              createTable: true\n", ""));
+        // offline: only an empty local repository, no Maven Central, an empty local repository of its own
+        Result r = launch(Map.of("DELTAFUNNEL_ROUTES", "to-ftp.yaml", "ORDERS_PATH", sample.toString(),
+                "DELTAFUNNEL_REPOSITORIES", emptyRepository.toString()), ownHome(), 60);
+        assertEquals(1, r.status(), r.output());
+        String artifact = "org.apache.camel:camel-ftp:" + MissingComponents.camelVersion();
+        assertTrue(r.output().lines().anyMatch(l -> l.startsWith("DeltaFunnel FAILED to start: ")
+                && l.contains("'ftp'") && l.contains(artifact) && l.contains(emptyRepository.toUri().toString())),
+                r.output());
+
+        // an artifact named in deltafunnel.dependencies that exists nowhere
+        Result d = launch(Map.of("DELTAFUNNEL_DEPENDENCIES", "com.example.nowhere:no-such-artifact:1.0",
+                "DELTAFUNNEL_REPOSITORIES", emptyRepository.toString()), ownHome(), 60);
+        assertEquals(1, d.status(), d.output());
+        assertTrue(d.output().lines().anyMatch(l -> l.startsWith("DeltaFunnel FAILED to start: ")
+                && l.contains("com.example.nowhere:no-such-artifact:1.0")), d.output());
+    }
+
+    @Test
+    void airGappedAComponentNotInTheJarResolvesFromALocalRepositoryDirectory() throws Exception {
+        Files.writeString(work.resolve("orders-to-arrow.yaml"),
+                DocsYaml.blocks(DocsYaml.readme(), "## Connect to anything", 1).get(0));
+        Path exchange = work.resolve("exchange");
+        // the build's Maven repository as the site's repository directory; Maven Central is not asked (a repository
+        // is configured), and the process's own local repository starts empty
+        Result r = launch(Map.of("DELTAFUNNEL_ROUTES", "orders-to-arrow.yaml", "ORDERS_PATH", sample.toString(),
+                "EXCHANGE_OUT", exchange.toString(), "DELTAFUNNEL_REPOSITORIES", buildRepository().toString()),
+                ownHome(), 240);
+        assertEquals(0, r.status(), r.output());
+        SampleArrowFiles.assertSampleRows(exchange, 5000);
+        assertTrue(Files.isRegularFile(camelJar(work.resolve("home/.m2/repository"), "camel-file")),
+                "camel-file came from the repository directory:\n" + r.output());
+        assertFalse(r.output().contains("repo1.maven.org"), r.output());
+    }
+
+    @Test
+    void airGappedAComponentNotInTheJarLoadsFromTheLibDir() throws Exception {
+        Path lib = Files.createDirectories(work.resolve("lib"));
+        Path camelFile = camelJar(buildRepository(), "camel-file");
+        Files.copy(camelFile, lib.resolve(camelFile.getFileName()));
+        Files.writeString(work.resolve("orders-to-arrow.yaml"),
+                DocsYaml.blocks(DocsYaml.readme(), "## Connect to anything", 1).get(0));
+        Path exchange = work.resolve("exchange");
+        Result r = launch(Map.of("DELTAFUNNEL_ROUTES", "orders-to-arrow.yaml", "ORDERS_PATH", sample.toString(),
+                "EXCHANGE_OUT", exchange.toString(), "DELTAFUNNEL_LIB_DIR", lib.toString(),
+                "DELTAFUNNEL_MAVEN_CENTRAL", "false"), ownHome(), 240);
+        assertEquals(0, r.status(), r.output());
+        SampleArrowFiles.assertSampleRows(exchange, 5000);
+        assertEquals(0, jarsUnder(work.resolve("home/.m2")), "nothing downloaded:\n" + r.output());
     }
 }
