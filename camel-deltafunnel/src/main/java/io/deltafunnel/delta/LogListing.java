@@ -99,12 +99,36 @@ final class LogListing {
             }
         }
         if (commits.isEmpty() && found.isEmpty()) {
-            throw new NotADeltaTableException(table, "not a Delta table: no commit or checkpoint files in " + logDir);
+            throw new NotADeltaTableException(table, emptyLogProblem(table, logDir));
         }
         LastCheckpointHint hint = hasLastCheckpoint ? LastCheckpointHint.read(duckdb, table, logDir + "/_last_checkpoint")
                 : LastCheckpointHint.absent();
         NavigableMap<Long, List<Checkpoint>> checkpoints = new TreeMap<>(found);
         return new LogListing(table, commits, checkpoints, hint);
+    }
+
+    /**
+     * Why a table has no commit or checkpoint file, as precisely as a local path allows: the directory does not
+     * exist, it has no {@code _delta_log}, or that log is empty. (A remote path is not probed.)
+     */
+    private static String emptyLogProblem(String table, String logDir) {
+        if (!TablePaths.isRemote(table)) {
+            try {
+                java.nio.file.Path dir = java.nio.file.Path.of(table);
+                if (!java.nio.file.Files.exists(dir)) {
+                    return "the directory " + table + " does not exist";
+                }
+                if (!java.nio.file.Files.isDirectory(dir)) {
+                    return "not a Delta table: " + table + " is a file, not a directory";
+                }
+                if (!java.nio.file.Files.isDirectory(dir.resolve("_delta_log"))) {
+                    return "not a Delta table: the directory " + table + " has no _delta_log directory";
+                }
+            } catch (RuntimeException e) {
+                // not a path this file system can check: the general message
+            }
+        }
+        return "not a Delta table: no commit or checkpoint files in " + logDir;
     }
 
     String table() {

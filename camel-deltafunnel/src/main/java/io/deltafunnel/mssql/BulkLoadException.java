@@ -63,6 +63,15 @@ public class BulkLoadException extends DownstreamException {
         return outcome;
     }
 
+    /**
+     * Permanent unless SQL Server reported a transient error number (or the connection failed) and no commit is in
+     * doubt ({@link RunFailures#retryable}).
+     */
+    @Override
+    public boolean permanent() {
+        return !RunFailures.retryable(this);
+    }
+
     /** The message without the table/column/row/outcome decoration. */
     String detail() {
         return detail;

@@ -14,6 +14,12 @@ public class RetriesExhaustedException extends BulkLoadException {
         this.attempts = attempts;
     }
 
+    /** Not permanent: the failure was transient, only the attempts ran out; a later run may succeed. */
+    @Override
+    public boolean permanent() {
+        return false;
+    }
+
     /** How many attempts were made, the first included. */
     public int attempts() {
         return attempts;

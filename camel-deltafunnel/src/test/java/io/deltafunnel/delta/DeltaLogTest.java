@@ -9,6 +9,7 @@ import static io.deltafunnel.delta.DeltaTableWriter.protocol;
 import static io.deltafunnel.delta.DeltaTableWriter.remove;
 import static io.deltafunnel.delta.DeltaTableWriter.schema;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -73,7 +74,21 @@ class DeltaLogTest extends DuckDbTestSupport {
         NotADeltaTableException e = assertThrows(NotADeltaTableException.class,
                 () -> DeltaLog.snapshot(conn, empty.toString(), null, null));
         assertTrue(e.getMessage().contains(empty.toString()), e.getMessage());
-        assertThrows(NotADeltaTableException.class, () -> DeltaLog.snapshot(conn, tmp.resolve("nothing").toString(), null, null));
+        assertTrue(e.getMessage().contains("not a Delta table"), e.getMessage());
+        assertTrue(e.getMessage().contains("no _delta_log directory"), e.getMessage());
+    }
+
+    @Test
+    void aMissingDirectoryIsSaidToNotExist() {
+        Path missing = tmp.resolve("nothing");
+        NotADeltaTableException e = assertThrows(NotADeltaTableException.class,
+                () -> DeltaLog.snapshot(conn, missing.toString(), null, null));
+        assertTrue(e.getMessage().contains("does not exist"), e.getMessage());
+        assertTrue(e.getMessage().contains(missing.toString()), e.getMessage());
+        assertFalse(e.getMessage().contains("no commit or checkpoint files"), e.getMessage());
+        NotADeltaTableException asUri = assertThrows(NotADeltaTableException.class,
+                () -> DeltaLog.snapshot(conn, missing.toUri().toString(), null, null));
+        assertTrue(asUri.getMessage().contains("does not exist"), asUri.getMessage());
     }
 
     @Test

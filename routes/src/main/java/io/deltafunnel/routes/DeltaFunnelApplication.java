@@ -108,7 +108,7 @@ public final class DeltaFunnelApplication {
             main.run(args);
         } catch (Exception e) {
             String missing = MissingComponents.explain(e, main.resolution().describeSources());
-            startFailure.compareAndSet(null, missing != null ? missing : RunReporter.describe(e));
+            startFailure.compareAndSet(null, missing != null ? missing : RunPrinter.describe(e));
         } finally {
             Thread watch = idleWatch;
             if (watch != null) {
@@ -201,7 +201,7 @@ public final class DeltaFunnelApplication {
             MeterRegistry found = context.getRegistry().findSingleByType(MeterRegistry.class);
             return found != null ? found : new SimpleMeterRegistry();
         };
-        reporter = new RunReporter(new RunReporter.Output(out, settings.progressInPlace(System.console() != null),
+        reporter = new RunReporter(new RunPrinter.Output(out, settings.progressInPlace(System.console() != null),
                 settings.progressIntervalMillis()), settings.oneShot(), registry, this::runFinished).install(context);
         producerRuns = new ProducerRuns();
         if (settings.oneShot()) {
@@ -365,8 +365,8 @@ public final class DeltaFunnelApplication {
                 if (producerRuns.idle(idle, context.getInflightRepository().size())) {
                     endProducerRuns(String.format(java.util.Locale.ROOT, "DeltaFunnel: the routes were idle for %.1f s"
                             + " with nothing in flight (%s exchanges completed, %s failed): one-shot job done",
-                            idle / 1000.0, RunReporter.fmt(producerRuns.completedExchanges()),
-                            RunReporter.fmt(producerRuns.failedExchanges())));
+                            idle / 1000.0, RunPrinter.fmt(producerRuns.completedExchanges()),
+                            RunPrinter.fmt(producerRuns.failedExchanges())));
                     return;
                 }
             }

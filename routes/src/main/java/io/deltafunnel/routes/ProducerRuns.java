@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.deltafunnel.camel.DeltaFunnelConstants;
 import io.deltafunnel.camel.DeltaFunnelEndpoint;
 import io.deltafunnel.camel.DeltaFunnelMssqlEndpoint;
+import io.deltafunnel.handoff.HandoffException;
 import io.deltafunnel.handoff.HandoffStats;
 import org.apache.camel.Exchange;
 import org.apache.camel.spi.CamelEvent;
@@ -99,7 +100,7 @@ final class ProducerRuns extends EventNotifierSupport {
             if (exchange.getException() != null) {
                 open.remove(key);
                 failed(run.target, describe(exchange.getException()));
-                if (RunReporter.permanent(exchange.getException())) {
+                if (HandoffException.permanent(exchange.getException())) {
                     onPermanentFailure.run();
                 }
                 return;
@@ -167,7 +168,7 @@ final class ProducerRuns extends EventNotifierSupport {
 
     /**
      * Called when a run fails in a way that sending the same input again cannot cure (bad data, configuration, a
-     * permanent SQL Server error; {@link RunReporter#permanent}): one-shot mode ends the job then, as it does for a
+     * permanent SQL Server error; {@link HandoffException#permanent(Throwable)}): one-shot mode ends the job then, as it does for a
      * {@code deltafunnel:} run.
      */
     void onPermanentFailure(Runnable action) {
@@ -222,8 +223,8 @@ final class ProducerRuns extends EventNotifierSupport {
                 }
             }
             double seconds = (now - run.start) / 1e9;
-            String phase = rows == 0 ? "opening target, first batch" : "writing " + RunReporter.fmt(rows) + " rows, "
-                    + RunReporter.fmt(seconds > 0 ? (long) (rows / seconds) : 0) + " rows/s";
+            String phase = rows == 0 ? "opening target, first batch" : "writing " + RunPrinter.fmt(rows) + " rows, "
+                    + RunPrinter.fmt(seconds > 0 ? (long) (rows / seconds) : 0) + " rows/s";
             lines.add(String.format(Locale.ROOT, "%s: %s, %.1f s", run.target, phase, seconds));
         }
         return lines;
@@ -239,15 +240,15 @@ final class ProducerRuns extends EventNotifierSupport {
             for (Map.Entry<String, Totals> e : targets.entrySet()) {
                 Totals t = e.getValue();
                 StringBuilder sb = new StringBuilder("DeltaFunnel target ").append(e.getKey()).append(": ")
-                        .append(RunReporter.fmt(t.runs)).append(t.runs == 1 ? " run, " : " runs, ")
-                        .append(RunReporter.fmt(t.rows)).append(" rows");
+                        .append(RunPrinter.fmt(t.runs)).append(t.runs == 1 ? " run, " : " runs, ")
+                        .append(RunPrinter.fmt(t.rows)).append(" rows");
                 if (t.failedRuns > 0) {
                     sb.append(", ").append(t.failedRuns).append(t.failedRuns == 1 ? " run" : " runs")
                             .append(" FAILED (last: ").append(t.lastFailure).append(')');
                 }
                 try {
-                    long count = RunReporter.countRows(t.endpoint);
-                    sb.append("; target holds ").append(RunReporter.fmt(count)).append(" rows (read back)");
+                    long count = RunLines.countRows(t.endpoint);
+                    sb.append("; target holds ").append(RunPrinter.fmt(count)).append(" rows (read back)");
                 } catch (Exception x) {
                     sb.append("; row count not read back: ").append(x.getMessage());
                 }

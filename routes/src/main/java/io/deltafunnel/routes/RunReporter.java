@@ -1,71 +1,40 @@
 package io.deltafunnel.routes;
 
-import java.io.PrintStream;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import io.deltafunnel.camel.DeltaFunnelConstants;
-import io.deltafunnel.camel.DeltaFunnelConsumer;
 import io.deltafunnel.camel.DeltaFunnelEndpoint;
 import io.deltafunnel.camel.DeltaFunnelMssqlEndpoint;
 import io.deltafunnel.handoff.HandoffException;
-import io.deltafunnel.handoff.QuerySetupException;
 import io.deltafunnel.handoff.ReplayRequest;
 import io.deltafunnel.handoff.ShardAssignment;
-import io.deltafunnel.handoff.ShardPlanException;
-import io.deltafunnel.handoff.UpstreamException;
-import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.JdbcUrls;
-import io.deltafunnel.mssql.RetriesExhaustedException;
-import io.deltafunnel.mssql.RunFailures;
-import io.deltafunnel.mssql.WriteMode;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Endpoint;
 import org.apache.camel.Exchange;
 import org.apache.camel.spi.CamelEvent;
-import org.apache.camel.spi.ExceptionHandler;
-import org.apache.camel.spi.PollingConsumerPollStrategy;
-import org.apache.camel.support.DefaultPollingConsumerPollStrategy;
 import org.apache.camel.support.EventNotifierSupport;
 import org.apache.camel.support.LifecycleStrategySupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches every {@code deltafunnel:} route of a CamelContext — the application's own and the user's — without being a
- * step of it: each poll of a {@code deltafunnel:} consumer is one run, observed through the consumer's poll strategy
- * (begin, commit, rollback: a run's replays happen inside its poll), and its batches through Camel's exchange events.
+ * The run tracker: turns Camel's events of every {@code deltafunnel:} route (the application's and the user's) into
+ * per-route state ({@link RouteRun}) without being a step of the route. One poll of a {@code deltafunnel:} consumer
+ * is one run ({@link PollTracking}; its replays happen inside the poll), its batches are seen through the exchange
+ * events. The other jobs are delegated: {@link RunPrinter}/{@link RunLines} (progress and one summary line per run),
+ * {@link RunMetrics} (Micrometer) and {@link OneShotPolicy} (a Camel {@code RoutePolicy}: one-shot termination).
+ * Whether a failed run is permanent is the library's typed answer ({@link HandoffException#permanent(Throwable)}).
+ * The progress phases and the shard outcome ({@value #LOAD_STATUS}) are described in docs/application.md.
  *
- * <ul>
- *   <li><b>Summaries.</b> One line per finished run on standard output: rows, batches, time, rows/s and the target's
- *       row count read back; or the failure, once, without statistics that mean nothing.</li>
- *   <li><b>Progress.</b> Named phases — {@code reading} (Delta log and query start), {@code writing}, then, from the
- *       moment the last batch is handed to the producer, {@code committing} (append/truncate), {@code swap} (replace)
- *       or {@code merge} — with percentage and ETA when the total is known ({@link RunTotals}). On a terminal one
- *       line updated in place; otherwise a log line every {@code progressIntervalMillis}.</li>
- *   <li><b>Metrics</b> (Camel's Micrometer naming, tags {@code camelContext} and {@code routeId}):
- *       {@code camel.deltafunnel.rows.in}, {@code .rows.out}, {@code .batches.in}, {@code .batches.out} (counters),
- *       {@code camel.deltafunnel.run.duration} (timer, per completed run) and {@code camel.deltafunnel.runs.failed}.</li>
- *   <li><b>Sharded loads.</b> A run that carries a shard of a load ({@code CamelDeltaFunnelShard}) names it in its
- *       summary, {@code [load <id> shard <i>/<N>: <outcome>]}, with the producer's outcome
- *       ({@value #LOAD_STATUS}: {@code shard-done}, {@code load-done} or {@code already-done}) when it reported one.</li>
- *   <li><b>One-shot.</b> With {@code oneShot}, a route runs {@code repeatCount} times (once when it is 0), and no
- *       further poll begins after its last run or after a failed run.</li>
- * </ul>
- *
- * Install it with {@link #install(CamelContext)} before the routes are added. It owns its progress thread, which
- * {@link #close()} stops.
+ * <p>Install it with {@link #install(CamelContext)} before the routes are added. It owns its printer's progress
+ * thread, which {@link #close()} stops.
  */
 public final class RunReporter extends EventNotifierSupport implements AutoCloseable {
 
@@ -88,89 +57,11 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
             String line, ShardAssignment shard, String loadStatus) {
     }
 
-    /** Where progress and summaries go. */
-    public record Output(PrintStream out, boolean terminal, long progressIntervalMillis) {
-        /** Standard output; in-place progress when a terminal is attached. */
-        public static Output standard(long progressIntervalMillis) {
-            return new Output(System.out, System.console() != null, progressIntervalMillis);
-        }
-    }
-
-    enum Phase {
-        READING("reading"), WRITING("writing"), COMMITTING("committing"), SWAP("swap"), MERGE("merge"),
-        REPLAY_WAIT("waiting to replay");
-
-        final String label;
-
-        Phase(String label) {
-            this.label = label;
-        }
-    }
-
-    /** The state of one deltafunnel: route. */
-    private final class RouteRuns {
-        final String routeId;
-        final DeltaFunnelEndpoint source;
-        volatile int runsFinished;
-        volatile boolean failedOnce;
-        volatile boolean done;
-        // the run in progress
-        volatile boolean active;
-        volatile long start;
-        volatile long phaseStart;
-        volatile Phase phase = Phase.READING;
-        volatile String runId;
-        volatile int attempt = 1;
-        volatile long rowsOut;
-        volatile long batchesOut;
-        volatile long lastLog;
-        volatile DeltaFunnelMssqlEndpoint target;
-        volatile RunTotals.Total total;
-        volatile ShardAssignment shard;
-        volatile String loadStatus;
-
-        RouteRuns(String routeId, DeltaFunnelEndpoint source) {
-            this.routeId = routeId;
-            this.source = source;
-        }
-
-        long expectedRuns() {
-            long repeat = source.getRepeatCount();
-            return repeat > 0 ? repeat : 1;
-        }
-
-        void begin() {
-            long now = System.nanoTime();
-            start = now;
-            phaseStart = now;
-            lastLog = now;
-            phase = Phase.READING;
-            runId = null;
-            attempt = 1;
-            rowsOut = 0;
-            batchesOut = 0;
-            shard = null;
-            loadStatus = null;
-            total = RunTotals.start(source);
-            active = true;
-        }
-
-        void phase(Phase next) {
-            if (phase != next) {
-                phase = next;
-                phaseStart = System.nanoTime();
-            }
-        }
-    }
-
-    private final Output output;
-    private final boolean oneShot;
+    private final RunPrinter printer;
+    private final RunMetrics metrics;
+    private final OneShotPolicy policy;
     private final Consumer<Summary> onRunFinished;
-    private final Supplier<MeterRegistry> registrySupplier;
-    private volatile MeterRegistry registry;
-    private final Map<String, RouteRuns> routes = new ConcurrentHashMap<>();
-    private volatile Thread ticker;
-    private volatile boolean inPlaceLineShown;
+    private final Map<String, RouteRun> routes = new ConcurrentHashMap<>();
     private volatile ProducerRuns producerRuns;
 
     /**
@@ -179,29 +70,30 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
      * @param registry      the Micrometer registry, looked up on first use (camel-main creates it after the routes)
      * @param onRunFinished called after each run's summary line
      */
-    public RunReporter(Output output, boolean oneShot, Supplier<MeterRegistry> registry,
+    public RunReporter(RunPrinter.Output output, boolean oneShot, Supplier<MeterRegistry> registry,
             Consumer<Summary> onRunFinished) {
-        this.output = output;
-        this.oneShot = oneShot;
-        this.registrySupplier = registry;
+        this.printer = new RunPrinter(output);
+        this.metrics = new RunMetrics(registry);
+        this.policy = new OneShotPolicy(oneShot);
         this.onRunFinished = onRunFinished;
     }
 
     /**
-     * Hooks this reporter into {@code context}: the exchange events, and the poll strategy and exception handler of
-     * every {@code deltafunnel:} endpoint created from now on (a poll strategy or exception handler the route
-     * configured itself is kept and still called).
+     * Hooks this reporter into {@code context}: the exchange events, the one-shot route policy of every route, and
+     * the poll strategy and exception handler of every {@code deltafunnel:} endpoint created from now on (a poll
+     * strategy or exception handler the route configured itself is kept and still called).
      */
     public RunReporter install(CamelContext context) {
         context.getManagementStrategy().addEventNotifier(this);
+        context.addRoutePolicyFactory((camelContext, routeId, route) -> policy);
         context.addLifecycleStrategy(new LifecycleStrategySupport() {
             @Override
             public void onEndpointAdd(Endpoint endpoint) {
                 if (endpoint instanceof DeltaFunnelEndpoint source) {
-                    source.setPollStrategy(new Tracking(source.getPollStrategy()));
+                    source.setPollStrategy(new PollTracking(RunReporter.this, policy, source.getPollStrategy()));
                     if (source.getExceptionHandler() == null) {
                         // The summary line reports a failed run; the stack trace is for debugging.
-                        source.setExceptionHandler(QUIET);
+                        source.setExceptionHandler(PollTracking.QUIET);
                     }
                 }
             }
@@ -216,85 +108,24 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
 
     /** The ids of the deltafunnel: routes seen so far and whether each is done (one-shot). */
     public Map<String, Boolean> routesDone() {
-        Map<String, Boolean> out = new java.util.TreeMap<>();
-        routes.forEach((id, r) -> out.put(id, r.done));
-        return out;
+        return policy.routesDone();
     }
 
     // ---- poll strategy: one poll = one run ----
 
-    private final class Tracking implements PollingConsumerPollStrategy {
-        private final PollingConsumerPollStrategy delegate;
-
-        Tracking(PollingConsumerPollStrategy delegate) {
-            this.delegate = delegate == null ? new DefaultPollingConsumerPollStrategy() : delegate;
-        }
-
-        @Override
-        public boolean begin(org.apache.camel.Consumer consumer, Endpoint endpoint) {
-            RouteRuns route = route(consumer, endpoint);
-            if (route == null) {
-                return delegate.begin(consumer, endpoint);
-            }
-            if (oneShot && route.done) {
-                return false;
-            }
-            if (!route.active) {
-                route.begin();
-            }
-            return delegate.begin(consumer, endpoint);
-        }
-
-        @Override
-        public void commit(org.apache.camel.Consumer consumer, Endpoint endpoint, int polledMessages) {
-            delegate.commit(consumer, endpoint, polledMessages);
-            RouteRuns route = route(consumer, endpoint);
-            if (route == null || !route.active) {
-                return;
-            }
-            boolean stopping = endpoint.getCamelContext().isStopping()
-                    || consumer instanceof org.apache.camel.support.service.ServiceSupport s
-                       && (s.isStoppingOrStopped() || s.isSuspendingOrSuspended());
-            if (stopping) {
-                // the consumer abandoned the run: the application or the route is stopping
-                finished(route, new RunStoppedException(), polledMessages);
-                return;
-            }
-            if (consumer instanceof DeltaFunnelConsumer c && c.getRunBatchesLoaded() > 0) {
-                return; // maxMessagesPerPoll cut the poll short: the run goes on at the next poll
-            }
-            finished(route, null, polledMessages);
-        }
-
-        @Override
-        public boolean rollback(org.apache.camel.Consumer consumer, Endpoint endpoint, int retryCounter, Exception e)
-                throws Exception {
-            if (!(delegate instanceof DefaultPollingConsumerPollStrategy)) {
-                delegate.rollback(consumer, endpoint, retryCounter, e);
-            }
-            RouteRuns route = route(consumer, endpoint);
-            if (route != null) {
-                if (!route.active) {
-                    route.begin();
-                }
-                finished(route, e, 0);
-            }
-            return false;
-        }
-    }
-
-    private RouteRuns route(org.apache.camel.Consumer consumer, Endpoint endpoint) {
+    RouteRun route(org.apache.camel.Consumer consumer, Endpoint endpoint) {
         if (!(endpoint instanceof DeltaFunnelEndpoint source)) {
             return null;
         }
         String routeId = consumer instanceof org.apache.camel.spi.RouteIdAware aware && aware.getRouteId() != null
                 ? aware.getRouteId() : source.getEndpointKey();
-        return routes.computeIfAbsent(routeId, id -> new RouteRuns(id, source));
+        return routes.computeIfAbsent(routeId, id -> new RouteRun(id, source));
     }
 
     /** Registers a route before its first poll (so that one-shot mode knows to wait for it). */
     public void expect(String routeId, DeltaFunnelEndpoint source) {
-        routes.computeIfAbsent(routeId, id -> new RouteRuns(id, source));
+        routes.computeIfAbsent(routeId, id -> new RouteRun(id, source));
+        policy.expect(routeId);
     }
 
     // ---- exchange events: batches, targets, phases ----
@@ -314,7 +145,7 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
         if (!(exchange.getFromEndpoint() instanceof DeltaFunnelEndpoint)) {
             return;
         }
-        RouteRuns route = routes.get(String.valueOf(exchange.getFromRouteId()));
+        RouteRun route = routes.get(String.valueOf(exchange.getFromRouteId()));
         if (route == null) {
             return;
         }
@@ -328,51 +159,45 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
             route.runId = exchange.getIn().getHeader(DeltaFunnelConstants.RUN_ID, String.class);
             route.attempt = exchange.getIn().getHeader(DeltaFunnelConstants.ATTEMPT, 1, Integer.class);
             boolean last = exchange.getProperty(Exchange.BATCH_COMPLETE, false, Boolean.class);
-            route.phase(last ? finalPhase(target) : Phase.WRITING);
+            route.phase(last ? RouteRun.Phase.finalOf(target.getWriteMode()) : route.batchesOut == 0 ? RouteRun.Phase.OPENING
+                    : RouteRun.Phase.WRITING);
         } else if (event instanceof CamelEvent.ExchangeSentEvent sent
                    && sent.getEndpoint() instanceof DeltaFunnelMssqlEndpoint && exchange.getException() == null) {
-            long rows = exchange.getMessage().getHeader(DeltaFunnelConstants.OUTPUT_ROWS, 0L, Long.class);
-            long batches = exchange.getMessage().getHeader(DeltaFunnelConstants.OUTPUT_BATCHES, 0L, Long.class);
-            long batchRows = exchange.getIn().getHeader(DeltaFunnelConstants.BATCH_ROWS, 0L, Long.class);
-            route.rowsOut = rows;
-            route.batchesOut = batches;
+            route.rowsOut = exchange.getMessage().getHeader(DeltaFunnelConstants.OUTPUT_ROWS, 0L, Long.class);
+            route.batchesOut = exchange.getMessage().getHeader(DeltaFunnelConstants.OUTPUT_BATCHES, 0L, Long.class);
+            if (route.phase == RouteRun.Phase.OPENING) {
+                route.phase(RouteRun.Phase.WRITING);
+            }
             String status = exchange.getMessage().getHeader(LOAD_STATUS, String.class);
             if (status != null) {
                 route.loadStatus = status;
             }
-            counter("camel.deltafunnel.rows.out", route.routeId, exchange).increment(batchRows);
-            counter("camel.deltafunnel.batches.out", route.routeId, exchange).increment();
+            metrics.batchOut(exchange.getContext().getName(), route.routeId,
+                    exchange.getIn().getHeader(DeltaFunnelConstants.BATCH_ROWS, 0L, Long.class));
         } else if (event instanceof CamelEvent.ExchangeCompletedEvent || event instanceof CamelEvent.ExchangeFailedEvent) {
-            long batchRows = exchange.getIn().getHeader(DeltaFunnelConstants.BATCH_ROWS, 0L, Long.class);
-            counter("camel.deltafunnel.rows.in", route.routeId, exchange).increment(batchRows);
-            counter("camel.deltafunnel.batches.in", route.routeId, exchange).increment();
+            metrics.batchIn(exchange.getContext().getName(), route.routeId,
+                    exchange.getIn().getHeader(DeltaFunnelConstants.BATCH_ROWS, 0L, Long.class));
             if (route.target == null) {
                 // a route without deltafunnel-mssql: count what it was handed
                 route.rowsOut = exchange.getIn().getHeader(DeltaFunnelConstants.INPUT_ROWS, 0L, Long.class);
                 route.batchesOut = exchange.getIn().getHeader(DeltaFunnelConstants.INPUT_BATCHES, 0L, Long.class);
-                route.phase(Phase.WRITING);
+                route.phase(RouteRun.Phase.WRITING);
             }
             Exception failure = exchange.getException() != null ? exchange.getException()
                     : exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
-            if (ReplayRequest.find(failure) != null) {
-                route.phase(Phase.REPLAY_WAIT);
+            ReplayRequest replay = ReplayRequest.find(failure);
+            if (replay != null) {
+                route.attempt = replay.attempt(); // the attempt the replay will be, as the log line says
+                route.phase(RouteRun.Phase.REPLAY_WAIT);
                 route.rowsOut = 0;
                 route.batchesOut = 0;
             }
         }
     }
 
-    private static Phase finalPhase(DeltaFunnelMssqlEndpoint target) {
-        WriteMode mode = target.getWriteMode();
-        if (mode == WriteMode.REPLACE) {
-            return Phase.SWAP;
-        }
-        return mode == WriteMode.MERGE ? Phase.MERGE : Phase.COMMITTING;
-    }
-
     // ---- end of a run ----
 
-    private void finished(RouteRuns route, Exception failure, int polledMessages) {
+    void finished(RouteRun route, Exception failure, int polledMessages) {
         long nanos = System.nanoTime() - route.start;
         route.active = false;
         RunTotals.Total total = route.total;
@@ -381,110 +206,37 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
         }
         route.runsFinished++;
         boolean failed = failure != null;
-        if (failed) {
-            route.failedOnce = true;
-        }
-        route.done = failed || route.runsFinished >= route.expectedRuns();
+        route.done = policy.finished(route, failed);
         String target = route.target == null ? null : route.target.settings().table().toString();
         Long count = null;
         String countProblem = null;
         if (route.target != null) {
             try {
-                count = countRows(route.target);
+                count = RunLines.countRows(route.target);
             } catch (Exception e) {
                 countProblem = JdbcUrls.redactText(e.getMessage());
             }
         }
-        String tags = route.routeId;
-        ShardAssignment shard = route.shard;
-        String loadStatus = route.loadStatus;
-        String name = route.routeId + (shard == null ? ""
-                : " [" + shard.describe() + (loadStatus == null ? "" : ": " + loadStatus) + "]");
+        String context = getCamelContext() == null ? "" : getCamelContext().getName();
+        String name = RunLines.name(route.routeId, route.shard, route.loadStatus);
         String line;
         boolean permanent = false;
+        boolean stopped = failure instanceof PollTracking.RunStoppedException;
         if (failed) {
-            permanent = !(failure instanceof RunStoppedException) && permanent(failure);
-            registryCounter("camel.deltafunnel.runs.failed", tags).increment();
-            line = String.format(Locale.ROOT, "DeltaFunnel run %s on route %s after %.3f s: %s",
-                    failure instanceof RunStoppedException ? "STOPPED" : "FAILED", name, nanos / 1e9,
-                    describe(failure));
-            if (count != null) {
-                line += String.format(Locale.ROOT, "; target %s holds %s rows", target, fmt(count));
-            }
+            permanent = !stopped && HandoffException.permanent(failure);
+            metrics.runFailed(context, route.routeId);
+            line = RunLines.failed(name, stopped, nanos, RunPrinter.describe(failure), target, count);
         } else if (polledMessages == 0 && route.batchesOut == 0) {
-            line = "DeltaFunnel route " + name + ": nothing to load";
+            line = RunLines.nothingToLoad(name);
         } else {
-            Timer.builder("camel.deltafunnel.run.duration").tag("camelContext", String.valueOf(getCamelContextName()))
-                    .tag("routeId", route.routeId).register(registry()).record(java.time.Duration.ofNanos(nanos));
-            line = String.format(Locale.ROOT, "DeltaFunnel run complete on route %s: %s rows in %d batches, %.3f s,"
-                    + " %s rows/s", name, fmt(route.rowsOut), route.batchesOut, nanos / 1e9,
-                    fmt((long) rate(route.rowsOut, nanos)));
-            if (count != null) {
-                line += String.format(Locale.ROOT, "; target %s holds %s rows (read back)", target, fmt(count));
-            } else if (target != null) {
-                line += "; target " + target + " (row count not read back: " + countProblem + ")";
-            }
+            metrics.runCompleted(context, route.routeId, nanos);
+            line = RunLines.complete(name, route.rowsOut, route.batchesOut, nanos, target, count, countProblem);
         }
         LOG.debug("run {} of route {} finished", route.runId, route.routeId, failure);
-        print(line);
+        printer.print(line);
         onRunFinished.accept(new Summary(route.routeId, route.runId, route.rowsOut, route.batchesOut, nanos / 1_000_000,
-                rate(route.rowsOut, nanos), target, count, failed, failed ? describe(failure) : null, permanent,
-                route.done, line, shard, loadStatus));
-    }
-
-    private String getCamelContextName() {
-        return getCamelContext() == null ? "" : getCamelContext().getName();
-    }
-
-    /**
-     * True when a later poll cannot do better: anything but a transient SQL Server failure whose retries ran out
-     * (query setup — missing table, bad SQL —, data errors, configuration, permanent SQL Server errors).
-     */
-    static boolean permanent(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof RetriesExhaustedException) {
-                return false;
-            }
-            if (t instanceof BulkLoadException b) {
-                return !RunFailures.retryable(b);
-            }
-        }
-        return true;
-    }
-
-    /**
-     * The failure in one line: the most specific DeltaFunnel exception's message (the producer's, a shard's refusal,
-     * else the query's),
-     * without the statistics when nothing was accepted, and no stack trace.
-     */
-    static String describe(Throwable failure) {
-        Throwable best = failure;
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof BulkLoadException || t instanceof QuerySetupException || t instanceof UpstreamException
-                || t instanceof ShardPlanException) {
-                best = t;
-                break;
-            }
-            if (!(t instanceof HandoffException) && t != failure && best == failure) {
-                best = t; // a failure of another step, wrapped by the consumer's DownstreamException
-            }
-        }
-        String message = best.getMessage() == null ? best.getClass().getSimpleName() : best.getMessage();
-        message = message.replace(" [inputBatches=0, inputRows=0, outputBatches=0, outputRows=0]", "");
-        if (best instanceof QuerySetupException && best.getCause() != null && best.getCause().getMessage() != null
-            && !message.contains(best.getCause().getMessage())) {
-            message += ": " + best.getCause().getMessage();
-        }
-        return JdbcUrls.redactText(message).replace('\n', ' ');
-    }
-
-    static long countRows(DeltaFunnelMssqlEndpoint target) throws Exception {
-        try (Connection c = target.connectionProvider().open();
-             Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT COUNT_BIG(*) FROM " + target.settings().table().quoted())) {
-            rs.next();
-            return rs.getLong(1);
-        }
+                RunPrinter.rate(route.rowsOut, nanos), target, count, failed, failed ? RunPrinter.describe(failure) : null,
+                permanent, route.done, line, route.shard, route.loadStatus));
     }
 
     // ---- progress ----
@@ -492,21 +244,7 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
     @Override
     protected void doStart() throws Exception {
         super.doStart();
-        long interval = Math.max(100, output.terminal() ? Math.min(500, output.progressIntervalMillis())
-                : output.progressIntervalMillis());
-        Thread t = new Thread(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                try {
-                    Thread.sleep(interval);
-                } catch (InterruptedException e) {
-                    return;
-                }
-                tick();
-            }
-        }, "deltafunnel-progress");
-        t.setDaemon(true);
-        ticker = t;
-        t.start();
+        printer.start(this::progressLines);
     }
 
     @Override
@@ -517,153 +255,39 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
 
     @Override
     public void close() {
-        Thread t = ticker;
-        ticker = null;
-        if (t != null) {
-            t.interrupt();
-        }
+        printer.close();
     }
 
-    private void tick() {
+    /** The progress lines due now: every active run's (on a terminal), else those whose interval passed. */
+    private List<String> progressLines() {
         List<String> lines = new ArrayList<>();
         long now = System.nanoTime();
-        for (RouteRuns route : routes.values()) {
-            if (!route.active) {
-                continue;
-            }
-            if (!output.terminal() && now - route.lastLog < output.progressIntervalMillis() * 1_000_000L) {
-                continue;
+        long interval = printer.terminal() ? 0 : printer.intervalNanos();
+        for (RouteRun route : routes.values()) {
+            if (!route.active || now - route.lastLog < interval && route.phaseStart <= route.lastLog) {
+                continue; // a phase that changed since the last line is shown at once
             }
             route.lastLog = now;
-            lines.add(progressLine(route, now));
+            lines.add(RunLines.progressLine(route, now));
         }
         ProducerRuns producers = producerRuns;
         if (producers != null) {
-            lines.addAll(producers.progressLines(now, output.terminal() ? 0 : output.progressIntervalMillis() * 1_000_000L));
+            lines.addAll(producers.progressLines(now, interval));
         }
-        if (lines.isEmpty()) {
-            return;
-        }
-        if (output.terminal()) {
-            String line = String.join(" | ", lines);
-            synchronized (output.out()) {
-                output.out().print("\r" + line + " ".repeat(Math.max(0, 100 - line.length())));
-                output.out().flush();
-                inPlaceLineShown = true;
-            }
-        } else {
-            lines.forEach(LOG::info);
-        }
+        return lines;
     }
 
-    /** e.g. {@code load-table: writing 120,000 of 300,000 rows (40%), 35,210 rows/s, ETA 5 s, 12.4 s}. */
-    String progressLine(RouteRuns route, long now) {
-        double seconds = (now - route.start) / 1e9;
-        long rows = route.rowsOut;
-        RunTotals.Total total = route.total;
-        Long known = total == null ? null : total.rows();
-        StringBuilder sb = new StringBuilder(route.routeId).append(": ").append(route.phase.label);
-        if (route.attempt > 1) {
-            sb.append(" (attempt ").append(route.attempt).append(')');
-        }
-        switch (route.phase) {
-            case READING -> sb.append(" (Delta log, query start)");
-            case WRITING -> {
-                sb.append(' ').append(fmt(rows));
-                if (known != null && known > 0) {
-                    sb.append(" of ").append(fmt(known));
-                }
-                sb.append(" rows");
-                if (known != null && known > 0) {
-                    sb.append(String.format(Locale.ROOT, " (%d%%)", Math.min(99, rows * 100 / known)));
-                }
-                double rate = rate(rows, now - route.start);
-                sb.append(", ").append(fmt((long) rate)).append(" rows/s");
-                if (known != null && known > rows && rate > 0) {
-                    sb.append(", ETA ").append(Math.round((known - rows) / rate)).append(" s");
-                }
-            }
-            case COMMITTING, SWAP, MERGE -> sb.append(" (last batch handed over after ").append(fmt(rows))
-                    .append(" rows; ").append(String.format(Locale.ROOT, "%.1f s", (now - route.phaseStart) / 1e9))
-                    .append(" in this phase)");
-            case REPLAY_WAIT -> sb.append(" after a transient failure");
-            default -> {
-            }
-        }
-        sb.append(String.format(Locale.ROOT, ", %.1f s", seconds));
-        return sb.toString();
-    }
-
-    /** Prints a line on the output (after clearing an in-place progress line). */
+    /** Prints a line on the output (after erasing an in-place progress line). */
     void print(String line) {
-        PrintStream out = output.out();
-        synchronized (out) {
-            if (inPlaceLineShown) {
-                out.print("\r" + " ".repeat(120) + "\r");
-                inPlaceLineShown = false;
-            }
-            out.println(line);
-            out.flush();
-        }
-    }
-
-    // ---- metrics ----
-
-    private Counter counter(String name, String routeId, Exchange exchange) {
-        return Counter.builder(name).tag("camelContext", exchange.getContext().getName()).tag("routeId", routeId)
-                .register(registry());
-    }
-
-    private Counter registryCounter(String name, String routeId) {
-        return Counter.builder(name).tag("camelContext", getCamelContextName()).tag("routeId", routeId)
-                .register(registry());
+        printer.print(line);
     }
 
     /** The registry the metrics go to. */
     public MeterRegistry registry() {
-        MeterRegistry r = registry;
-        if (r == null) {
-            synchronized (this) {
-                if (registry == null) {
-                    registry = registrySupplier.get();
-                }
-                r = registry;
-            }
-        }
-        return r;
-    }
-
-    private static double rate(long rows, long nanos) {
-        return nanos <= 0 ? 0 : rows * 1e9 / nanos;
+        return metrics.registry();
     }
 
     static String fmt(long n) {
-        return String.format(Locale.ROOT, "%,d", n);
+        return RunPrinter.fmt(n);
     }
-
-    /** A run the consumer abandoned because the application or its route stopped before the run ended. */
-    static final class RunStoppedException extends RuntimeException {
-        RunStoppedException() {
-            super("the run did not finish: the application (or the route) stopped first; what the producer had not"
-                  + " committed was rolled back");
-        }
-    }
-
-    /** Logs a failed poll at debug level only: the run's summary line has already said what failed. */
-    private static final ExceptionHandler QUIET = new ExceptionHandler() {
-        @Override
-        public void handleException(Throwable exception) {
-            LOG.debug("poll failed", exception);
-        }
-
-        @Override
-        public void handleException(String message, Throwable exception) {
-            LOG.debug(message, exception);
-        }
-
-        @Override
-        public void handleException(String message, Exchange exchange, Throwable exception) {
-            LOG.debug(message, exception);
-        }
-    };
 }

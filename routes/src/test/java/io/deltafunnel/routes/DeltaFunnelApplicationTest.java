@@ -66,7 +66,7 @@ class DeltaFunnelApplicationTest {
         assertTrue(out.contains("\rload-table: "), "in-place progress line:\n" + out);
         // the summary starts on a cleared line and is printed once
         assertEquals(1, out.split("DeltaFunnel run complete", -1).length - 1, out);
-        assertTrue(out.contains("\r" + " ".repeat(120) + "\rDeltaFunnel run complete"), out);
+        assertTrue(out.contains("\r\u001b[2K\rDeltaFunnel run complete"), out);
     }
 
     @Test

@@ -53,7 +53,7 @@ class RoutesDslEquivalenceTest {
             p.setProperty("deltafunnel.write-mode", "replace");
             p.setProperty("deltafunnel.bulk-encoder", encoder);
             context.getPropertiesComponent().setInitialProperties(p);
-            new RunReporter(new RunReporter.Output(System.out, false, 1000), true, () -> meters, summaries::add)
+            new RunReporter(new RunPrinter.Output(System.out, false, 1000), true, () -> meters, summaries::add)
                     .install(context);
             if (dsl.equals("java")) {
                 context.addRoutes(new LoadTableRoute());

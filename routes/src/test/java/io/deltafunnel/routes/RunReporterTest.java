@@ -3,6 +3,7 @@ package io.deltafunnel.routes;
 import java.sql.SQLException;
 
 import io.deltafunnel.handoff.DownstreamException;
+import io.deltafunnel.handoff.HandoffException;
 import io.deltafunnel.handoff.HandoffStats;
 import io.deltafunnel.handoff.QuerySetupException;
 import org.junit.jupiter.api.Test;
@@ -18,19 +19,19 @@ class RunReporterTest {
     void aQuerySetupFailureIsOneLineWithoutEmptyStatistics() {
         QuerySetupException e = new QuerySetupException("deltafunnel:source: the query could not start",
                 new SQLException("Catalog Error: Table with name nope does not exist!\nLINE 1"));
-        String text = RunReporter.describe(e);
+        String text = RunPrinter.describe(e);
         assertFalse(text.contains("inputBatches"), text);
         assertFalse(text.contains("\n"), text);
         assertTrue(text.contains("Table with name nope does not exist"), text);
-        assertTrue(RunReporter.permanent(e));
+        assertTrue(HandoffException.permanent(e));
     }
 
     @Test
     void aFailureOfAnotherStepIsNamedThroughTheConsumersWrapper() {
         DownstreamException e = new DownstreamException("deltafunnel:source: the route failed on batch 0",
                 new HandoffStats(1, 10, 0, 0), new IllegalStateException("my processor broke"));
-        assertEquals("my processor broke", RunReporter.describe(e));
-        assertTrue(RunReporter.permanent(e));
+        assertEquals("my processor broke", RunPrinter.describe(e));
+        assertTrue(HandoffException.permanent(e));
     }
 
     @Test
@@ -41,7 +42,7 @@ class RunReporterTest {
         DownstreamException e = new DownstreamException("deltafunnel:source: the route failed on batch 0",
                 new HandoffStats(1, 100, 0, 0), refusal);
         assertEquals("downstream failed: load job-1 shard 0/3: another runner holds this shard right now",
-                RunReporter.describe(e));
-        assertTrue(RunReporter.permanent(e));
+                RunPrinter.describe(e));
+        assertTrue(HandoffException.permanent(e));
     }
 }

@@ -75,9 +75,13 @@ class ShardedApplicationTest {
         return out;
     }
 
+    /** The lines the application printed (not its log lines, which the console appender writes there too). */
     private static long lines(String out, String needle) {
-        return out.lines().filter(l -> l.contains(needle)).count();
+        return out.lines().filter(l -> !LOG_LINE.matcher(l).find()).filter(l -> l.contains(needle)).count();
     }
+
+    private static final java.util.regex.Pattern LOG_LINE = java.util.regex.Pattern.compile(
+            "^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} ");
 
     @Test
     void twoAndFourShardsInOneJvmLoadExactlyTheUnshardedRows() throws Exception {
