@@ -35,6 +35,21 @@ public final class DeltaViews {
      */
     public static List<DeltaSnapshot> register(Connection duckdb, List<DeltaTableSpec> specs, String shardView,
             ShardFilter shard) throws DeltaException {
+        return register(duckdb, specs, shardView, shard, true);
+    }
+
+    /**
+     * As {@link #register(Connection, List)}, but logs the registration at debug level only: for a private look at
+     * a table beside the run that reads it (an application counting the rows for its progress percentage), so that
+     * a run's log says once which views it registered.
+     */
+    public static List<DeltaSnapshot> registerQuietly(Connection duckdb, List<DeltaTableSpec> specs)
+            throws DeltaException {
+        return register(duckdb, specs, null, null, false);
+    }
+
+    private static List<DeltaSnapshot> register(Connection duckdb, List<DeltaTableSpec> specs, String shardView,
+            ShardFilter shard, boolean announce) throws DeltaException {
         List<DeltaSnapshot> snapshots = new ArrayList<>(specs.size());
         for (DeltaTableSpec spec : specs) {
             long started = System.nanoTime();
@@ -50,8 +65,13 @@ public final class DeltaViews {
                 LOG.warn("Delta table {}: view {} leaves out variant column(s) {}", snapshot.tablePath(), spec.view(),
                         snapshot.skippedColumns());
             }
-            LOG.info("Delta table {}: registered view {} at version {} ({} files) in {} ms", snapshot.tablePath(),
-                    spec.view(), snapshot.version(), snapshot.fileCount(), (System.nanoTime() - started) / 1_000_000);
+            if (announce) {
+                LOG.info("Delta table {}: registered view {} at version {} ({} files) in {} ms", snapshot.tablePath(),
+                        spec.view(), snapshot.version(), snapshot.fileCount(), (System.nanoTime() - started) / 1_000_000);
+            } else {
+                LOG.debug("Delta table {}: registered view {} at version {} ({} files) in {} ms", snapshot.tablePath(),
+                        spec.view(), snapshot.version(), snapshot.fileCount(), (System.nanoTime() - started) / 1_000_000);
+            }
             snapshots.add(snapshot);
         }
         return snapshots;

@@ -216,6 +216,13 @@ public final class RunSource {
         // whatever log segment it rebuilds the snapshot from.
         ShardFilter filter = plan.shardDone() ? ShardFilter.nothing()
                 : ShardFilter.of(s.index(), s.count(), plan.files());
+        long empty = s.count() - plan.files().values().stream().distinct().count();
+        if (plan.created() && !plan.files().isEmpty() && empty > 0) {
+            // once per load: by the shard whose plan was recorded (a racing shard's discarded plan says nothing)
+            LOG.warn("{}: shardCount {} exceeds what the {} files of view {} can feed: {} of the {} shards get no"
+                    + " files and load nothing", description, s.count(), plan.files().size(), sharding.view(), empty,
+                    s.count());
+        }
         LOG.info("{}: {} ({}){}", description, shard.describe(), plan.created() ? "planned it" : "joined",
                 plan.shardDone() ? ": already done, reads nothing" : "");
         if (planner != null) {

@@ -215,6 +215,17 @@ public record AppSettings(String mssqlUrl, String mssqlUsername, String mssqlPas
         return v == null ? defaultValue : v.trim();
     }
 
+    /**
+     * The settings that concern the user's own routes (not the built-in route's source, target and write mode),
+     * e.g. {@code AppSettings[routes=[my.yaml], mode=oneshot, mssqlUrl=(not configured)]}.
+     */
+    public String describeOwnRoutes() {
+        return "AppSettings[routes=" + ownRoutes + ", mode=" + (oneShot ? "oneshot" : "scheduled")
+               + ", mssqlUrl=" + (embeddedTarget() ? "(not configured)" : JdbcUrls.redact(mssqlUrl))
+               + (shardCount > 1 ? ", shard=" + shardIndex + " of " + shardCount : "")
+               + (loadId.isBlank() ? "" : ", loadId=" + loadId) + "]";
+    }
+
     @Override
     public String toString() {
         // never print the password, nor a credential inside the URL

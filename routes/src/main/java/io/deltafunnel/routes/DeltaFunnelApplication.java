@@ -151,14 +151,15 @@ public final class DeltaFunnelApplication {
 
     private void prepare(CamelContext context) throws Exception {
         settings = AppSettings.from(key -> context.getPropertiesComponent().resolveProperty(key).orElse(null));
-        LOG.info("DeltaFunnel starting: {}", settings);
+        RouteNeeds needs = RouteNeeds.of(settings.ownRoutes());
+        LOG.info("DeltaFunnel starting: {}", settings.ownRoutes().isEmpty() ? settings : settings.describeOwnRoutes());
         new DeclaredDependencies(main.resolution(), main.present()).resolve(context);
         Properties overrides = new Properties();
 
         String url = settings.mssqlUrl();
         String username = settings.mssqlUsername();
         String password = settings.mssqlPassword();
-        if (settings.embeddedTarget()) {
+        if (settings.embeddedTarget() && needs.sqlServer()) {
             boolean generated = password.isBlank();
             if (generated) {
                 password = generatedPassword();
@@ -183,10 +184,12 @@ public final class DeltaFunnelApplication {
         if (!password.isEmpty()) {
             sqlServer.setPassword(password);
         }
-        context.getRegistry().bind("sqlServer", sqlServer);
+        if (!url.isBlank() || needs.sqlServer()) {
+            context.getRegistry().bind("sqlServer", sqlServer);
+        }
 
         boolean builtIn = settings.ownRoutes().isEmpty();
-        if (settings.sourcePath().isBlank()) {
+        if (settings.sourcePath().isBlank() && needs.sample()) {
             SampleTable.ensure(settings.sampleDir(), settings.sampleRows());
         }
         overrides.setProperty("deltafunnel.source.effective-path", settings.effectiveSourcePath());

@@ -55,6 +55,8 @@ class DeltaFunnelApplicationTest {
         assertTrue(out.contains("DeltaFunnel run complete"), out);
         assertTrue(out.contains("5,000 rows in 1 batches"), out);
         assertTrue(out.contains("holds 5,000 rows (read back)"), out);
+        // the console log follows System.out: the run's view is announced once (not again by the progress count)
+        assertEquals(1, out.lines().filter(l -> l.contains("registered view source")).count(), out);
     }
 
     @Test

@@ -132,9 +132,17 @@ class ProducerOnlyRoutesTest {
                       uri: "file:%s"
                       steps:
                         - to: "log:seen"
-                """.formatted(in)).toString(), "deltafunnel.idle-exit", "2s"));
+                """.formatted(in)).toString(), "deltafunnel.idle-exit", "2s",
+                "deltafunnel.sample.dir", work.resolve("sample").toString()));
         assertEquals(0, r.status(), r.output());
         assertTrue(r.output().contains("(1 exchanges completed, 0 failed): one-shot job done"), r.output());
+        // none of the built-in route's baggage: no embedded endpoint (nor its password), no sample table, and the
+        // start line names the own routes, not the built-in route's source and target
+        assertFalse(r.output().contains("embedded SQL Server endpoint"), r.output());
+        assertFalse(r.output().contains("password"), r.output());
+        assertFalse(Files.exists(work.resolve("sample")), "the sample table was generated for a route that does not read it");
+        assertFalse(r.output().contains("target=dbo.sample_orders"), r.output());
+        assertTrue(r.output().contains("DeltaFunnel starting: AppSettings[routes=["), r.output());
     }
 
     @Test

@@ -80,6 +80,21 @@ class ShardedApplicationTest {
         return out.lines().filter(l -> !LOG_LINE.matcher(l).find()).filter(l -> l.contains(needle)).count();
     }
 
+    /** The log lines of {@code out} that contain {@code needle}. */
+    private static long logLines(String out, String needle) {
+        return out.lines().filter(l -> LOG_LINE.matcher(l).find()).filter(l -> l.contains(needle)).count();
+    }
+
+    @Test
+    void moreShardsThanFilesIsWarnedOnceNamingTheCounts() throws Exception {
+        Path twoFiles = TestTargets.multiFileSample(1000, 2);
+        String out = runApp(Map.of("deltafunnel.source.path", twoFiles.toString(), "deltafunnel.shards", "4",
+                "deltafunnel.target.table", "dbo.sharded_4_of_2_files", "deltafunnel.write-mode", "replace"));
+        assertEquals(1, logLines(out, "shardCount 4 exceeds what the 2 files of view source"), out);
+        assertEquals(1, logLines(out, "2 of the 4 shards get no files and load nothing"), out);
+        assertEquals(1000L, TestTargets.count(emu, "dbo.sharded_4_of_2_files"));
+    }
+
     private static final java.util.regex.Pattern LOG_LINE = java.util.regex.Pattern.compile(
             "^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} ");
 
@@ -123,6 +138,13 @@ class ShardedApplicationTest {
                 assertEquals((long) ROWS, ((Number) load.get(4)).longValue());
                 assertEquals(mode, String.valueOf(load.get(5)).toLowerCase(java.util.Locale.ROOT));
                 assertEquals(1, lines(out, "shard " + finishedBy + "/" + n + ": load-done]"), out);
+                // the log (the console appender writes to the captured output): one summary line of the whole load,
+                // from the shard that ran the final step; the others say that they only committed their share
+                assertEquals(1, logLines(out, "load " + load.get(0) + " complete: " + ROWS + " rows of " + n
+                        + " shards in "), out);
+                assertEquals(1, logLines(out, "; shard " + finishedBy + " ran the final step (run "), out);
+                assertEquals(n - 1, logLines(out, "ends with its share committed; "), out);
+                assertEquals(0, logLines(out, "load done ("), out);
                 List<List<Object>> shards = TestTargets.rows(emu, "SELECT shard_index, status, [rows] FROM " + SHARDS
                         + " WHERE load_id = '" + load.get(0) + "' ORDER BY shard_index");
                 assertEquals(n, shards.size(), shards.toString());

@@ -491,6 +491,19 @@ public final class ShardSession implements RunSession {
                 prepared.staging());
     }
 
+    /** Which shard ran the load's final step ({@code finished_by}), as a log line names it. */
+    private String finishedBy() {
+        try {
+            List<Object[]> rows = channel.query("SELECT [finished_by] FROM " + tables.loads().quoted()
+                    + " WHERE [load_id] = ?", shard.loadId());
+            Object by = rows.isEmpty() ? null : rows.get(0)[0];
+            return by == null ? "another shard" : "shard " + by;
+        } catch (SQLException | RuntimeException e) {
+            LOG.debug("{}: could not read which shard finished the load", shard.describe(), e);
+            return "another shard";
+        }
+    }
+
     private String loadStatusLocked() throws SQLException {
         List<Object[]> rows = channel.query("SELECT [status] FROM " + tables.loads().quoted()
                 + " WITH (UPDLOCK, HOLDLOCK) WHERE [load_id] = ?", shard.loadId());
@@ -510,8 +523,13 @@ public final class ShardSession implements RunSession {
                 dropStaging(channel); // done (or abandoned) since this run's check: nothing needs it any more
             }
             loadStatus = alreadyDone ? ALREADY_DONE : SHARD_DONE;
-            LOG.info("{}: load {} ({} of {} shards done); run {} ends", shard.describe(), status, done,
-                    shard.shardCount(), runId);
+            if (ShardTables.OPEN.equals(status)) {
+                LOG.info("{}: run {} ends with its share committed; {} of {} shards done, the final step runs with"
+                        + " the last shard", shard.describe(), runId, done, shard.shardCount());
+            } else {
+                LOG.info("{}: run {} ends with its share committed; the load is {} already: {} ran the final step",
+                        shard.describe(), runId, status, finishedBy());
+            }
             return;
         }
         StagingTable staging = prepared.staging();
@@ -539,8 +557,9 @@ public final class ShardSession implements RunSession {
         }
         commit();
         loadStatus = LOAD_DONE;
-        LOG.info("{}: run {} ran the final step ({} of {}, {} rows) into {}", shard.describe(), runId,
-                settings.writeMode(), staging, moved[0], prepared.target());
+        LOG.info("load {} complete: {} rows of {} shards in {} ({} from {}); shard {} ran the final step (run {})",
+                shard.loadId(), moved[0], shard.shardCount(), prepared.target(), settings.writeMode(), staging,
+                shard.shardIndex(), runId);
         try {
             channel.setAutoCommit(true);
             staging.drop(channel);
