@@ -121,23 +121,89 @@ final class RunPrinter implements AutoCloseable {
     }
 
     /**
-     * The progress lines joined by {@code " | "} in at most {@code width} characters: each line gets an equal share
-     * of the width and is cut (ending in {@code ~}) when longer.
+     * The progress lines joined by {@code " | "} in at most {@code width} characters. When they are too long, the
+     * route ids' common prefix is said once ({@code load-table-shard-0: …, load-table-shard-1: …} becomes
+     * {@code load-table-shard- 0: … | 1: …}), then each line is compacted (no ETA, no total, {@code r/s}), and then each
+     * gets an equal share of the width, cut with a {@code ~}.
      */
     static String fit(List<String> lines, int width) {
         String joined = String.join(" | ", lines);
+        if (joined.length() <= width || lines.isEmpty()) {
+            return joined;
+        }
+        String prefix = "";
+        List<String> parts = lines;
+        if (lines.size() > 1) {
+            prefix = commonIdPrefix(lines);
+            int cut = prefix.length();
+            parts = lines.stream().map(l -> l.substring(cut)).toList();
+            joined = prefix + " " + String.join(" | ", parts);
+            if (joined.length() <= width) {
+                return joined;
+            }
+        }
+        parts = parts.stream().map(RunPrinter::compact).toList();
+        String head = prefix.isEmpty() ? "" : prefix + " ";
+        joined = head + String.join(" | ", parts);
         if (joined.length() <= width) {
             return joined;
         }
-        int share = Math.max(4, (width - 3 * (lines.size() - 1)) / lines.size());
-        StringBuilder sb = new StringBuilder();
-        for (String l : lines) {
-            if (sb.length() > 0) {
-                sb.append(" | ");
-            }
-            sb.append(l.length() <= share ? l : l.substring(0, share - 1) + "~");
+        parts = parts.stream().map(RunPrinter::terse).toList();
+        joined = head + String.join(" | ", parts);
+        if (joined.length() > width && !head.isEmpty()) {
+            head = ""; // the ids' own parts (0:, 1:, …) still tell the routes apart
+            joined = String.join(" | ", parts);
+        }
+        if (joined.length() <= width) {
+            return joined;
+        }
+        int share = Math.max(4, (width - head.length() - 3 * (parts.size() - 1)) / parts.size());
+        StringBuilder sb = new StringBuilder(head);
+        for (int i = 0; i < parts.size(); i++) {
+            String l = parts.get(i);
+            sb.append(i == 0 ? "" : " | ").append(l.length() <= share ? l : l.substring(0, share - 1) + "~");
         }
         return sb.length() <= width ? sb.toString() : sb.substring(0, Math.max(0, width - 1)) + "~";
+    }
+
+    /** The common start of the lines' route ids, up to and including its last {@code -}; empty when none. */
+    private static String commonIdPrefix(List<String> lines) {
+        String first = lines.get(0);
+        int colon = first.indexOf(": ");
+        int n = colon < 0 ? 0 : colon;
+        for (String l : lines) {
+            int i = 0;
+            while (i < n && i < l.length() && l.charAt(i) == first.charAt(i)) {
+                i++;
+            }
+            n = i;
+        }
+        int dash = first.lastIndexOf('-', n - 1);
+        return dash < 0 ? "" : first.substring(0, dash + 1);
+    }
+
+    /** A progress line in fewer characters: no ETA, no total, {@code r/s}, no explanation in parentheses. */
+    static String compact(String line) {
+        return line.replaceAll(", ETA \\d+ s", "").replaceAll(" of [\\d,]+ rows", "").replace(" rows/s", " r/s")
+                .replace(" rows", "").replaceAll(" \\((Delta log|last batch|after)[^)]*\\)", "");
+    }
+
+    private static final java.util.regex.Pattern GROUPED = java.util.regex.Pattern.compile("\\d{1,3}(,\\d{3})+");
+
+    /**
+     * A compacted line in the fewest characters, e.g. {@code 0: 120k 40% 35k/s}: no elapsed time, no
+     * {@code writing}, thousands as {@code k} and millions as {@code M}.
+     */
+    static String terse(String line) {
+        String t = line.replaceAll(", \\d+(\\.\\d)? s$", "").replace("writing ", "").replaceAll(" \\((\\d+%)\\)", " $1")
+                .replace(", ", " ").replace(" r/s", "/s");
+        java.util.regex.Matcher m = GROUPED.matcher(t);
+        StringBuilder sb = new StringBuilder();
+        while (m.find()) {
+            long n = Long.parseLong(m.group().replace(",", ""));
+            m.appendReplacement(sb, n >= 1_000_000 ? n / 1_000_000 + "M" : n / 1_000 + "k");
+        }
+        return m.appendTail(sb).toString();
     }
 
     /** Prints a line on the output (after erasing an in-place progress line, which the next tick draws again). */

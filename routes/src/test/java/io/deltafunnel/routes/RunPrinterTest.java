@@ -22,10 +22,18 @@ class RunPrinterTest {
                 SHARD_LINE.formatted(3));
         String fitted = RunPrinter.fit(lines, 79);
         assertTrue(fitted.length() <= 79, fitted.length() + ": " + fitted);
+        // each shard's own part of the id, with its rows, percentage and rate
         for (int i = 0; i < 4; i++) {
-            assertTrue(fitted.contains("load-table-sh"), fitted);
+            assertTrue(fitted.contains(i + ": 120k 40% 35k/s"), fitted);
         }
         assertEquals(3, fitted.split(" \\| ", -1).length - 1, fitted);
+        // two shards: the common prefix once
+        String two = RunPrinter.fit(List.of(SHARD_LINE.formatted(0), SHARD_LINE.formatted(1)), 79);
+        assertTrue(two.length() <= 79, two);
+        assertTrue(two.startsWith("load-table-shard- 0: 120k 40% 35k/s | 1: 120k 40% 35k/s"), two);
+        // one line that is a little too long loses its ETA and total first
+        String one = RunPrinter.fit(List.of(SHARD_LINE.formatted(0)), 79);
+        assertTrue(one.startsWith("load-table-shard-0: writing 120,000 (40%), 35,210 r/s"), one);
         assertEquals("a: writing | b: writing", RunPrinter.fit(List.of("a: writing", "b: writing"), 79));
     }
 
@@ -39,7 +47,7 @@ class RunPrinterTest {
         RunPrinter printer = new RunPrinter(new RunPrinter.Output(terminal, true, 100, 80));
         try {
             printer.start(() -> List.of(progress));
-            waitFor(captured, "load-table: writing");
+            waitFor(captured, "\rload-table: ");
             System.out.println("12:00:00.000 INFO  DeltaViews - a log line");
             printer.print("DeltaFunnel run complete on route load-table");
         } finally {
