@@ -263,7 +263,7 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
         List<String> lines = new ArrayList<>();
         long now = System.nanoTime();
         long interval = printer.terminal() ? 0 : printer.intervalNanos();
-        for (RouteRun route : routes.values()) {
+        for (RouteRun route : new java.util.TreeMap<>(routes).values()) { // in route id order
             if (!route.active || now - route.lastLog < interval && route.phaseStart <= route.lastLog) {
                 continue; // a phase that changed since the last line is shown at once
             }

@@ -15,6 +15,7 @@ final class TerminalScreen {
     private final StringBuilder line = new StringBuilder();
     private int col;
     private int wrapped;
+    private final List<String> wrappedLines = new ArrayList<>();
 
     private TerminalScreen(int columns) {
         this.columns = columns;
@@ -45,6 +46,7 @@ final class TerminalScreen {
             } else {
                 if (s.col >= s.columns) {
                     s.wrapped++;
+                    s.wrappedLines.add(s.line.toString());
                     s.newLine();
                 }
                 if (s.col < s.line.length()) {
@@ -73,6 +75,11 @@ final class TerminalScreen {
     /** The lines as the terminal shows them (trailing blanks kept). */
     List<String> lines() {
         return lines;
+    }
+
+    /** The first screen line of each line that was wider than the terminal and wrapped. */
+    List<String> wrappedLines() {
+        return wrappedLines;
     }
 
     /** How often a line was wider than the terminal and wrapped. */
