@@ -43,8 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * allocator has nothing outstanding.
  */
 @SpringBootTest(classes = DeltaFunnelStarterLoadTest.App.class, properties = {
-        "camel.springboot.routes-include-pattern=classpath:routes/load-orders.yaml",
-        "camel.springboot.main-run-controller=false" })
+        "camel.main.routes-include-pattern=classpath:routes/load-orders.yaml" })
 @DirtiesContext
 class DeltaFunnelStarterLoadTest {
 
