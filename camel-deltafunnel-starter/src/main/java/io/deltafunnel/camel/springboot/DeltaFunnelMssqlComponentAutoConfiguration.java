@@ -1,7 +1,5 @@
 package io.deltafunnel.camel.springboot;
 
-import javax.sql.DataSource;
-
 import io.deltafunnel.camel.DeltaFunnelMssqlComponent;
 import org.apache.camel.Component;
 import org.apache.camel.spi.ComponentCustomizer;
@@ -10,7 +8,6 @@ import org.apache.camel.spring.boot.ComponentConfigurationProperties;
 import org.apache.camel.spring.boot.util.ConditionalOnCamelContextAndAutoConfigurationBeans;
 import org.apache.camel.spring.boot.util.ConditionalOnHierarchicalProperties;
 import org.apache.camel.spring.boot.util.HierarchicalPropertiesEvaluator;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -29,8 +26,9 @@ import org.springframework.core.convert.converter.GenericConverter;
  *   <li>the endpoint's {@code dataSource} ({@code ?dataSource=#name});</li>
  *   <li>the endpoint's {@code url} (with {@code username}/{@code password});</li>
  *   <li>the component's {@code dataSource}: {@code camel.component.deltafunnel-mssql.data-source=#name}, else the
- *       Spring context's single DataSource bean, or its {@code @Primary} one when there are several (set here, when
- *       {@code autowired-enabled} is on);</li>
+ *       Spring context's single DataSource bean, or its {@code @Primary} one when there are several: the
+ *       component's {@code dataSource} option is autowired, and with camel-spring-boot Camel's registry is the
+ *       Spring context (off with {@code autowired-enabled=false});</li>
  *   <li>otherwise the endpoint fails to start, saying to set dataSource or url.</li>
  * </ol>
  * The Spring context owns the DataSource; the component never closes it.
@@ -51,17 +49,12 @@ public class DeltaFunnelMssqlComponentAutoConfiguration {
     @Lazy
     @Bean
     public ComponentCustomizer configureDeltaFunnelMssqlComponent(ApplicationContext applicationContext,
-            DeltaFunnelMssqlComponentConfiguration configuration, ObjectProvider<DataSource> dataSources) {
+            DeltaFunnelMssqlComponentConfiguration configuration) {
         return new ComponentCustomizer() {
             @Override
             public void configure(String name, Component target) {
+                // dataSource left unset is autowired by Camel after the customizers ran (see the class comment)
                 ComponentOptions.copy(target.getCamelContext(), configuration, target);
-                DeltaFunnelMssqlComponent component = (DeltaFunnelMssqlComponent) target;
-                if (component.getDataSource() == null && component.isAutowiredEnabled()
-                    && target.getCamelContext().isAutowiredEnabled()) {
-                    // getIfUnique: the single DataSource, or the @Primary one; null when ambiguous or none
-                    component.setDataSource(dataSources.getIfUnique());
-                }
             }
 
             @Override

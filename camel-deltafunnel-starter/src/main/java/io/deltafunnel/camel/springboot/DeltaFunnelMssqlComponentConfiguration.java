@@ -10,8 +10,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * {@code deltafunnel-mssql:} producer component ({@link io.deltafunnel.camel.DeltaFunnelMssqlComponent}). Endpoint
  * options (write mode, bulk encoder, retries, ...) stay on the endpoint URI.
  *
- * <p>{@code data-source} takes a bean reference ({@code #name}); left unset, the auto-configuration gives the
- * component the Spring context's single (or {@code @Primary}) DataSource. Spring Boot's configuration processor skips
+ * <p>{@code data-source} takes a bean reference ({@code #name}); left unset, Camel autowires the
+ * Spring context's single (or {@code @Primary}) DataSource into the component. Spring Boot's configuration processor skips
  * {@code javax.sql.DataSource} properties, so its metadata entry is declared in
  * {@code META-INF/additional-spring-configuration-metadata.json} (merged into the generated file by the processor).
  */
