@@ -64,22 +64,22 @@ final class AlterDatabaseHandler {
         }
         String name = t.get(2).kind() == Token.Kind.WORD && t.get(2).is("CURRENT") ? s.database : t.get(2).value();
         if (s.inTransaction()) {
-            throw new SqlServerError(226, 6, 16,
+            throw ErrorCatalog.NOT_IN_TRANSACTION_STATEMENT.error(
                     "ALTER DATABASE statement not allowed within multi-statement transaction.");
         }
         if (SYSTEM_DATABASES.contains(name.toLowerCase(Locale.ROOT))) {
-            throw new SqlServerError(5058, 3, 16,
+            throw ErrorCatalog.OPTION_CANNOT_BE_SET.error(
                     "Option 'READ_COMMITTED_SNAPSHOT' cannot be set in database '" + name + "'.");
         }
         if (!name.equalsIgnoreCase(s.database)) {
-            throw new SqlServerError(5011, 9, 14, "User does not have permission to alter database '" + name
+            throw ErrorCatalog.ALTER_DATABASE_DENIED.error("User does not have permission to alter database '" + name
                     + "', the database does not exist, or the database is not in a state that allows access checks.");
         }
         List<ConnectionHandler> others = s.emu.otherSessions(s.connection);
         if (!others.isEmpty()) {
             switch (termination) {
                 case NO_WAIT:
-                    throw new SqlServerError(5070, 2, 16, "Database state cannot be changed while other users are"
+                    throw ErrorCatalog.DATABASE_IN_USE.error("Database state cannot be changed while other users are"
                             + " using the database '" + name + "'");
                 case NONE:
                     throw SqlServerError.unsupported("ALTER DATABASE ... SET READ_COMMITTED_SNAPSHOT while "
@@ -135,7 +135,7 @@ final class AlterDatabaseHandler {
         List<ConnectionHandler> left = s.emu.otherSessions(s.connection);
         left.retainAll(others);
         if (!left.isEmpty()) {
-            throw new SqlServerError(5070, 2, 16, "Database state cannot be changed while other users are using the"
+            throw ErrorCatalog.DATABASE_IN_USE.error("Database state cannot be changed while other users are using the"
                     + " database '" + s.database + "' (mssql-emulator: " + left.size() + " ended session(s) did not"
                     + " finish within " + END_SESSION_MILLIS + " ms)");
         }

@@ -63,7 +63,7 @@ final class AppLockProcedures {
         String proc = get ? "sp_getapplock" : "sp_releaseapplock";
         Map<String, Object> args = bind(proc, get ? GET_PARAMS : RELEASE_PARAMS, toks, i);
         if (get && !args.containsKey("@LockMode")) {
-            throw new SqlServerError(201, 4, 16, "Procedure or function '" + proc
+            throw ErrorCatalog.PARAMETER_NOT_SUPPLIED.error("Procedure or function '" + proc
                     + "' expects parameter '@LockMode', which was not supplied.");
         }
         LockManager.Mode mode = null;
@@ -86,27 +86,28 @@ final class AppLockProcedures {
                 timeout = intValue(t);
             }
             if (owner == LockManager.Duration.TRANSACTION && !s.inTransaction()) {
-                return Outcome.info(15626, "You attempted to acquire a transactional application lock without an"
+                return Outcome.info(ErrorCatalog.APPLOCK_NO_TRANSACTION.number(),
+                        "You attempted to acquire a transactional application lock without an"
                         + " active transaction.");
             }
             if (timeout < -1) {
-                return Outcome.error(new SqlServerError(1227, 2, 16,
+                return Outcome.error(ErrorCatalog.APPLOCK_INVALID_TIMEOUT.error(
                         "An invalid application lock time-out was passed to xp_userlock."));
             }
         }
         Object resource = args.get("@Resource");
         if (resource == null) {
-            return Outcome.error(new SqlServerError(1224, 5, 16,
+            return Outcome.error(ErrorCatalog.APPLOCK_INVALID_RESOURCE.error(5,
                     "An invalid application lock resource was passed to xp_userlock."));
         }
         String name = truncate(text(resource), 255);
         if (args.containsKey("@DbPrincipal") && args.get("@DbPrincipal") == null) {
-            return Outcome.error(new SqlServerError(1230, 1, 16,
+            return Outcome.error(ErrorCatalog.APPLOCK_INVALID_PRINCIPAL.error(
                     "An invalid database principal was passed to xp_userlock."));
         }
         String principal = truncate(text(args.getOrDefault("@DbPrincipal", "public")), 128);
         if (!PRINCIPALS.contains(principal.toLowerCase(Locale.ROOT).stripTrailing())) {
-            return Outcome.error(new SqlServerError(1202, 1, 16, "The database-principal '" + principal
+            return Outcome.error(ErrorCatalog.NO_SUCH_PRINCIPAL.error("The database-principal '" + principal
                     + "' does not exist or user is not a member."));
         }
         int id = resourceId(s, principal, name);
@@ -124,11 +125,11 @@ final class AppLockProcedures {
             }
         }
         if (owner == LockManager.Duration.TRANSACTION && !s.inTransaction()) {
-            return Outcome.error(new SqlServerError(3918, 1, 16,
+            return Outcome.error(ErrorCatalog.NEEDS_USER_TRANSACTION.error(
                     "The statement or function must be executed in the context of a user transaction."));
         }
         if (!s.emu.locks().releaseApp(s.lockOwner, id, owner)) {
-            return Outcome.error(new SqlServerError(1223, 1, 16, "Cannot release the application lock (Database"
+            return Outcome.error(ErrorCatalog.APPLOCK_NOT_HELD.error("Cannot release the application lock (Database"
                     + " Principal: '" + principal + "', Resource: '" + name + "') because it is not currently held."));
         }
         return Outcome.of(0);
@@ -138,7 +139,8 @@ final class AppLockProcedures {
     static String applockMode(Session s, Object principal, Object resource, Object owner) throws SqlServerError {
         LockManager.Duration d = owner(owner);
         if (d == null) {
-            throw new SqlServerError(1226, 1, 16, "An invalid application lock owner was passed to APPLOCK_MODE.");
+            throw ErrorCatalog.APPLOCK_INVALID_OWNER.error(
+                    "An invalid application lock owner was passed to APPLOCK_MODE.");
         }
         int id = checkedResource(s, principal, resource, d, "APPLOCK_MODE");
         List<LockManager.Mode> modes = s.emu.locks().appModes(s.lockOwner, id, d);
@@ -177,11 +179,13 @@ final class AppLockProcedures {
             throws SqlServerError {
         LockManager.Mode m = mode(mode);
         if (m == null) {
-            throw new SqlServerError(1225, 1, 16, "An invalid application lock mode was passed to APPLOCK_TEST.");
+            throw ErrorCatalog.APPLOCK_INVALID_MODE.error(
+                    "An invalid application lock mode was passed to APPLOCK_TEST.");
         }
         LockManager.Duration d = owner(owner);
         if (d == null) {
-            throw new SqlServerError(1226, 1, 16, "An invalid application lock owner was passed to APPLOCK_TEST.");
+            throw ErrorCatalog.APPLOCK_INVALID_OWNER.error(
+                    "An invalid application lock owner was passed to APPLOCK_TEST.");
         }
         int id = checkedResource(s, principal, resource, d, "APPLOCK_TEST");
         return s.emu.locks().grantableNow(s.lockOwner, id, m) ? 1 : 0;
@@ -190,18 +194,20 @@ final class AppLockProcedures {
     private static int checkedResource(Session s, Object principal, Object resource, LockManager.Duration d,
             String function) throws SqlServerError {
         if (resource == null) {
-            throw new SqlServerError(1224, 1, 16, "An invalid application lock resource was passed to " + function + ".");
+            throw ErrorCatalog.APPLOCK_INVALID_RESOURCE.error(
+                    "An invalid application lock resource was passed to " + function + ".");
         }
         if (principal == null) {
-            throw new SqlServerError(1230, 1, 16, "An invalid database principal was passed to " + function + ".");
+            throw ErrorCatalog.APPLOCK_INVALID_PRINCIPAL.error(
+                    "An invalid database principal was passed to " + function + ".");
         }
         if (d == LockManager.Duration.TRANSACTION && !s.inTransaction()) {
-            throw new SqlServerError(3918, 1, 16,
+            throw ErrorCatalog.NEEDS_USER_TRANSACTION.error(
                     "The statement or function must be executed in the context of a user transaction.");
         }
         String p = truncate(text(principal), 128);
         if (!PRINCIPALS.contains(p.toLowerCase(Locale.ROOT).stripTrailing())) {
-            throw new SqlServerError(1202, 1, 16, "The database-principal '" + p
+            throw ErrorCatalog.NO_SUCH_PRINCIPAL.error("The database-principal '" + p
                     + "' does not exist or user is not a member.");
         }
         return resourceId(s, p, truncate(text(resource), 255));
@@ -213,7 +219,8 @@ final class AppLockProcedures {
     }
 
     private static Outcome notRecognized(Object value, String param) {
-        return Outcome.info(15625, "Option '" + (value == null ? "(null)" : truncate(text(value), 32))
+        return Outcome.info(ErrorCatalog.APPLOCK_OPTION_NOT_RECOGNIZED.number(),
+                "Option '" + (value == null ? "(null)" : truncate(text(value), 32))
                 + "' not recognized for '" + param + "' parameter.");
     }
 
@@ -261,13 +268,14 @@ final class AppLockProcedures {
             try {
                 d = new BigDecimal(text(v).trim());
             } catch (NumberFormatException e) {
-                throw new SqlServerError(245, 1, 16, "Conversion failed when converting the nvarchar value '"
+                throw ErrorCatalog.CONVERSION_FAILED.error("Conversion failed when converting the nvarchar value '"
                         + text(v) + "' to data type int.");
             }
         }
         if (d.compareTo(BigDecimal.valueOf(Integer.MIN_VALUE)) < 0
                 || d.compareTo(BigDecimal.valueOf(Integer.MAX_VALUE)) > 0) {
-            throw new SqlServerError(8115, 2, 16, "Arithmetic overflow error converting expression to data type int.");
+            throw ErrorCatalog.ARITHMETIC_OVERFLOW.error(
+                    "Arithmetic overflow error converting expression to data type int.");
         }
         return d.longValue();
     }
@@ -292,20 +300,22 @@ final class AppLockProcedures {
                     }
                 }
                 if (param == null) {
-                    throw new SqlServerError(8145, 2, 16, t.text() + " is not a parameter for procedure " + proc + ".");
+                    throw ErrorCatalog.NOT_A_PARAMETER.error(
+                            t.text() + " is not a parameter for procedure " + proc + ".");
                 }
                 if (out.containsKey(param)) {
-                    throw new SqlServerError(8143, 1, 16, "Parameter '" + param + "' was supplied multiple times.");
+                    throw ErrorCatalog.PARAMETER_REPEATED.error(
+                            "Parameter '" + param + "' was supplied multiple times.");
                 }
                 i += 2;
             } else {
                 if (named) {
-                    throw new SqlServerError(119, 1, 15, "Must pass parameter number " + (position + 1)
+                    throw ErrorCatalog.NAMED_PARAMETERS_ONLY_AFTER.error("Must pass parameter number " + (position + 1)
                             + " and subsequent parameters as '@name = value'. After the form '@name = value' has"
                             + " been used, all subsequent parameters must be passed in the form '@name = value'.");
                 }
                 if (position >= params.size()) {
-                    throw new SqlServerError(8144, 2, 16, "Procedure or function " + proc
+                    throw ErrorCatalog.TOO_MANY_ARGUMENTS.error("Procedure or function " + proc
                             + " has too many arguments specified.");
                 }
                 param = params.get(position);
@@ -355,7 +365,7 @@ final class AppLockProcedures {
         if (v.kind() == Token.Kind.VARIABLE && !v.text().startsWith("@@")) {
             SqlParam p = ctx.vars.get(v.text().toLowerCase(Locale.ROOT));
             if (p == null) {
-                throw new SqlServerError(137, 2, 15, "Must declare the scalar variable \"" + v.text() + "\".");
+                throw ErrorCatalog.UNDECLARED_VARIABLE.error("Must declare the scalar variable \"" + v.text() + "\".");
             }
             return p.value;
         }

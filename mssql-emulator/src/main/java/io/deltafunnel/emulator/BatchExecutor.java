@@ -34,7 +34,7 @@ final class BatchExecutor {
     boolean executeBatch(String sql) throws IOException {
         int fault = s.emu.faults().takeStatementFault(sql);
         if (fault != 0) {
-            report(new SqlServerError(fault, "mssql-emulator injected failure (error " + fault + ")"));
+            report(ErrorCatalog.injected(fault, 16, "mssql-emulator injected failure (error " + fault + ")"));
             return false;
         }
         List<Stmt> stmts;
@@ -143,7 +143,7 @@ final class BatchExecutor {
             // a defect of the emulator: report it as an error of this statement instead of dropping the connection
             LOG.log(Level.WARNING, "internal error executing: " + abbreviate(st.text), e);
             rollbackStatement(sp);
-            report(new SqlServerError(50000, "mssql-emulator internal error: " + e));
+            report(ErrorCatalog.EMULATOR_ERROR.error("mssql-emulator internal error: " + e));
             return false;
         }
     }
@@ -241,7 +241,7 @@ final class BatchExecutor {
         }
         String db = st.tokens.get(1).value();
         if (!db.equalsIgnoreCase(s.database)) {
-            throw new SqlServerError(911, 1, 16,
+            throw ErrorCatalog.DATABASE_DOES_NOT_EXIST.error(
                     "Database '" + db + "' does not exist. Make sure that the name is entered correctly.");
         }
         ctx.done(DoneStatus.CMD_NONE, -1);
@@ -266,7 +266,7 @@ final class BatchExecutor {
             java.time.LocalTime t = java.time.LocalTime.parse(st.tokens.get(2).value());
             millis = t.toNanoOfDay() / 1_000_000L;
         } catch (java.time.format.DateTimeParseException e) {
-            throw new SqlServerError(148, 1, 15, "Incorrect time syntax in time string '"
+            throw ErrorCatalog.WAITFOR_TIME_SYNTAX.error("Incorrect time syntax in time string '"
                     + st.tokens.get(2).value() + "' used with WAITFOR.");
         }
         long end = System.nanoTime() + millis * 1_000_000L;

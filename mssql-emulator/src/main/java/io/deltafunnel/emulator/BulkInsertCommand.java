@@ -35,7 +35,7 @@ final class BulkInsertCommand {
         ObjectName name = ObjectName.at(t, 2);
         TableDef table = s.catalog().table(name.schema, name.name);
         if (table == null) {
-            throw new SqlServerError(208, 1, 16, "Invalid object name '" + name.name + "'.");
+            throw ErrorCatalog.INVALID_OBJECT_NAME.error("Invalid object name '" + name.name + "'.");
         }
         int i = name.next;
         List<String> cols = new ArrayList<>();
@@ -48,7 +48,7 @@ final class BulkInsertCommand {
                     throw SqlServerError.syntax(c.text());
                 }
                 if (table.column(c.value()) == null) {
-                    throw new SqlServerError(207, 1, 16, "Invalid column name '" + c.value() + "'.");
+                    throw ErrorCatalog.INVALID_COLUMN_NAME.error("Invalid column name '" + c.value() + "'.");
                 }
                 cols.add(c.value());
                 i++;
@@ -126,7 +126,8 @@ final class BulkInsertCommand {
                             }
                             ColumnDef def = table.column(c.value());
                             if (def == null) {
-                                throw new SqlServerError(207, 1, 16, "Invalid column name '" + c.value() + "'.");
+                                throw ErrorCatalog.INVALID_COLUMN_NAME.error(
+                                        "Invalid column name '" + c.value() + "'.");
                             }
                             order.add(def.name());
                             i++;

@@ -64,7 +64,7 @@ final class BulkLoadHandler {
         boolean sink = s.emu.sinkMode();
         try {
             if (cmd == null) {
-                throw new SqlServerError(4806, 1, 16, "mssql-emulator: BULK_LOAD received without a preceding"
+                throw ErrorCatalog.BULK_NOT_PREPARED.error("mssql-emulator: BULK_LOAD received without a preceding"
                         + " INSERT BULK statement.");
             }
             // TABLOCK into a heap: a bulk update (BU) lock, shared with other TABLOCK bulk loads; TABLOCK into a
@@ -216,7 +216,7 @@ final class BulkLoadHandler {
                 ? "Transaction (Process ID " + s.connection.spid() + ") was deadlocked on lock resources with another"
                         + " process and has been chosen as the deadlock victim. Rerun the transaction."
                 : "mssql-emulator injected bulk load failure (error " + fault.errorNumber + ")";
-        throw new SqlServerError(fault.errorNumber, 1, fault.errorNumber == 1205 ? 13 : 16, msg);
+        throw ErrorCatalog.injected(fault.errorNumber, fault.errorNumber == 1205 ? 13 : 16, msg);
     }
 
     /**
@@ -260,7 +260,8 @@ final class BulkLoadHandler {
             if (!BulkStreamTypes.matches(cmd.types.get(i), t)) {
                 LOG.log(Level.FINE, "bulk column {0}: INSERT BULK declared {1}, COLMETADATA sent {2}",
                         new Object[] {i + 1, cmd.types.get(i), t});
-                throw new SqlServerError(4816, 1, 16, "Invalid column type from bcp client for colid " + (i + 1)
+                throw ErrorCatalog.BULK_INVALID_COLUMN_TYPE.error(
+                        "Invalid column type from bcp client for colid " + (i + 1)
                         + ".");
             }
             ColumnDef target = table.column(declaredName);
@@ -274,7 +275,7 @@ final class BulkLoadHandler {
 
     /** 4804: the stream ended (or held fewer/more columns) where SQL Server expected more data. */
     private static SqlServerError prematureEnd(int state, int severity) {
-        return new SqlServerError(4804, state, severity, "While reading current row from host, a premature"
+        return ErrorCatalog.BULK_PREMATURE_END.error(state, severity, "While reading current row from host, a premature"
                 + " end-of-message was encountered--an incoming data stream was interrupted when the server expected"
                 + " to see more data. The host program may have terminated. Ensure that you are using a supported"
                 + " client application programming interface (API).");
@@ -312,7 +313,8 @@ final class BulkLoadHandler {
                     throw prematureEnd(1, 17);
                 }
                 // e.g. a value longer than its declared length: SQL Server rejects the bcp stream
-                throw new SqlServerError(4815, 1, 16, "Received an invalid column length from the bcp client for"
+                throw ErrorCatalog.BULK_INVALID_COLUMN_LENGTH.error(
+                        "Received an invalid column length from the bcp client for"
                         + " colid " + (i + 1) + ". (" + e.getMessage() + ")");
             }
             if (v == null) {
@@ -320,7 +322,7 @@ final class BulkLoadHandler {
                     v = c.defaultValue;
                 }
                 if (v == null && !c.converter.column().nullable()) {
-                    throw new SqlServerError(515, 2, 16, "Cannot insert the value NULL into column '"
+                    throw ErrorCatalog.NULL_NOT_ALLOWED.error("Cannot insert the value NULL into column '"
                             + c.name + "', table '" + cmd.table.messageName(s.database)
                             + "'; column does not allow nulls. INSERT fails.");
                 }
@@ -377,7 +379,8 @@ final class BulkLoadHandler {
             key[k] = row[pos[k]];
         }
         if (previous != null && compareKeys(previous, key) >= 0) {
-            throw new SqlServerError(4819, 1, 16, "Cannot bulk load. The bulk data stream was incorrectly specified as"
+            throw ErrorCatalog.BULK_NOT_SORTED.error(
+                    "Cannot bulk load. The bulk data stream was incorrectly specified as"
                     + " sorted or the data violates a uniqueness constraint imposed by the target table. Sort order"
                     + " incorrect for the following two rows: primary key of first row: (" + keyText(previous)
                     + "), primary key of second row: (" + keyText(key) + ").");

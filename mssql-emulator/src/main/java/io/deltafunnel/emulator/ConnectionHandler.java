@@ -191,7 +191,9 @@ final class ConnectionHandler implements Runnable {
         TdsWriter w = new TdsWriter(512);
         if (!accepted) {
             String who = tokenLogin ? "<token-identified principal>" : login.userName;
-            TokenWriter.message(w, TokenType.ERROR, 18456, 1, 14, "Login failed for user '" + who + "'.",
+            TokenWriter.message(w, TokenType.ERROR, ErrorCatalog.LOGIN_FAILED.number(),
+                    ErrorCatalog.LOGIN_FAILED.state(), ErrorCatalog.LOGIN_FAILED.severity(),
+                    "Login failed for user '" + who + "'.",
                     Response.SERVER_NAME, "", 1);
             TokenWriter.done(w, TokenType.DONE, DoneStatus.ERROR, 0, 0);
             writer.writeMessage(PacketType.TABULAR_RESULT, w.array(), 0, w.size());
@@ -201,7 +203,9 @@ final class ConnectionHandler implements Runnable {
                 : Math.max(512, Math.min(32767, login.packetSize));
         String db = login.database == null || login.database.isEmpty() ? MssqlEmulator.DATABASE : login.database;
         TokenWriter.envChangeString(w, EnvChangeType.DATABASE, db, MssqlEmulator.DATABASE);
-        TokenWriter.message(w, TokenType.INFO, 5701, 2, 0, "Changed database context to '" + db + "'.",
+        TokenWriter.message(w, TokenType.INFO, ErrorCatalog.DATABASE_CONTEXT_CHANGED.number(),
+                ErrorCatalog.DATABASE_CONTEXT_CHANGED.state(), ErrorCatalog.DATABASE_CONTEXT_CHANGED.severity(),
+                "Changed database context to '" + db + "'.",
                 Response.SERVER_NAME, "", 1);
         TokenWriter.envChangeBytes(w, EnvChangeType.SQL_COLLATION, Collation.SQL_LATIN1_GENERAL_CP1_CI_AS.bytes(),
                 new byte[0]);

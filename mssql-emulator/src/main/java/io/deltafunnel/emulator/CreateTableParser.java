@@ -155,7 +155,7 @@ final class CreateTableParser {
         }
         for (String p : pk) {
             if (fixed.stream().noneMatch(c -> c.name().equalsIgnoreCase(p))) {
-                throw new SqlServerError(1911, 1, 16, "Column name '" + p
+                throw ErrorCatalog.KEY_COLUMN_MISSING.error("Column name '" + p
                         + "' does not exist in the target table or view.");
             }
         }
@@ -206,7 +206,8 @@ final class CreateTableParser {
                     expect(")");
                 }
                 if (!isIdentityCapable(type)) {
-                    throw new SqlServerError(2749, 2, 16, "Identity column '" + name + "' must be of data type int,"
+                    throw ErrorCatalog.IDENTITY_COLUMN_TYPE.error(
+                            "Identity column '" + name + "' must be of data type int,"
                             + " bigint, smallint, tinyint, or decimal or numeric with a scale of 0, and constrained"
                             + " to be nonnullable.");
                 }
@@ -218,7 +219,8 @@ final class CreateTableParser {
                 i++;
                 skipClustering();
                 if (!pk.isEmpty()) {
-                    throw new SqlServerError(8110, 1, 16, "Cannot add multiple PRIMARY KEY constraints to table.");
+                    throw ErrorCatalog.MULTIPLE_PRIMARY_KEYS.error(
+                            "Cannot add multiple PRIMARY KEY constraints to table.");
                 }
                 pk.add(name);
                 pkName = named("PK", null);
@@ -262,7 +264,8 @@ final class CreateTableParser {
         }
         boolean isNullable = nullable == null ? !identity : nullable;
         if (identity && isNullable) {
-            throw new SqlServerError(8147, 1, 16, "Could not create IDENTITY attribute on nullable column '" + name
+            throw ErrorCatalog.IDENTITY_ON_NULLABLE.error(
+                    "Could not create IDENTITY attribute on nullable column '" + name
                     + "'.");
         }
         return new ColumnDef(name, type, isNullable, identity, seed, inc, defaultH2, defaultSql);
@@ -365,7 +368,8 @@ final class CreateTableParser {
             }
             if (primary) {
                 if (!pk.isEmpty()) {
-                    throw new SqlServerError(8110, 1, 16, "Cannot add multiple PRIMARY KEY constraints to table.");
+                    throw ErrorCatalog.MULTIPLE_PRIMARY_KEYS.error(
+                            "Cannot add multiple PRIMARY KEY constraints to table.");
                 }
                 pk.addAll(cols);
                 pkName = named("PK", null);

@@ -20,7 +20,7 @@ import java.util.List;
  * other DDL statement is refused with error 50101.
  */
 final class DdlHandler {
-    static final int DDL_IN_TRANSACTION = 50101;
+    static final int DDL_IN_TRANSACTION = ErrorCatalog.DDL_IN_TRANSACTION.number();
 
     private final ExecContext ctx;
     private final Session s;
@@ -65,7 +65,7 @@ final class DdlHandler {
 
     private void refuseInTransaction(String text) throws SqlServerError {
         if (s.inTransaction()) {
-            throw new SqlServerError(DDL_IN_TRANSACTION, 1, 16, "mssql-emulator does not support this DDL statement"
+            throw ErrorCatalog.DDL_IN_TRANSACTION.error("mssql-emulator does not support this DDL statement"
                     + " inside a transaction (H2 would silently commit the transaction): "
                     + BatchExecutor.abbreviate(text));
         }
@@ -96,7 +96,8 @@ final class DdlHandler {
         p.foreignKeys.forEach(f -> given.add(f.name));
         for (String n : given) {
             if (!names.add(n.toLowerCase(java.util.Locale.ROOT)) || cat.constraintNameTaken(n)) {
-                throw new SqlServerError(2714, 5, 16, "There is already an object named '" + n + "' in the database.");
+                throw ErrorCatalog.OBJECT_EXISTS.error(5,
+                        "There is already an object named '" + n + "' in the database.");
             }
         }
         TableDef table = createTable(p.table, p.h2Constraints, text, p);
@@ -116,27 +117,28 @@ final class DdlHandler {
                 && (cat.schema(spec.parent.schema) == null || cat.schema(spec.parent.schema).equalsIgnoreCase(child.schema()));
         TableDef parent = self ? child : cat.table(spec.parent.schema, spec.parent.name);
         if (parent == null) {
-            throw new SqlServerError(1767, 0, 16, "Foreign key '" + spec.name + "' references invalid table '"
+            throw ErrorCatalog.FK_INVALID_TABLE.error("Foreign key '" + spec.name + "' references invalid table '"
                     + spec.parent.name + "'.");
         }
         List<Constraints.Key> parentKeys = self ? ownKeys : cat.keys(parent.objectId());
         List<String> parentCols = spec.parentColumns;
         if (parentCols.isEmpty()) {
             if (parent.primaryKey().isEmpty()) {
-                throw new SqlServerError(1773, 0, 16, "Foreign key '" + spec.name + "' has implicit reference to"
+                throw ErrorCatalog.FK_NO_PRIMARY_KEY.error("Foreign key '" + spec.name + "' has implicit reference to"
                         + " object '" + parent.name() + "' which does not have a primary key defined on it.");
             }
             parentCols = parent.primaryKey();
         }
         if (parentCols.size() != spec.columns.size()) {
-            throw new SqlServerError(8139, 0, 16, "Number of referencing columns in foreign key differs from number"
+            throw ErrorCatalog.FK_COLUMN_COUNT.error("Number of referencing columns in foreign key differs from number"
                     + " of referenced columns, table '" + child.name() + "'.");
         }
         List<String> childCols = new ArrayList<>();
         for (String c : spec.columns) {
             ColumnDef d = child.column(c);
             if (d == null) {
-                throw new SqlServerError(1769, 1, 16, "Foreign key '" + spec.name + "' references invalid column '"
+                throw ErrorCatalog.FK_INVALID_REFERENCING_COLUMN.error(
+                        "Foreign key '" + spec.name + "' references invalid column '"
                         + c + "' in referencing table '" + child.name() + "'.");
             }
             childCols.add(d.name());
@@ -145,7 +147,8 @@ final class DdlHandler {
         for (String c : parentCols) {
             ColumnDef d = parent.column(c);
             if (d == null) {
-                throw new SqlServerError(1770, 0, 16, "Foreign key '" + spec.name + "' references invalid column '"
+                throw ErrorCatalog.FK_INVALID_REFERENCED_COLUMN.error(
+                        "Foreign key '" + spec.name + "' references invalid column '"
                         + c + "' in referenced table '" + parent.name() + "'.");
             }
             pcols.add(d.name());
@@ -153,7 +156,8 @@ final class DdlHandler {
         java.util.Set<String> wanted = lowerSet(pcols);
         boolean candidate = parentKeys.stream().anyMatch(k -> lowerSet(k.columns).equals(wanted));
         if (!candidate) {
-            throw new SqlServerError(1776, 0, 16, "There are no primary or candidate keys in the referenced table '"
+            throw ErrorCatalog.FK_NO_MATCHING_KEY.error(
+                    "There are no primary or candidate keys in the referenced table '"
                     + parent.schema() + "." + parent.name() + "' that match the referencing column list in the"
                     + " foreign key '" + spec.name + "'.");
         }
@@ -188,7 +192,7 @@ final class DdlHandler {
                     + " [CONSTRAINT name] FOREIGN KEY)");
         }
         if (s.catalog().constraintNameTaken(spec.name)) {
-            throw new SqlServerError(2714, 5, 16, "There is already an object named '" + spec.name
+            throw ErrorCatalog.OBJECT_EXISTS.error(5, "There is already an object named '" + spec.name
                     + "' in the database.");
         }
         Constraints.ForeignKey fk = resolve(child, spec, s.catalog().keys(child.objectId()));
@@ -207,7 +211,8 @@ final class DdlHandler {
                     .append(") FETCH FIRST 1 ROW ONLY");
             try (Statement x = s.h2.createStatement(); ResultSet rs = x.executeQuery(q.toString())) {
                 if (rs.next()) {
-                    throw new SqlServerError(547, 0, 16, "The ALTER TABLE statement conflicted with the FOREIGN KEY"
+                    throw ErrorCatalog.CONSTRAINT_CONFLICT.error(
+                            "The ALTER TABLE statement conflicted with the FOREIGN KEY"
                             + " constraint \"" + fk.name + "\". The conflict occurred in database \"" + s.database
                             + "\", table \"" + parent.schema() + "." + parent.name() + "\", column '"
                             + fk.parentColumns.get(0) + "'.");
@@ -230,7 +235,7 @@ final class DdlHandler {
         Catalog cat = s.catalog();
         String schema = cat.schema(t.schema());
         if (schema == null) {
-            throw new SqlServerError(2760, 1, 16, "The specified schema name \"" + t.schema()
+            throw ErrorCatalog.NO_SUCH_SCHEMA.error("The specified schema name \"" + t.schema()
                     + "\" either does not exist or you do not have permission to use it.");
         }
         TableDef table = t.withName(schema, t.name());
@@ -238,7 +243,7 @@ final class DdlHandler {
         s.lock(table, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
         synchronized (cat.ddlLock()) {
             if (cat.table(schema, t.name()) != null) {
-                throw new SqlServerError(2714, 6, 16, "There is already an object named '" + t.name()
+                throw ErrorCatalog.OBJECT_EXISTS.error("There is already an object named '" + t.name()
                         + "' in the database.");
             }
             List<Constraints.ForeignKey> fks = new ArrayList<>();
@@ -289,7 +294,7 @@ final class DdlHandler {
         Catalog cat = s.catalog();
         synchronized (cat.ddlLock()) {
             if (cat.schema(name) != null) {
-                throw new SqlServerError(2714, 6, 16, "There is already an object named '" + name
+                throw ErrorCatalog.OBJECT_EXISTS.error("There is already an object named '" + name
                         + "' in the database.");
             }
             runDdl("CREATE SCHEMA " + Identifiers.h2Quote(name));
@@ -320,11 +325,11 @@ final class DdlHandler {
                 ctx.done(DoneStatus.CMD_NONE, -1);
                 return;
             }
-            throw new SqlServerError(3701, 1, 16, "Cannot drop the schema '" + name
+            throw ErrorCatalog.CANNOT_DROP_SCHEMA.error("Cannot drop the schema '" + name
                     + "', because it does not exist or you do not have permission.");
         }
         if (cat.schemaHasTables(canonical)) {
-            throw new SqlServerError(3729, 1, 16, "Cannot drop schema '" + canonical
+            throw ErrorCatalog.SCHEMA_REFERENCED.error("Cannot drop schema '" + canonical
                     + "' because it is being referenced by an object.");
         }
         runDdl("DROP SCHEMA " + Identifiers.h2Quote(canonical));
@@ -346,14 +351,15 @@ final class DdlHandler {
             TableDef t = cat.table(n.schema, n.name);
             if (t == null) {
                 if (!ifExists) {
-                    throw new SqlServerError(3701, 5, 11, "Cannot drop the table '" + n.name
+                    throw ErrorCatalog.CANNOT_DROP_TABLE.error("Cannot drop the table '" + n.name
                             + "', because it does not exist or you do not have permission.");
                 }
             } else {
                 s.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
                 for (Constraints.ForeignKey fk : cat.foreignKeys(t.objectId(), false)) {
                     if (fk.child != t.objectId()) {
-                        throw new SqlServerError(3726, 1, 16, "Could not drop object '" + t.schema() + "." + t.name()
+                        throw ErrorCatalog.DROP_REFERENCED_BY_FK.error(
+                                "Could not drop object '" + t.schema() + "." + t.name()
                                 + "' because it is referenced by a FOREIGN KEY constraint.");
                     }
                 }
@@ -382,7 +388,7 @@ final class DdlHandler {
     private TableDef existing(ObjectName n) throws SqlServerError {
         TableDef t = s.catalog().table(n.schema, n.name);
         if (t == null) {
-            throw new SqlServerError(4701, 1, 16, "Cannot find the object \"" + n.name
+            throw ErrorCatalog.CANNOT_FIND_OBJECT.error("Cannot find the object \"" + n.name
                     + "\" because it does not exist or you do not have permissions.");
         }
         return t;
@@ -395,7 +401,7 @@ final class DdlHandler {
         }
         TableDef t = existing(n);
         if (!s.catalog().foreignKeys(t.objectId(), false).isEmpty()) {
-            throw new SqlServerError(4712, 1, 16, "Cannot truncate table '" + t.schema() + "." + t.name()
+            throw ErrorCatalog.TRUNCATE_REFERENCED_BY_FK.error("Cannot truncate table '" + t.schema() + "." + t.name()
                     + "' because it is being referenced by a FOREIGN KEY constraint.");
         }
         s.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
@@ -452,7 +458,7 @@ final class DdlHandler {
         }
         String targetSchema = s.catalog().schema(st.tokens.get(2).value());
         if (targetSchema == null) {
-            throw new SqlServerError(15151, 1, 16, "Cannot find the schema '" + st.tokens.get(2).value()
+            throw ErrorCatalog.NO_SUCH_SCHEMA_TO_ALTER.error("Cannot find the schema '" + st.tokens.get(2).value()
                     + "', because it does not exist or you do not have permission.");
         }
         int i = 4;
@@ -462,7 +468,8 @@ final class DdlHandler {
         TableDef old = existing(ObjectName.at(st.tokens, i));
         s.lock(old, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
         if (s.catalog().table(targetSchema, old.name()) != null) {
-            throw new SqlServerError(15530, 1, 16, "The object with name \"" + old.name() + "\" already exists.");
+            throw ErrorCatalog.TRANSFER_NAME_EXISTS.error(
+                    "The object with name \"" + old.name() + "\" already exists.");
         }
         TableDef moved = old.withName(targetSchema, old.name());
         copyTable(old, moved);
@@ -509,7 +516,7 @@ final class DdlHandler {
         boolean column = type != null && type.trim().equalsIgnoreCase("COLUMN");
         if (column) {
             if (parts.size() < 2) {
-                throw new SqlServerError(15248, "Either the parameter @objname is ambiguous or the claimed"
+                throw ErrorCatalog.RENAME_AMBIGUOUS.error("Either the parameter @objname is ambiguous or the claimed"
                         + " @objtype (COLUMN) is wrong.");
             }
             String col = parts.get(parts.size() - 1);
@@ -518,12 +525,13 @@ final class DdlHandler {
             TableDef t = s.catalog().table(schema.isEmpty() ? "dbo" : schema, tname);
             ColumnDef c = t == null ? null : t.column(col);
             if (c == null) {
-                throw new SqlServerError(15248, "Either the parameter @objname is ambiguous or the claimed"
+                throw ErrorCatalog.RENAME_AMBIGUOUS.error("Either the parameter @objname is ambiguous or the claimed"
                         + " @objtype (COLUMN) is wrong.");
             }
             s.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
             if (t.column(newName) != null) {
-                throw new SqlServerError(2705, 4, 16, "Column names in each table must be unique. Column name '"
+                throw ErrorCatalog.DUPLICATE_COLUMN_NAME.error(
+                        "Column names in each table must be unique. Column name '"
                         + newName + "' in table '" + t.name() + "' is specified more than once.");
             }
             try (Statement x = s.h2.createStatement()) {
@@ -548,12 +556,13 @@ final class DdlHandler {
         String[] sn = MultipartName.schemaAndName(objName);
         TableDef t = sn == null ? null : s.catalog().table(sn[0], sn[1]);
         if (t == null) {
-            throw new SqlServerError(15248, "Either the parameter @objname is ambiguous or the claimed @objtype"
+            throw ErrorCatalog.RENAME_AMBIGUOUS.error(
+                    "Either the parameter @objname is ambiguous or the claimed @objtype"
                     + " (object) is wrong.");
         }
         s.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
         if (s.catalog().table(t.schema(), newName) != null) {
-            throw new SqlServerError(15335, "Error: The new name '" + newName
+            throw ErrorCatalog.RENAME_NAME_IN_USE.error("Error: The new name '" + newName
                     + "' is already in use as a object name and would cause a duplicate that is not permitted.");
         }
         try (Statement x = s.h2.createStatement()) {

@@ -50,7 +50,8 @@ final class DeclareHandler {
             }
             String key = name.toLowerCase(Locale.ROOT);
             if (ctx.vars.containsKey(key)) {
-                throw new SqlServerError(134, 1, 15, "The variable name '" + name + "' has already been declared."
+                throw ErrorCatalog.VARIABLE_ALREADY_DECLARED.error(
+                        "The variable name '" + name + "' has already been declared."
                         + " Variable names must be unique within a query batch or stored procedure.");
             }
             ctx.vars.put(key, new SqlParam(name, type.type.typeInfo(), value, false));

@@ -68,13 +68,13 @@ final class DuplicateKeys {
         String dup = "The duplicate key value is (" + String.join(", ", shown) + ").";
         switch (key.kind) {
             case PRIMARY_KEY:
-                return new SqlServerError(2627, 1, 14, "Violation of PRIMARY KEY constraint '" + key.name
+                return ErrorCatalog.DUPLICATE_KEY.error("Violation of PRIMARY KEY constraint '" + key.name
                         + "'. Cannot insert duplicate key in object '" + object + "'. " + dup);
             case UNIQUE_CONSTRAINT:
-                return new SqlServerError(2627, 1, 14, "Violation of UNIQUE KEY constraint '" + key.name
+                return ErrorCatalog.DUPLICATE_KEY.error("Violation of UNIQUE KEY constraint '" + key.name
                         + "'. Cannot insert duplicate key in object '" + object + "'. " + dup);
             default:
-                return new SqlServerError(2601, 1, 14, "Cannot insert duplicate key row in object '" + object
+                return ErrorCatalog.DUPLICATE_KEY_ROW.error("Cannot insert duplicate key row in object '" + object
                         + "' with unique index '" + key.name + "'. " + dup);
         }
     }

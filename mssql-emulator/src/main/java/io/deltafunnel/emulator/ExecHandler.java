@@ -32,7 +32,7 @@ final class ExecHandler {
             }
             statusVar = procTok.text();
             if (!ctx.vars.containsKey(statusVar.toLowerCase(Locale.ROOT))) {
-                throw new SqlServerError(137, 2, 15, "Must declare the scalar variable \"" + statusVar + "\".");
+                throw ErrorCatalog.UNDECLARED_VARIABLE.error("Must declare the scalar variable \"" + statusVar + "\".");
             }
             i += 2;
         }
@@ -50,12 +50,13 @@ final class ExecHandler {
         switch (name) {
             case "sp_rename":
                 if (args.size() < 2 || args.size() > 3) {
-                    throw new SqlServerError(201, 4, 16,
+                    throw ErrorCatalog.PARAMETER_NOT_SUPPLIED.error(
                             "Procedure or function 'sp_rename' expects parameter '@newname', which was not supplied.");
                 }
                 new DdlHandler(ctx).rename(args.get(0), args.get(1), args.size() == 3 ? args.get(2) : null,
                         st.text);
-                ctx.response.info(15477, "Caution: Changing any part of an object name could break scripts and"
+                ctx.response.info(ErrorCatalog.RENAME_CAUTION.number(),
+                        "Caution: Changing any part of an object name could break scripts and"
                         + " stored procedures.");
                 ctx.done(DoneStatus.CMD_NONE, -1);
                 return;
@@ -74,7 +75,7 @@ final class ExecHandler {
                 return;
             }
             default:
-                throw new SqlServerError(2812, 62, 16, "Could not find stored procedure '" + proc.name + "'.");
+                throw ErrorCatalog.NO_SUCH_PROCEDURE.error("Could not find stored procedure '" + proc.name + "'.");
         }
     }
 

@@ -73,7 +73,7 @@ public final class ForeignKeyTrigger implements Trigger {
                 return;
             }
             if (!exists(conn, parent, fk.parentColumns, key)) {
-                throw new NormalizeTrigger.TriggerError(new SqlServerError(547, 0, 16, "The "
+                throw new NormalizeTrigger.TriggerError(ErrorCatalog.CONSTRAINT_CONFLICT.error("The "
                         + (oldRow == null ? "INSERT" : "UPDATE") + " statement conflicted with the FOREIGN KEY constraint \""
                         + fk.name + "\". The conflict occurred in database \"" + cat.database() + "\", table \""
                         + parent.schema() + "." + parent.name() + "\", column '" + fk.parentColumns.get(0) + "'."));
@@ -84,7 +84,7 @@ public final class ForeignKeyTrigger implements Trigger {
                 return;
             }
             if (exists(conn, child, fk.childColumns, key)) {
-                throw new NormalizeTrigger.TriggerError(new SqlServerError(547, 0, 16, "The "
+                throw new NormalizeTrigger.TriggerError(ErrorCatalog.CONSTRAINT_CONFLICT.error("The "
                         + (newRow == null ? "DELETE" : "UPDATE") + " statement conflicted with the REFERENCE constraint \""
                         + fk.name + "\". The conflict occurred in database \"" + cat.database() + "\", table \""
                         + child.schema() + "." + child.name() + "\", column '" + fk.childColumns.get(0) + "'."));

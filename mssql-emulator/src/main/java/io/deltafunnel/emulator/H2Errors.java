@@ -40,24 +40,25 @@ final class H2Errors {
         String firstQuoted = firstQuoted(h2);
         switch (e.getErrorCode()) {
             case ErrorCode.NULL_NOT_ALLOWED:
-                return new SqlServerError(515, 2, 16, "Cannot insert the value NULL into column '"
+                return ErrorCatalog.NULL_NOT_ALLOWED.error("Cannot insert the value NULL into column '"
                         + columnOnly(firstQuoted) + "', table '" + tableName
                         + "'; column does not allow nulls. INSERT fails.");
             case ErrorCode.VALUE_TOO_LONG_2:
-                return new SqlServerError(2628, 1, 16, "String or binary data would be truncated in table '"
+                return ErrorCatalog.STRING_TRUNCATED.error("String or binary data would be truncated in table '"
                         + tableName + "', column '" + columnOnly(firstQuoted) + "'. Truncated value: ''.");
             case ErrorCode.NUMERIC_VALUE_OUT_OF_RANGE_1:
             case ErrorCode.NUMERIC_VALUE_OUT_OF_RANGE_2:
-                return new SqlServerError(8115, 2, 16, "Arithmetic overflow error converting expression to data"
+                return ErrorCatalog.ARITHMETIC_OVERFLOW.error("Arithmetic overflow error converting expression to data"
                         + " type. (" + h2 + ")");
             case ErrorCode.DATA_CONVERSION_ERROR_1:
-                return new SqlServerError(245, 1, 16, "Conversion failed: " + h2);
+                return ErrorCatalog.CONVERSION_FAILED.error("Conversion failed: " + h2);
             case ErrorCode.INVALID_DATETIME_CONSTANT_2:
-                return new SqlServerError(241, 1, 16,
+                return ErrorCatalog.DATETIME_CONVERSION_FAILED.error(
                         "Conversion failed when converting date and/or time from character string.");
             case ErrorCode.DUPLICATE_KEY_1:
                 if (h2.contains("duplicate _ROWID_ target record already processed")) {
-                    return new SqlServerError(8672, 1, 16, "The MERGE statement attempted to UPDATE or DELETE the same"
+                    return ErrorCatalog.MERGE_SAME_ROW_TWICE.error(
+                            "The MERGE statement attempted to UPDATE or DELETE the same"
                             + " row more than once. This happens when a target row matches more than one source row."
                             + " A MERGE statement cannot UPDATE/DELETE the same row of the target table multiple"
                             + " times. Refine the ON clause to ensure a target row matches at most one source row, or"
@@ -69,7 +70,7 @@ final class H2Errors {
                         return dup;
                     }
                 }
-                return new SqlServerError(2627, 1, 14, "Violation of PRIMARY KEY or UNIQUE constraint. Cannot insert"
+                return ErrorCatalog.DUPLICATE_KEY.error("Violation of PRIMARY KEY or UNIQUE constraint. Cannot insert"
                         + " duplicate key in object '" + (table == null ? "?" : table.schema() + "." + table.name())
                         + "'. (" + h2 + ")");
             case ErrorCode.CHECK_CONSTRAINT_VIOLATED_1:
@@ -78,7 +79,8 @@ final class H2Errors {
                             : firstQuoted;
                     for (Constraints.Check c : catalog.checks(table.objectId())) {
                         if (c.name.equalsIgnoreCase(name)) {
-                            return new SqlServerError(547, 0, 16, "The " + verb + " statement conflicted with the CHECK"
+                            return ErrorCatalog.CONSTRAINT_CONFLICT.error(
+                                    "The " + verb + " statement conflicted with the CHECK"
                                     + " constraint \"" + c.name + "\". The conflict occurred in database \"" + database
                                     + "\", table \"" + table.schema() + "." + table.name() + "\""
                                     + (c.column == null ? "" : ", column '" + c.column + "'") + ".");
@@ -88,34 +90,35 @@ final class H2Errors {
                 // fall through
             case ErrorCode.REFERENTIAL_INTEGRITY_VIOLATED_PARENT_MISSING_1:
             case ErrorCode.REFERENTIAL_INTEGRITY_VIOLATED_CHILD_EXISTS_1:
-                return new SqlServerError(547, 0, 16, "The statement conflicted with a constraint. (" + h2 + ")");
+                return ErrorCatalog.CONSTRAINT_CONFLICT.error(
+                        "The statement conflicted with a constraint. (" + h2 + ")");
             case ErrorCode.TABLE_OR_VIEW_NOT_FOUND_1:
             case ErrorCode.TABLE_OR_VIEW_NOT_FOUND_DATABASE_EMPTY_1:
             case ErrorCode.TABLE_OR_VIEW_NOT_FOUND_WITH_CANDIDATES_2:
-                return new SqlServerError(208, 1, 16, "Invalid object name '" + unquote(firstQuoted) + "'.");
+                return ErrorCatalog.INVALID_OBJECT_NAME.error("Invalid object name '" + unquote(firstQuoted) + "'.");
             case ErrorCode.COLUMN_NOT_FOUND_1:
-                return new SqlServerError(207, 1, 16, "Invalid column name '" + columnOnly(firstQuoted) + "'.");
+                return ErrorCatalog.INVALID_COLUMN_NAME.error("Invalid column name '" + columnOnly(firstQuoted) + "'.");
             case ErrorCode.TABLE_OR_VIEW_ALREADY_EXISTS_1:
-                return new SqlServerError(2714, 6, 16, "There is already an object named '"
+                return ErrorCatalog.OBJECT_EXISTS.error("There is already an object named '"
                         + columnOnly(firstQuoted) + "' in the database.");
             case ErrorCode.DEADLOCK_1:
-                return new SqlServerError(1205, 51, 13, "Transaction was deadlocked on lock resources with another"
+                return ErrorCatalog.DEADLOCK_VICTIM.error("Transaction was deadlocked on lock resources with another"
                         + " process and has been chosen as the deadlock victim. Rerun the transaction.");
             case ErrorCode.LOCK_TIMEOUT_1:
-                return new SqlServerError(1222, 56, 16, "Lock request time out period exceeded.");
+                return ErrorCatalog.LOCK_TIMEOUT.error("Lock request time out period exceeded.");
             case ErrorCode.DIVISION_BY_ZERO_1:
-                return new SqlServerError(8134, 1, 16, "Divide by zero error encountered.");
+                return ErrorCatalog.DIVIDE_BY_ZERO.error("Divide by zero error encountered.");
             case ErrorCode.SCHEMA_NOT_FOUND_1:
-                return new SqlServerError(2760, 1, 16, "The specified schema name \"" + unquote(firstQuoted)
+                return ErrorCatalog.NO_SUCH_SCHEMA.error("The specified schema name \"" + unquote(firstQuoted)
                         + "\" either does not exist or you do not have permission to use it.");
             case ErrorCode.SYNTAX_ERROR_1:
             case ErrorCode.SYNTAX_ERROR_2:
-                return new SqlServerError(102, 1, 15, "Incorrect syntax (mssql-emulator/H2: " + h2 + ")");
+                return ErrorCatalog.INCORRECT_SYNTAX.error("Incorrect syntax (mssql-emulator/H2: " + h2 + ")");
             case ErrorCode.FUNCTION_NOT_FOUND_1:
-                return new SqlServerError(195, 10, 15, "'" + unquote(firstQuoted)
+                return ErrorCatalog.UNKNOWN_BUILTIN_FUNCTION.error("'" + unquote(firstQuoted)
                         + "' is not a recognized built-in function name.");
             default:
-                return new SqlServerError(50000, "mssql-emulator: H2 error " + e.getErrorCode() + ": " + h2, e);
+                return ErrorCatalog.EMULATOR_ERROR.error("mssql-emulator: H2 error " + e.getErrorCode() + ": " + h2, e);
         }
     }
 

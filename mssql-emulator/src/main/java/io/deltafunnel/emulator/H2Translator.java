@@ -218,7 +218,7 @@ final class H2Translator {
         }
         SqlParam p = vars.get(v.toLowerCase(Locale.ROOT));
         if (p == null) {
-            throw new SqlServerError(137, 2, 15, "Must declare the scalar variable \"" + v + "\".");
+            throw ErrorCatalog.UNDECLARED_VARIABLE.error("Must declare the scalar variable \"" + v + "\".");
         }
         param(p.value, p.h2CastType());
     }
@@ -243,7 +243,8 @@ final class H2Translator {
             } else if (a.kind() == Token.Kind.VARIABLE && !a.text().startsWith("@@")) {
                 SqlParam p = vars.get(a.text().toLowerCase(Locale.ROOT));
                 if (p == null) {
-                    throw new SqlServerError(137, 2, 15, "Must declare the scalar variable \"" + a.text() + "\".");
+                    throw ErrorCatalog.UNDECLARED_VARIABLE.error(
+                            "Must declare the scalar variable \"" + a.text() + "\".");
                 }
                 args.add(p.value);
             } else {
@@ -261,14 +262,14 @@ final class H2Translator {
         }
         if (test) {
             if (args.size() != 4) {
-                throw new SqlServerError(174, 1, 15, "The applock_test function requires 4 argument(s).");
+                throw ErrorCatalog.FUNCTION_ARGUMENT_COUNT.error("The applock_test function requires 4 argument(s).");
             }
             param(AppLockProcedures.applockTest(session, args.get(0), args.get(1), args.get(2), args.get(3)),
                     "SMALLINT"); // APPLOCK_TEST returns smallint
             return j;
         }
         if (args.size() != 3) {
-            throw new SqlServerError(174, 1, 15, "The applock_mode function requires 3 argument(s).");
+            throw ErrorCatalog.FUNCTION_ARGUMENT_COUNT.error("The applock_mode function requires 3 argument(s).");
         }
         param(AppLockProcedures.applockMode(session, args.get(0), args.get(1), args.get(2)), "VARCHAR(32)");
         return j;

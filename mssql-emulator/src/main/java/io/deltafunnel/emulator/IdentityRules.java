@@ -42,7 +42,7 @@ final class IdentityRules {
             return new Checked(toks, false);
         }
         if (on) {
-            throw new SqlServerError(8101, 1, 16, "An explicit value for the identity column in table '"
+            throw ErrorCatalog.IDENTITY_NEEDS_COLUMN_LIST.error("An explicit value for the identity column in table '"
                     + t.schema() + "." + t.name() + "' can only be specified when a column list is used and"
                     + " IDENTITY_INSERT is ON.");
         }
@@ -123,14 +123,15 @@ final class IdentityRules {
                 boolean target = prev.is("SET") || prev.isSymbol(",")
                         || prev.isSymbol(".") && i >= 3 && (toks.get(i - 3).is("SET") || toks.get(i - 3).isSymbol(","));
                 if (target) {
-                    throw new SqlServerError(8102, 1, 16, "Cannot update identity column '" + identity.name() + "'.");
+                    throw ErrorCatalog.IDENTITY_UPDATE.error(
+                            "Cannot update identity column '" + identity.name() + "'.");
                 }
             }
         }
     }
 
     static SqlServerError explicitValueWhenOff(TableDef t) {
-        return new SqlServerError(544, 1, 16, "Cannot insert explicit value for identity column in table '"
+        return ErrorCatalog.IDENTITY_INSERT_OFF.error("Cannot insert explicit value for identity column in table '"
                 + t.name() + "' when IDENTITY_INSERT is set to OFF.");
     }
 

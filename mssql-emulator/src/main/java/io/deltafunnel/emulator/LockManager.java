@@ -590,11 +590,11 @@ final class LockManager {
     // ---- errors -------------------------------------------------------------------------------------------------
 
     static SqlServerError lockTimeout() {
-        return new SqlServerError(1222, 56, 16, "Lock request time out period exceeded.");
+        return ErrorCatalog.LOCK_TIMEOUT.error("Lock request time out period exceeded.");
     }
 
     static SqlServerError deadlockVictim(Owner owner) {
-        return new SqlServerError(1205, 51, 13, "Transaction (Process ID " + owner.spid + ") was deadlocked on lock"
+        return ErrorCatalog.DEADLOCK_VICTIM.error("Transaction (Process ID " + owner.spid + ") was deadlocked on lock"
                 + " resources with another process and has been chosen as the deadlock victim. Rerun the transaction.");
     }
 }

@@ -20,7 +20,7 @@ final class MultipartName {
                 i++;
                 while (true) {
                     if (i >= n) {
-                        throw new SqlServerError(1038, "Invalid object name '" + s + "'.");
+                        throw ErrorCatalog.EMPTY_NAME_PART.error("Invalid object name '" + s + "'.");
                     }
                     char d = s.charAt(i);
                     if (d == ']') {

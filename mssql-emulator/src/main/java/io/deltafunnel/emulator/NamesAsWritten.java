@@ -53,7 +53,7 @@ final class NamesAsWritten {
             return e;
         }
         String fixed = msg.substring(0, m.start(1)) + written + msg.substring(m.end(1));
-        SqlServerError out = new SqlServerError(e.number(), e.state(), e.severity(), fixed);
+        SqlServerError out = e.withMessage(fixed);
         out.setStackTrace(e.getStackTrace());
         return out;
     }

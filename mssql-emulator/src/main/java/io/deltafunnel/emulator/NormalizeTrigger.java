@@ -103,7 +103,7 @@ public final class NormalizeTrigger implements Trigger {
                 case TINYINT: {
                     long x = ((Number) v).longValue();
                     if (x < 0 || x > 255) {
-                        throw new TriggerError(new SqlServerError(220, 2, 16,
+                        throw new TriggerError(ErrorCatalog.ARITHMETIC_OVERFLOW_FOR_TYPE.error(
                                 "Arithmetic overflow error for data type tinyint, value = " + x + "."));
                     }
                     break;
@@ -114,7 +114,7 @@ public final class NormalizeTrigger implements Trigger {
                     boolean money = ty[i].base() == SqlType.Base.MONEY;
                     if (d.compareTo(money ? MoneyCodec.MONEY_MIN : MoneyCodec.SMALLMONEY_MIN) < 0
                             || d.compareTo(money ? MoneyCodec.MONEY_MAX : MoneyCodec.SMALLMONEY_MAX) > 0) {
-                        throw new TriggerError(new SqlServerError(8115, 2, 16,
+                        throw new TriggerError(ErrorCatalog.ARITHMETIC_OVERFLOW.error(
                                 "Arithmetic overflow error converting expression to data type " + ty[i].name() + "."));
                     }
                     break;
@@ -146,7 +146,8 @@ public final class NormalizeTrigger implements Trigger {
         LocalDateTime r = small ? TemporalCodec.roundToSmallDateTime(ldt) : TemporalCodec.roundToDateTime(ldt);
         if (small ? r.isBefore(TemporalCodec.SMALLDATETIME_MIN) || r.isAfter(TemporalCodec.SMALLDATETIME_MAX)
                 : r.isBefore(TemporalCodec.DATETIME_MIN) || r.isAfter(TemporalCodec.DATETIME_MAX)) {
-            throw new TriggerError(new SqlServerError(242, 3, 16, "The conversion of a datetime2 data type to a "
+            throw new TriggerError(ErrorCatalog.DATETIME_OUT_OF_RANGE.error(
+                    "The conversion of a datetime2 data type to a "
                     + t.name() + " data type resulted in an out-of-range value."));
         }
         return v instanceof Timestamp ? Timestamp.valueOf(r) : r;

@@ -36,7 +36,8 @@ final class ObjectName {
             j += 2;
         }
         if (parts.size() > 3) {
-            throw new SqlServerError(117, 1, 15, "The object name contains more than the maximum number of prefixes.");
+            throw ErrorCatalog.TOO_MANY_NAME_PREFIXES.error(
+                    "The object name contains more than the maximum number of prefixes.");
         }
         String name = parts.get(parts.size() - 1);
         String schema = parts.size() >= 2 ? parts.get(parts.size() - 2) : "";

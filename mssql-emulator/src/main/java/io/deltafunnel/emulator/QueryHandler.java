@@ -69,7 +69,7 @@ final class QueryHandler {
         boolean identityTaken = false;
         for (ResultColumn c : cols) {
             if (c.name.isEmpty()) {
-                throw new SqlServerError(1038, 5, 15, "An object or column name is missing or empty. For SELECT"
+                throw ErrorCatalog.EMPTY_COLUMN_NAME.error("An object or column name is missing or empty. For SELECT"
                         + " INTO statements, verify each column has a name.");
             }
             boolean identity = c.identity && !identityTaken;
@@ -80,7 +80,7 @@ final class QueryHandler {
             defs = carryIdentitySeeds(defs, query);
         }
         if (s.catalog().schema(target.schema) == null) {
-            throw new SqlServerError(2760, 1, 16, "The specified schema name \"" + target.schema
+            throw ErrorCatalog.NO_SUCH_SCHEMA.error("The specified schema name \"" + target.schema
                     + "\" either does not exist or you do not have permission to use it.");
         }
         TableDef table = new TableDef(s.catalog().schema(target.schema), target.name, s.catalog().newObjectId(),

@@ -96,7 +96,7 @@ final class ResultSetWriter {
             default: min = Long.MIN_VALUE; max = Long.MAX_VALUE; break;
         }
         if (d.compareTo(BigDecimal.valueOf(min)) < 0 || d.compareTo(BigDecimal.valueOf(max)) > 0) {
-            throw new SqlServerError(8115, 2, 16, "Arithmetic overflow error converting expression to data type "
+            throw ErrorCatalog.ARITHMETIC_OVERFLOW.error("Arithmetic overflow error converting expression to data type "
                     + t.name() + ".");
         }
         return d.longValue();
@@ -127,7 +127,8 @@ final class ResultSetWriter {
                 if (d != null) {
                     d = d.setScale(t.scale(), RoundingMode.HALF_UP);
                     if (d.precision() - d.scale() > t.precision() - t.scale() && d.signum() != 0) {
-                        throw new SqlServerError(8115, "Arithmetic overflow error converting expression to data type "
+                        throw ErrorCatalog.ARITHMETIC_OVERFLOW.error(1,
+                                "Arithmetic overflow error converting expression to data type "
                                 + t.name() + ".");
                     }
                 }
@@ -141,7 +142,8 @@ final class ResultSetWriter {
                 if (v != null && (t.base() == SqlType.Base.MONEY
                         ? d.compareTo(MoneyCodec.MONEY_MIN) < 0 || d.compareTo(MoneyCodec.MONEY_MAX) > 0
                         : d.compareTo(MoneyCodec.SMALLMONEY_MIN) < 0 || d.compareTo(MoneyCodec.SMALLMONEY_MAX) > 0)) {
-                    throw new SqlServerError(8115, "Arithmetic overflow error converting expression to data type "
+                    throw ErrorCatalog.ARITHMETIC_OVERFLOW.error(1,
+                            "Arithmetic overflow error converting expression to data type "
                             + t.name() + ".");
                 }
                 break;

@@ -75,7 +75,7 @@ final class RpcHandler {
                     TokenWriter.returnStatus(r.token(), 0);
                     return true;
                 default:
-                    throw new SqlServerError(2812, 62, 16, "Could not find stored procedure '" + c.displayName()
+                    throw ErrorCatalog.NO_SUCH_PROCEDURE.error("Could not find stored procedure '" + c.displayName()
                             + "' (mssql-emulator implements sp_executesql, sp_prepare, sp_prepexec, sp_execute and"
                             + " sp_unprepare).");
             }
@@ -92,7 +92,7 @@ final class RpcHandler {
 
     private static String stringParam(List<SqlParam> p, int i, RpcRequest c) throws SqlServerError {
         if (p.size() <= i || !(p.get(i).value instanceof String)) {
-            throw new SqlServerError(214, 2, 16, "Procedure " + c.displayName() + " expects parameter "
+            throw ErrorCatalog.PARAMETER_TYPE.error("Procedure " + c.displayName() + " expects parameter "
                     + (i + 1) + " of type 'ntext/nchar/nvarchar'.");
         }
         return (String) p.get(i).value;
@@ -100,7 +100,7 @@ final class RpcHandler {
 
     private static int intParam(List<SqlParam> p, int i, RpcRequest c) throws SqlServerError {
         if (p.size() <= i || !(p.get(i).value instanceof Number)) {
-            throw new SqlServerError(8144, 2, 16, "Procedure " + c.displayName() + " expects an int handle.");
+            throw ErrorCatalog.TOO_MANY_ARGUMENTS.error("Procedure " + c.displayName() + " expects an int handle.");
         }
         return ((Number) p.get(i).value).intValue();
     }

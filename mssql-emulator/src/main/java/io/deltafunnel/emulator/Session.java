@@ -166,7 +166,8 @@ final class Session {
             if (sent != descriptor) {
                 // The request names another transaction than the session's (a stale or missing descriptor): refused
                 // rather than run outside or inside the wrong transaction. The error number is the emulator's choice.
-                r.error(new SqlServerError(3910, 1, 16, "Transaction context in use by another session (the request's"
+                r.error(ErrorCatalog.TRANSACTION_IN_USE.error(
+                        "Transaction context in use by another session (the request's"
                         + " transaction descriptor " + sent + " is not the session's " + descriptor + ")."));
                 r.finish(0);
                 return;
@@ -249,7 +250,8 @@ final class Session {
     PreparedSql prepared(int handle) throws SqlServerError {
         PreparedSql p = prepared.get(handle);
         if (p == null) {
-            throw new SqlServerError(8179, 1, 16, "Could not find prepared statement with handle " + handle + ".");
+            throw ErrorCatalog.NO_PREPARED_HANDLE.error(
+                    "Could not find prepared statement with handle " + handle + ".");
         }
         return p;
     }
@@ -289,7 +291,7 @@ final class Session {
 
     void commit(Response r) throws SqlServerError, SQLException {
         if (tranCount == 0) {
-            throw new SqlServerError(3902, 1, 16,
+            throw ErrorCatalog.COMMIT_WITHOUT_BEGIN.error(
                     "The COMMIT TRANSACTION request has no corresponding BEGIN TRANSACTION.");
         }
         tranCount--;
@@ -310,7 +312,7 @@ final class Session {
 
     void rollback(Response r) throws SqlServerError, SQLException {
         if (tranCount == 0) {
-            throw new SqlServerError(3903, 1, 16,
+            throw ErrorCatalog.ROLLBACK_WITHOUT_BEGIN.error(
                     "The ROLLBACK TRANSACTION request has no corresponding BEGIN TRANSACTION.");
         }
         rollbackAll(r);

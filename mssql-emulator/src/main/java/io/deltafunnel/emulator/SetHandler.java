@@ -145,10 +145,10 @@ final class SetHandler {
         Session s = ctx.session;
         TableDef t = s.catalog().table(n.schema, n.name);
         if (t == null) {
-            throw new SqlServerError(208, 1, 16, "Invalid object name '" + n.name + "'.");
+            throw ErrorCatalog.INVALID_OBJECT_NAME.error("Invalid object name '" + n.name + "'.");
         }
         if (t.columns().stream().noneMatch(ColumnDef::identity)) {
-            throw new SqlServerError(8106, 1, 16, "Table '" + t.schema() + "." + t.name()
+            throw ErrorCatalog.NO_IDENTITY_PROPERTY.error("Table '" + t.schema() + "." + t.name()
                     + "' does not have the identity property. Cannot perform SET operation.");
         }
         if (!on) {
@@ -160,7 +160,7 @@ final class SetHandler {
         if (s.identityInsertTable != 0 && s.identityInsertTable != t.objectId()) {
             TableDef other = s.catalog().tableById(s.identityInsertTable);
             if (other != null) {
-                throw new SqlServerError(8107, 1, 16, "IDENTITY_INSERT is already ON for table '"
+                throw ErrorCatalog.IDENTITY_INSERT_ALREADY_ON.error("IDENTITY_INSERT is already ON for table '"
                         + other.messageName(s.database) + "'. Cannot perform SET operation for table '" + n.name
                         + "'.");
             }

@@ -7,8 +7,8 @@ package io.deltafunnel.emulator;
 public class SqlServerError extends Exception {
     private static final long serialVersionUID = 1L;
 
-    /** Custom error number for statements the emulator does not implement. */
-    public static final int UNSUPPORTED = 50100;
+    /** Custom error number for statements the emulator does not implement ({@link ErrorCatalog#UNSUPPORTED}). */
+    public static final int UNSUPPORTED = ErrorCatalog.UNSUPPORTED.number();
 
     private final int number;
     private final int state;
@@ -33,11 +33,16 @@ public class SqlServerError extends Exception {
     }
 
     public static SqlServerError unsupported(String what) {
-        return new SqlServerError(UNSUPPORTED, "mssql-emulator does not support: " + what);
+        return ErrorCatalog.UNSUPPORTED.error("mssql-emulator does not support: " + what);
     }
 
     public static SqlServerError syntax(String near) {
-        return new SqlServerError(102, 1, 15, "Incorrect syntax near '" + near + "'.");
+        return ErrorCatalog.INCORRECT_SYNTAX.error("Incorrect syntax near '" + near + "'.");
+    }
+
+    /** The same error (number, state, severity) with another message text, e.g. a name as the client wrote it. */
+    SqlServerError withMessage(String message) {
+        return new SqlServerError(number, state, severity, message);
     }
 
     public int number() {

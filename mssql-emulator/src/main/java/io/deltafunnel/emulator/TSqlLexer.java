@@ -35,7 +35,7 @@ public final class TSqlLexer {
                     }
                 }
                 if (depth > 0) {
-                    throw new SqlServerError(113, 1, 15, "Missing end comment mark '*/'.");
+                    throw ErrorCatalog.MISSING_END_COMMENT.error("Missing end comment mark '*/'.");
                 }
             } else if (c == '[') {
                 int start = i;
@@ -43,7 +43,7 @@ public final class TSqlLexer {
                 i++;
                 while (true) {
                     if (i >= n) {
-                        throw new SqlServerError(105, 1, 15,
+                        throw ErrorCatalog.UNCLOSED_QUOTATION.error(
                                 "Unclosed quotation mark after the character string '" + v + "'.");
                     }
                     char d = sql.charAt(i);
@@ -145,7 +145,7 @@ public final class TSqlLexer {
         int n = sql.length();
         while (true) {
             if (i >= n) {
-                throw new SqlServerError(105, 1, 15,
+                throw ErrorCatalog.UNCLOSED_QUOTATION.error(
                         "Unclosed quotation mark after the character string '" + v + "'.");
             }
             char d = sql.charAt(i);

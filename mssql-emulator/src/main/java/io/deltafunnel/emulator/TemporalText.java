@@ -24,7 +24,7 @@ final class TemporalText {
     }
 
     static SqlServerError conversionError() {
-        return new SqlServerError(241, 1, 16,
+        return ErrorCatalog.DATETIME_CONVERSION_FAILED.error(
                 "Conversion failed when converting date and/or time from character string.");
     }
 

@@ -32,7 +32,8 @@ final class TypeParser {
             throw SqlServerError.syntax(name.text());
         }
         if (!type.isCharacter()) {
-            throw new SqlServerError(447, 1, 16, "Expression type " + type.name() + " is invalid for COLLATE clause.");
+            throw ErrorCatalog.COLLATE_INVALID_TYPE.error(
+                    "Expression type " + type.name() + " is invalid for COLLATE clause.");
         }
         io.deltafunnel.tds.Collation c = io.deltafunnel.tds.Collation.forName(name.value());
         if (c == null || c.isUtf8()) {
@@ -101,7 +102,7 @@ final class TypeParser {
                     + "; sql_variant and the CLR types geography, geometry and hierarchyid cannot be stored");
         }
         if (b == null) {
-            throw new SqlServerError(2715, 6, 16,
+            throw ErrorCatalog.UNKNOWN_DATA_TYPE.error(
                     "Column, parameter, or variable" + (columnForMessages == null ? "" : " '" + columnForMessages
                             + "'") + ": Cannot find data type " + t.value() + ".");
         }
@@ -158,11 +159,12 @@ final class TypeParser {
                 int p = a1 == null ? 18 : a1;
                 int s = a2 == null ? 0 : a2;
                 if (p < 1 || p > 38) {
-                    throw new SqlServerError(2750, 1, 16, "Column or parameter '" + c + "': Specified column precision "
+                    throw ErrorCatalog.PRECISION_TOO_LARGE.error(
+                            "Column or parameter '" + c + "': Specified column precision "
                             + p + " is greater than the maximum precision of 38.");
                 }
                 if (s < 0 || s > p) {
-                    throw new SqlServerError(183, 1, 15, "The scale (" + s + ") for column '" + c
+                    throw ErrorCatalog.SCALE_OUT_OF_RANGE.error("The scale (" + s + ") for column '" + c
                             + "' must be within the range 0 to " + p + ".");
                 }
                 return SqlType.decimal(b, p, s);
@@ -174,7 +176,7 @@ final class TypeParser {
             case DATETIMEOFFSET: {
                 int s = a1 == null ? 7 : a1;
                 if (s < 0 || s > 7) {
-                    throw new SqlServerError(1002, 1, 16, "Line 1: Specified scale " + s + " is invalid.");
+                    throw ErrorCatalog.INVALID_SCALE.error("Line 1: Specified scale " + s + " is invalid.");
                 }
                 return SqlType.withScale(b, s);
             }
@@ -194,7 +196,7 @@ final class TypeParser {
                 }
                 int n = a1 == null ? defaultCharLength : a1;
                 if (n < 1 || n > limit) {
-                    throw new SqlServerError(131, 2, 15, "The size (" + n + ") given to the column '" + c
+                    throw ErrorCatalog.COLUMN_SIZE_TOO_LARGE.error("The size (" + n + ") given to the column '" + c
                             + "' exceeds the maximum allowed for any data type (" + limit + ").");
                 }
                 return SqlType.withLength(b, n);

@@ -74,7 +74,7 @@ final class ValueConverter {
     }
 
     private SqlServerError overflow() {
-        return new SqlServerError(8115, 2, 16, "Arithmetic overflow error converting " + sourceName
+        return ErrorCatalog.ARITHMETIC_OVERFLOW.error("Arithmetic overflow error converting " + sourceName
                 + " to data type " + type.name() + ".");
     }
 
@@ -82,26 +82,26 @@ final class ValueConverter {
         String txt = String.valueOf(v);
         switch (type.base()) {
             case DECIMAL: case NUMERIC: case REAL: case FLOAT: case MONEY: case SMALLMONEY:
-                return new SqlServerError(8114, 5, 16, "Error converting data type " + sourceName + " to "
+                return ErrorCatalog.CONVERSION_ERROR.error("Error converting data type " + sourceName + " to "
                         + type.name() + ".");
             case UNIQUEIDENTIFIER:
-                return new SqlServerError(8169, 2, 16,
+                return ErrorCatalog.UNIQUEIDENTIFIER_CONVERSION.error(
                         "Conversion failed when converting from a character string to uniqueidentifier.");
             case DATE: case TIME: case DATETIME: case SMALLDATETIME: case DATETIME2: case DATETIMEOFFSET:
                 return TemporalText.conversionError();
             default:
-                return new SqlServerError(245, 1, 16, "Conversion failed when converting the " + sourceName
+                return ErrorCatalog.CONVERSION_FAILED.error("Conversion failed when converting the " + sourceName
                         + " value '" + txt + "' to data type " + type.name() + ".");
         }
     }
 
     private SqlServerError clash() {
-        return new SqlServerError(206, 2, 16, "Operand type clash: " + sourceName + " is incompatible with "
+        return ErrorCatalog.OPERAND_TYPE_CLASH.error("Operand type clash: " + sourceName + " is incompatible with "
                 + type.name());
     }
 
     private SqlServerError truncation(String truncated) {
-        return new SqlServerError(2628, 1, 16, "String or binary data would be truncated in table '" + tableName
+        return ErrorCatalog.STRING_TRUNCATED.error("String or binary data would be truncated in table '" + tableName
                 + "', column '" + column.name() + "'. Truncated value: '" + truncated + "'.");
     }
 
@@ -183,7 +183,7 @@ final class ValueConverter {
     }
 
     private SqlServerError outOfRange() {
-        return new SqlServerError(242, 3, 16, "The conversion of a " + sourceName + " data type to a "
+        return ErrorCatalog.DATETIME_OUT_OF_RANGE.error("The conversion of a " + sourceName + " data type to a "
                 + type.name() + " data type resulted in an out-of-range value.");
     }
 
@@ -378,7 +378,8 @@ final class ValueConverter {
             if (s.length() > n) {
                 if (!(v instanceof String)) {
                     // number -> too short string: SQL Server reports an overflow, not a truncation
-                    throw new SqlServerError(8115, 2, 16, "Arithmetic overflow error converting expression to data"
+                    throw ErrorCatalog.ARITHMETIC_OVERFLOW.error(
+                            "Arithmetic overflow error converting expression to data"
                             + " type " + type.name() + ".");
                 }
                 throw truncation(s.substring(0, n));
