@@ -3,6 +3,8 @@ package io.deltafunnel.emulator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.deltafunnel.emulator.semantics.ErrorCatalog;
+import io.deltafunnel.emulator.semantics.SqlServerError;
 
 import java.io.IOException;
 import java.nio.file.Files;
