@@ -45,9 +45,9 @@ final class BatchExecutor {
 
     /** Parses and runs {@code sql}; returns false if an error was reported. */
     boolean executeBatch(String sql) throws IOException {
-        int fault = s.emu.faults().takeStatementFault(sql);
-        if (fault != 0) {
-            report(ErrorCatalog.injected(fault, 16, "mssql-emulator injected failure (error " + fault + ")"));
+        SqlServerError injected = s.interceptor.beforeBatch(sql);
+        if (injected != null) {
+            report(injected);
             return false;
         }
         List<Stmt> stmts;
@@ -102,7 +102,7 @@ final class BatchExecutor {
         H2Sql q = new H2Sql("SELECT CASE WHEN " + c.sql + " THEN 1 ELSE 0 END", c.params);
         try {
             // a condition reading tables (IF EXISTS (SELECT ...)) locks them like a SELECT
-            s.lock(LockPlanner.plan(s, condition, false, ctx.fmtOnly));
+            s.locks.lock(LockPlanner.plan(s, condition, false, ctx.fmtOnly));
             try (PreparedStatement ps = q.prepare(s.h2); ResultSet rs = ps.executeQuery()) {
                 return rs.next() && rs.getInt(1) == 1;
             } catch (SQLException e) {

@@ -9,7 +9,6 @@ import io.deltafunnel.emulator.semantics.LockManager;
 import io.deltafunnel.emulator.semantics.SqlServerError;
 import io.deltafunnel.emulator.semantics.TableDef;
 import io.deltafunnel.emulator.semantics.ValueConverter;
-import io.deltafunnel.emulator.testing.Faults;
 import io.deltafunnel.emulator.tsql.BulkInsertCommand;
 import io.deltafunnel.emulator.tsql.Identifiers;
 import io.deltafunnel.emulator.wire.BulkStreamTypes;
@@ -72,7 +71,7 @@ final class BulkLoadHandler {
 
     void handle(MessageInput input) throws IOException {
         TdsReader rd = new TdsReader(input);
-        Faults.BulkFault fault = s.emu.faults().startBulkLoad();
+        RequestInterceptor.BulkLoadFault fault = s.interceptor.startBulkLoad();
         long rows = 0;
         Savepoint sp = null;
         List<BulkColumn> cols;
@@ -85,7 +84,7 @@ final class BulkLoadHandler {
             // TABLOCK into a heap: a bulk update (BU) lock, shared with other TABLOCK bulk loads; TABLOCK into a
             // table with a key: X; without TABLOCK (row locks in SQL Server): IX, shared with other inserters.
             // Held to the end of the transaction.
-            s.lockForBulkLoad(cmd.table, !cmd.tablock ? LockManager.Mode.IX
+            s.locks.forBulkLoad(cmd.table, !cmd.tablock ? LockManager.Mode.IX
                     : cmd.table.primaryKey().isEmpty() ? LockManager.Mode.BU : LockManager.Mode.X);
             int first = rd.atEnd() ? -1 : rd.readUnsignedByte();
             if (first == -1 || first == TokenType.DONE) {
@@ -114,7 +113,7 @@ final class BulkLoadHandler {
                         rd.skip(12);
                         break;
                     }
-                    if (fault != null && rows >= fault.afterRows) {
+                    if (fault != null && rows >= fault.afterRows()) {
                         trigger(fault);
                     }
                     if (token == TokenType.ROW) {
@@ -143,7 +142,7 @@ final class BulkLoadHandler {
                 if (!rd.atEnd()) {
                     throw new TdsProtocolException("bytes after the DONE token of a BULK_LOAD");
                 }
-                if (fault != null && !fault.stall) {
+                if (fault != null && !fault.stall()) {
                     trigger(fault);
                 }
                 if (ins != null && pending > 0) {
@@ -167,8 +166,9 @@ final class BulkLoadHandler {
             }
             s.emu.addBulkRowsDecoded(rows);
             s.rowsWritten(rows);
-            if (fault != null && fault.stall) {
-                s.emu.faults().stall(fault, String.valueOf(cmd.table.name()), s.connection == null ? 0 : s.connection.spid());
+            if (fault != null && fault.stall()) {
+                s.interceptor.stallReply(fault, String.valueOf(cmd.table.name()),
+                        s.connection == null ? 0 : s.connection.spid());
             }
             int status = DoneStatus.COUNT | (s.inTransaction() ? DoneStatus.INXACT : 0);
             r.done(TokenType.DONE, status, DoneStatus.CMD_BULKINSERT, rows);
@@ -222,16 +222,16 @@ final class BulkLoadHandler {
         }
     }
 
-    private void trigger(Faults.BulkFault fault) throws SqlServerError, IOException {
-        if (fault.dropConnection) {
+    private void trigger(RequestInterceptor.BulkLoadFault fault) throws SqlServerError, IOException {
+        if (fault.dropConnection()) {
             s.connection.abort();
             throw new SocketException("mssql-emulator dropped the connection (fault injection)");
         }
-        String msg = fault.errorNumber == 1205
+        String msg = fault.errorNumber() == 1205
                 ? "Transaction (Process ID " + s.connection.spid() + ") was deadlocked on lock resources with another"
                         + " process and has been chosen as the deadlock victim. Rerun the transaction."
-                : "mssql-emulator injected bulk load failure (error " + fault.errorNumber + ")";
-        throw ErrorCatalog.injected(fault.errorNumber, fault.errorNumber == 1205 ? 13 : 16, msg);
+                : "mssql-emulator injected bulk load failure (error " + fault.errorNumber() + ")";
+        throw ErrorCatalog.injected(fault.errorNumber(), fault.errorNumber() == 1205 ? 13 : 16, msg);
     }
 
     /**

@@ -12,10 +12,8 @@ import io.deltafunnel.emulator.semantics.SqlServerError;
 import io.deltafunnel.emulator.semantics.TableDef;
 import io.deltafunnel.emulator.tsql.CreateTableParser;
 import io.deltafunnel.emulator.tsql.Identifiers;
-import io.deltafunnel.emulator.tsql.MultipartName;
 import io.deltafunnel.emulator.tsql.ObjectName;
 import io.deltafunnel.emulator.tsql.Stmt;
-import io.deltafunnel.emulator.tsql.Token;
 import io.deltafunnel.tds.DoneStatus;
 
 import java.io.IOException;
@@ -28,7 +26,10 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * CREATE/DROP TABLE and SCHEMA, TRUNCATE, ALTER SCHEMA ... TRANSFER, sp_rename, CREATE/DROP INDEX.
+ * DDL on tables: CREATE TABLE (with its keys, CHECKs and FOREIGN KEYs), ALTER TABLE ... ADD FOREIGN KEY, DROP
+ * TABLE, TRUNCATE TABLE; dispatches CREATE/DROP SCHEMA and ALTER SCHEMA ... TRANSFER to {@link SchemaDdl}, CREATE/DROP
+ * INDEX to {@link IndexDdl}; sp_rename is {@link RenameDdl}. The shared steps (the transactional-DDL rule, running
+ * DDL on the right connection, resolving an existing table) are here.
  *
  * <p>Transactional-DDL rule: H2 commits the open transaction on DDL, so inside an explicit or implicit transaction
  * TRUNCATE TABLE runs as DELETE and restarts the identity at its seed (undone on rollback); CREATE TABLE, SELECT
@@ -58,20 +59,20 @@ public final class DdlHandler {
             createTable(p, st.text);
             ctx.done(DoneStatus.CMD_TABCREATE, -1);
         } else if (verb.equals("CREATE") && st.kw(1, "SCHEMA")) {
-            createSchema(st);
+            new SchemaDdl(ctx, this).createSchema(st);
         } else if (verb.equals("CREATE") && (st.kw(1, "INDEX") || st.kw(1, "UNIQUE") || st.kw(1, "CLUSTERED")
                 || st.kw(1, "NONCLUSTERED"))) {
-            createIndex(st);
+            new IndexDdl(ctx, this).createIndex(st);
         } else if (verb.equals("DROP") && st.kw(1, "TABLE")) {
             dropTables(st);
         } else if (verb.equals("DROP") && st.kw(1, "SCHEMA")) {
-            dropSchema(st);
+            new SchemaDdl(ctx, this).dropSchema(st);
         } else if (verb.equals("DROP") && st.kw(1, "INDEX")) {
-            dropIndex(st);
+            new IndexDdl(ctx, this).dropIndex(st);
         } else if (verb.equals("TRUNCATE") && st.kw(1, "TABLE")) {
             truncate(st);
         } else if (verb.equals("ALTER") && st.kw(1, "SCHEMA")) {
-            transfer(st);
+            new SchemaDdl(ctx, this).transfer(st);
         } else if (verb.equals("ALTER") && st.kw(1, "TABLE")) {
             alterTableAddForeignKey(st);
         } else {
@@ -79,7 +80,7 @@ public final class DdlHandler {
         }
     }
 
-    private void refuseInTransaction(String text) throws SqlServerError {
+    void refuseInTransaction(String text) throws SqlServerError {
         if (s.inTransaction()) {
             throw ErrorCatalog.DDL_IN_TRANSACTION.error("mssql-emulator does not support this DDL statement"
                     + " inside a transaction (H2 would silently commit the transaction): "
@@ -87,7 +88,7 @@ public final class DdlHandler {
         }
     }
 
-    private void runDdl(String sql) throws SQLException {
+    void runDdl(String sql) throws SQLException {
         if (s.inTransaction()) {
             s.emu.database().runDdl(sql);
         } else {
@@ -201,7 +202,7 @@ public final class DdlHandler {
             throw SqlServerError.unsupported(BatchExecutor.abbreviate(st.text));
         }
         TableDef child = existing(n);
-        s.lock(child, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
+        s.locks.lock(child, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
         CreateTableParser.ForeignKeySpec spec = CreateTableParser.parseAddForeignKey(st.tokens, i + 1, child.name());
         if (spec == null) {
             throw SqlServerError.unsupported(BatchExecutor.abbreviate(st.text) + " (ALTER TABLE supports only ADD"
@@ -256,7 +257,7 @@ public final class DdlHandler {
         }
         TableDef table = t.withName(schema, t.name());
         // the new table is the creator's until its transaction ends (free: nobody else knows its object id yet)
-        s.lock(table, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
+        s.locks.lock(table, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
         synchronized (cat.ddlLock()) {
             if (cat.table(schema, t.name()) != null) {
                 throw ErrorCatalog.OBJECT_EXISTS.error("There is already an object named '" + t.name()
@@ -285,7 +286,7 @@ public final class DdlHandler {
             fks.forEach(cat::addForeignKey);
         }
         if (s.inTransaction()) {
-            s.addDdlUndo(() -> {
+            s.ddlUndo.add(() -> {
                 for (Constraints.ForeignKey fk : cat.foreignKeys(table.objectId(), true)) {
                     TableDef parent = cat.tableById(fk.parent);
                     if (parent != null && parent.objectId() != table.objectId()) {
@@ -297,60 +298,6 @@ public final class DdlHandler {
             });
         }
         return table;
-    }
-
-    private void createSchema(Stmt st) throws SqlServerError, SQLException {
-        if (st.tokens.size() < 3 || !st.tokens.get(2).isIdentifier()) {
-            throw SqlServerError.syntax(st.text);
-        }
-        if (st.tokens.size() > 3 && !(st.kw(3, "AUTHORIZATION") && st.tokens.size() == 5)) {
-            throw SqlServerError.unsupported("CREATE SCHEMA with embedded statements");
-        }
-        String name = st.tokens.get(2).value();
-        Catalog cat = s.catalog();
-        synchronized (cat.ddlLock()) {
-            if (cat.schema(name) != null) {
-                throw ErrorCatalog.OBJECT_EXISTS.error("There is already an object named '" + name
-                        + "' in the database.");
-            }
-            runDdl("CREATE SCHEMA " + Identifiers.h2Quote(name));
-            cat.addSchema(name);
-        }
-        if (s.inTransaction()) {
-            s.addDdlUndo(() -> {
-                cat.removeSchema(name);
-                s.emu.database().runDdl("DROP SCHEMA " + Identifiers.h2Quote(name));
-            });
-        }
-        ctx.done(DoneStatus.CMD_CREATESCHEMA, -1);
-    }
-
-    private void dropSchema(Stmt st) throws SqlServerError, SQLException {
-        refuseInTransaction(st.text);
-        int i = 2;
-        boolean ifExists = false;
-        if (st.kw(2, "IF") && st.kw(3, "EXISTS")) {
-            ifExists = true;
-            i = 4;
-        }
-        String name = st.tokens.get(i).value();
-        Catalog cat = s.catalog();
-        String canonical = cat.schema(name);
-        if (canonical == null) {
-            if (ifExists) {
-                ctx.done(DoneStatus.CMD_NONE, -1);
-                return;
-            }
-            throw ErrorCatalog.CANNOT_DROP_SCHEMA.error("Cannot drop the schema '" + name
-                    + "', because it does not exist or you do not have permission.");
-        }
-        if (cat.schemaHasTables(canonical)) {
-            throw ErrorCatalog.SCHEMA_REFERENCED.error("Cannot drop schema '" + canonical
-                    + "' because it is being referenced by an object.");
-        }
-        runDdl("DROP SCHEMA " + Identifiers.h2Quote(canonical));
-        cat.removeSchema(canonical);
-        ctx.done(DoneStatus.CMD_NONE, -1);
     }
 
     private void dropTables(Stmt st) throws SqlServerError, SQLException, IOException {
@@ -371,7 +318,7 @@ public final class DdlHandler {
                             + "', because it does not exist or you do not have permission.");
                 }
             } else {
-                s.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
+                s.locks.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
                 for (Constraints.ForeignKey fk : cat.foreignKeys(t.objectId(), false)) {
                     if (fk.child != t.objectId()) {
                         throw ErrorCatalog.DROP_REFERENCED_BY_FK.error(
@@ -401,7 +348,7 @@ public final class DdlHandler {
         ctx.done(DoneStatus.CMD_TABDESTROY, -1);
     }
 
-    private TableDef existing(ObjectName n) throws SqlServerError {
+    TableDef existing(ObjectName n) throws SqlServerError {
         TableDef t = s.catalog().table(n.schema, n.name);
         if (t == null) {
             throw ErrorCatalog.CANNOT_FIND_OBJECT.error("Cannot find the object \"" + n.name
@@ -420,7 +367,7 @@ public final class DdlHandler {
             throw ErrorCatalog.TRUNCATE_REFERENCED_BY_FK.error("Cannot truncate table '" + t.schema() + "." + t.name()
                     + "' because it is being referenced by a FOREIGN KEY constraint.");
         }
-        s.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
+        s.locks.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
         if (!s.inTransaction()) {
             try (Statement x = s.h2.createStatement()) {
                 x.execute("TRUNCATE TABLE " + t.h2Name() + " RESTART IDENTITY");
@@ -463,189 +410,7 @@ public final class DdlHandler {
         String alter = "ALTER TABLE " + t.h2Name() + " ALTER COLUMN " + Identifiers.h2Quote(c.name()) + " RESTART WITH ";
         s.emu.database().runDdl(alter + c.identitySeed());
         long previous = before;
-        s.addDdlUndo(() -> s.emu.database().runDdl(alter + previous));
+        s.ddlUndo.add(() -> s.emu.database().runDdl(alter + previous));
     }
 
-    /** ALTER SCHEMA target TRANSFER [OBJECT::]schema.table: copies the table into the target schema. */
-    private void transfer(Stmt st) throws SqlServerError, SQLException, IOException {
-        refuseInTransaction(st.text);
-        if (st.tokens.size() < 5 || !st.kw(3, "TRANSFER")) {
-            throw SqlServerError.unsupported(BatchExecutor.abbreviate(st.text));
-        }
-        String targetSchema = s.catalog().schema(st.tokens.get(2).value());
-        if (targetSchema == null) {
-            throw ErrorCatalog.NO_SUCH_SCHEMA_TO_ALTER.error("Cannot find the schema '" + st.tokens.get(2).value()
-                    + "', because it does not exist or you do not have permission.");
-        }
-        int i = 4;
-        if (st.kw(4, "OBJECT") && st.tokens.size() > 5 && st.tokens.get(5).isSymbol("::")) {
-            i = 6;
-        }
-        TableDef old = existing(ObjectName.at(st.tokens, i));
-        s.lock(old, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
-        if (s.catalog().table(targetSchema, old.name()) != null) {
-            throw ErrorCatalog.TRANSFER_NAME_EXISTS.error(
-                    "The object with name \"" + old.name() + "\" already exists.");
-        }
-        TableDef moved = old.withName(targetSchema, old.name());
-        copyTable(old, moved);
-        s.catalog().replace(old, moved);
-        ctx.done(DoneStatus.CMD_ALTERSCHEMA, -1);
-    }
-
-    /** Recreates {@code from}'s structure as {@code to}, copies the rows and identity position, drops {@code from}. */
-    private void copyTable(TableDef from, TableDef to) throws SQLException {
-        try (Statement x = s.h2.createStatement()) {
-            for (String sql : H2Ddl.createTableStatements(to, Collections.emptyList())) {
-                x.execute(sql);
-            }
-            x.execute("INSERT INTO " + to.h2Name() + " SELECT * FROM " + from.h2Name());
-            for (ColumnDef c : to.columns()) {
-                if (c.identity()) {
-                    restartIdentity(from, to, c);
-                }
-            }
-            x.execute(H2Ddl.dropTable(from));
-        }
-    }
-
-    private void restartIdentity(TableDef from, TableDef to, ColumnDef c) throws SQLException {
-        String q = Identifiers.h2Quote(c.name());
-        long next = c.identitySeed();
-        try (PreparedStatement ps = s.h2.prepareStatement(
-                "SELECT " + (c.identityIncrement() > 0 ? "MAX(" : "MIN(") + q + ") FROM " + from.h2Name());
-                ResultSet rs = ps.executeQuery()) {
-            if (rs.next() && rs.getObject(1) != null) {
-                next = rs.getLong(1) + c.identityIncrement();
-            }
-        }
-        try (Statement x = s.h2.createStatement()) {
-            x.execute("ALTER TABLE " + to.h2Name() + " ALTER COLUMN " + q + " RESTART WITH " + next);
-        }
-    }
-
-    /** sp_rename 'schema.table', 'new' or sp_rename 'schema.table.column', 'new', 'COLUMN'. */
-    void rename(String objName, String newName, String type, String text)
-            throws SqlServerError, SQLException, IOException {
-        refuseInTransaction(text);
-        List<String> parts = MultipartName.parse(objName);
-        boolean column = type != null && type.trim().equalsIgnoreCase("COLUMN");
-        if (column) {
-            if (parts.size() < 2) {
-                throw ErrorCatalog.RENAME_AMBIGUOUS.error("Either the parameter @objname is ambiguous or the claimed"
-                        + " @objtype (COLUMN) is wrong.");
-            }
-            String col = parts.get(parts.size() - 1);
-            String tname = parts.get(parts.size() - 2);
-            String schema = parts.size() >= 3 ? parts.get(parts.size() - 3) : "dbo";
-            TableDef t = s.catalog().table(schema.isEmpty() ? "dbo" : schema, tname);
-            ColumnDef c = t == null ? null : t.column(col);
-            if (c == null) {
-                throw ErrorCatalog.RENAME_AMBIGUOUS.error("Either the parameter @objname is ambiguous or the claimed"
-                        + " @objtype (COLUMN) is wrong.");
-            }
-            s.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
-            if (t.column(newName) != null) {
-                throw ErrorCatalog.DUPLICATE_COLUMN_NAME.error(
-                        "Column names in each table must be unique. Column name '"
-                        + newName + "' in table '" + t.name() + "' is specified more than once.");
-            }
-            try (Statement x = s.h2.createStatement()) {
-                x.execute("ALTER TABLE " + t.h2Name() + " ALTER COLUMN " + Identifiers.h2Quote(c.name())
-                        + " RENAME TO " + Identifiers.h2Quote(newName));
-            }
-            List<ColumnDef> cols = new ArrayList<>();
-            for (ColumnDef d : t.columns()) {
-                cols.add(d == c ? d.renamed(newName) : d);
-            }
-            List<String> pk = new ArrayList<>();
-            for (String p : t.primaryKey()) {
-                pk.add(p.equalsIgnoreCase(c.name()) ? newName : p);
-            }
-            s.catalog().replace(t, new TableDef(t.schema(), t.name(), t.objectId(), cols, pk));
-            s.catalog().renameColumn(t.objectId(), c.name(), newName);
-            return;
-        }
-        if (type != null && !type.trim().isEmpty() && !type.trim().equalsIgnoreCase("OBJECT")) {
-            throw SqlServerError.unsupported("sp_rename with @objtype " + type);
-        }
-        String[] sn = MultipartName.schemaAndName(objName);
-        TableDef t = sn == null ? null : s.catalog().table(sn[0], sn[1]);
-        if (t == null) {
-            throw ErrorCatalog.RENAME_AMBIGUOUS.error(
-                    "Either the parameter @objname is ambiguous or the claimed @objtype"
-                    + " (object) is wrong.");
-        }
-        s.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
-        if (s.catalog().table(t.schema(), newName) != null) {
-            throw ErrorCatalog.RENAME_NAME_IN_USE.error("Error: The new name '" + newName
-                    + "' is already in use as a object name and would cause a duplicate that is not permitted.");
-        }
-        try (Statement x = s.h2.createStatement()) {
-            x.execute("ALTER TABLE " + t.h2Name() + " RENAME TO " + Identifiers.h2Quote(newName));
-        }
-        s.catalog().replace(t, t.withName(t.schema(), newName));
-    }
-
-    private void createIndex(Stmt st) throws SqlServerError, SQLException, IOException {
-        refuseInTransaction(st.text);
-        int i = 1;
-        boolean unique = false;
-        if (st.kw(i, "UNIQUE")) {
-            unique = true;
-            i++;
-        }
-        if (st.kw(i, "CLUSTERED") || st.kw(i, "NONCLUSTERED")) {
-            i++;
-        }
-        if (!st.kw(i, "INDEX")) {
-            throw SqlServerError.syntax(st.tokens.get(i).text());
-        }
-        String index = st.tokens.get(i + 1).value();
-        if (!st.kw(i + 2, "ON")) {
-            throw SqlServerError.syntax(st.tokens.get(i + 2).text());
-        }
-        ObjectName n = ObjectName.at(st.tokens, i + 3);
-        TableDef t = existing(n);
-        s.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
-        int j = n.next;
-        if (j >= st.tokens.size() || !st.tokens.get(j).isSymbol("(")) {
-            throw SqlServerError.syntax(st.text);
-        }
-        StringBuilder cols = new StringBuilder();
-        List<String> keyCols = new ArrayList<>();
-        j++;
-        while (j < st.tokens.size() && !st.tokens.get(j).isSymbol(")")) {
-            Token c = st.tokens.get(j);
-            if (c.isIdentifier() && !c.is("ASC") && !c.is("DESC")) {
-                cols.append(cols.length() > 0 ? ", " : "").append(Identifiers.h2Quote(c.value()));
-                keyCols.add(c.value());
-            }
-            j++;
-        }
-        try (Statement x = s.h2.createStatement()) {
-            x.execute("CREATE " + (unique ? "UNIQUE " : "") + "INDEX " + Identifiers.h2Quote(t.schema()) + "."
-                    + Identifiers.h2Quote(t.name() + "." + index) + " ON " + t.h2Name() + " (" + cols + ")");
-        }
-        if (unique) {
-            s.catalog().addKey(t.objectId(), new Constraints.Key(index, Constraints.KeyKind.UNIQUE_INDEX, keyCols));
-        }
-        ctx.done(DoneStatus.CMD_NONE, -1);
-    }
-
-    private void dropIndex(Stmt st) throws SqlServerError, SQLException, IOException {
-        refuseInTransaction(st.text);
-        String index = st.tokens.get(2).value();
-        if (!st.kw(3, "ON")) {
-            throw SqlServerError.unsupported("DROP INDEX without ON table");
-        }
-        TableDef t = existing(ObjectName.at(st.tokens, 4));
-        s.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
-        try (Statement x = s.h2.createStatement()) {
-            x.execute("DROP INDEX " + Identifiers.h2Quote(t.schema()) + "." + Identifiers.h2Quote(t.name() + "."
-                    + index));
-        }
-        s.catalog().removeKey(t.objectId(), index);
-        ctx.done(DoneStatus.CMD_NONE, -1);
-    }
 }

@@ -60,8 +60,8 @@ final class ExecHandler {
                     throw ErrorCatalog.PARAMETER_NOT_SUPPLIED.error(
                             "Procedure or function 'sp_rename' expects parameter '@newname', which was not supplied.");
                 }
-                new DdlHandler(ctx).rename(args.get(0), args.get(1), args.size() == 3 ? args.get(2) : null,
-                        st.text);
+                new RenameDdl(ctx, new DdlHandler(ctx)).rename(args.get(0), args.get(1),
+                        args.size() == 3 ? args.get(2) : null, st.text);
                 ctx.response.info(ErrorCatalog.RENAME_CAUTION.number(),
                         "Caution: Changing any part of an object name could break scripts and"
                         + " stored procedures.");

@@ -46,7 +46,7 @@ public final class QueryHandler {
             s.beginImplicitIfNeeded(ctx.response);
         }
         H2Sql q = ctx.translator().translate(st.tokens);
-        s.lock(LockPlanner.plan(s, st.tokens, false, ctx.fmtOnly));
+        s.locks.lock(LockPlanner.plan(s, st.tokens, false, ctx.fmtOnly));
         try (PreparedStatement ps = q.prepare(s.h2)) {
             if (ctx.fmtOnly) {
                 List<ResultColumn> cols = ColumnTypeResolver.describe(ps.getMetaData(), s.catalog(),
@@ -74,7 +74,7 @@ public final class QueryHandler {
         query.addAll(st.tokens.subList(target.next, st.tokens.size()));
         s.beginImplicitIfNeeded(ctx.response);
         H2Sql q = ctx.translator().translate(query);
-        s.lock(LockPlanner.plan(s, query, false, false));
+        s.locks.lock(LockPlanner.plan(s, query, false, false));
         List<ResultColumn> cols;
         try (PreparedStatement ps = q.prepare(s.h2)) {
             cols = ColumnTypeResolver.describe(ps.getMetaData(), s.catalog(), SelectList.describe(query, s.catalog()));
@@ -168,7 +168,7 @@ public final class QueryHandler {
         }
         s.beginImplicitIfNeeded(ctx.response);
         H2Sql q = ctx.translator().translate(tokens);
-        s.lock(LockPlanner.plan(s, st.tokens, true, false));
+        s.locks.lock(LockPlanner.plan(s, st.tokens, true, false));
         try (PreparedStatement ps = q.prepare(s.h2)) {
             long n = ps.executeLargeUpdate();
             if (explicitIdentity) {

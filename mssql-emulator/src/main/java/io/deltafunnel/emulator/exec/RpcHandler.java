@@ -52,8 +52,8 @@ final class RpcHandler {
                 case RpcRequest.SP_PREPEXEC: {
                     String decl = p.size() > 1 ? (String) p.get(1).value : null;
                     String sql = stringParam(p, 2, c);
-                    int handle = s.prepare(sql);
-                    s.preparedDeclarations(handle, decl);
+                    int handle = s.prepared.prepare(sql);
+                    s.prepared.declarations(handle, decl);
                     boolean ok = run(sql, bind(p, 3, decl));
                     TokenWriter.returnStatus(r.token(), ok ? 0 : 1);
                     TokenWriter.returnValue(r.token(), 0, p.get(0).name, INT_TYPE, handle);
@@ -62,21 +62,21 @@ final class RpcHandler {
                 case RpcRequest.SP_PREPARE: {
                     String decl = p.size() > 1 ? (String) p.get(1).value : null;
                     String sql = stringParam(p, 2, c);
-                    int handle = s.prepare(sql);
-                    s.preparedDeclarations(handle, decl);
+                    int handle = s.prepared.prepare(sql);
+                    s.prepared.declarations(handle, decl);
                     TokenWriter.returnStatus(r.token(), 0);
                     TokenWriter.returnValue(r.token(), 0, p.get(0).name, INT_TYPE, handle);
                     return true;
                 }
                 case RpcRequest.SP_EXECUTE: {
                     int handle = intParam(p, 0, c);
-                    Session.PreparedSql ps = s.prepared(handle);
+                    PreparedHandles.PreparedSql ps = s.prepared.get(handle);
                     boolean ok = run(ps.sql, bind(p, 1, ps.declarations));
                     TokenWriter.returnStatus(r.token(), ok ? 0 : 1);
                     return ok;
                 }
                 case RpcRequest.SP_UNPREPARE:
-                    s.unprepare(intParam(p, 0, c));
+                    s.prepared.unprepare(intParam(p, 0, c));
                     TokenWriter.returnStatus(r.token(), 0);
                     return true;
                 default:

@@ -4,7 +4,6 @@ import io.deltafunnel.emulator.MssqlEmulator;
 import io.deltafunnel.emulator.semantics.Catalog;
 import io.deltafunnel.emulator.semantics.ErrorCatalog;
 import io.deltafunnel.emulator.semantics.IdentityReseeder;
-import io.deltafunnel.emulator.semantics.LockManager;
 import io.deltafunnel.emulator.semantics.LockPlanner;
 import io.deltafunnel.emulator.semantics.SqlServerError;
 import io.deltafunnel.emulator.semantics.TableDef;
@@ -26,10 +25,7 @@ import java.nio.ByteOrder;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Savepoint;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -54,42 +50,28 @@ public final class Session {
     public long lastRowCount;
     /** Rows written by the open transaction (what a rollback has to undo; see disconnect in {@link #close()}). */
     private long transactionRows;
-    private final Map<Integer, PreparedSql> prepared = new HashMap<>();
-    private int nextHandle = 1;
+    /** sp_prepare/sp_prepexec handles of this session. */
+    final PreparedHandles prepared = new PreparedHandles();
     BulkInsertCommand pendingBulk;
     /** Object id of the table with SET IDENTITY_INSERT ON in this session, 0 if none (one table at a time). */
     public int identityInsertTable;
-    /** Undo actions for DDL run (auto-committed) inside the open transaction, newest last. */
-    private final List<DdlUndo> ddlUndo = new ArrayList<>();
+    /** Undo actions for DDL run (auto-committed) inside the open transaction. */
+    final DdlUndoLog ddlUndo = new DdlUndoLog();
     private final IdentityReseeder reseeder = new IdentityReseeder();
-    /** This session's table locks (see {@link LockManager}); released at transaction end and on disconnect. */
-    public final LockManager.Owner lockOwner;
+    /** This session's table and application locks; released at transaction end and on disconnect. */
+    public final SessionLocks locks;
+    /** Asked before every SQL batch and BULK_LOAD (the emulator's fault injection). */
+    final RequestInterceptor interceptor;
     /** SET TRANSACTION ISOLATION LEVEL (default READ COMMITTED, read-committed snapshot off). */
     private int isolationLevel = LockPlanner.READ_COMMITTED;
-    /** SET LOCK_TIMEOUT in milliseconds; -1 (the default) waits forever. */
-    public long lockTimeout = -1;
-
-    /** Reverts a DDL statement that H2 could not make transactional. */
-    interface DdlUndo {
-        void undo() throws SQLException;
-    }
-
-    /** A prepared statement handle's SQL. */
-    static final class PreparedSql {
-        final String sql;
-        String declarations;
-
-        PreparedSql(String sql) {
-            this.sql = sql;
-        }
-    }
 
     public Session(MssqlEmulator emu, ConnectionHandler connection, String database) throws SQLException {
         this.emu = emu;
         this.connection = connection;
         this.database = database;
         this.h2 = emu.database().openSession();
-        this.lockOwner = emu.locks().newOwner(connection == null ? 0 : connection.spid());
+        this.locks = new SessionLocks(emu.locks(), connection);
+        this.interceptor = emu.faults();
     }
 
     public int isolationLevel() {
@@ -102,53 +84,9 @@ public final class Session {
 
     // ---- locks ------------------------------------------------------------------------------------------------
 
-    /** Takes the planned locks, waiting as SQL Server would (LOCK_TIMEOUT, ATTENTION, deadlock victim). */
-    void lock(List<LockPlanner.Lock> locks) throws SqlServerError, IOException {
-        for (LockPlanner.Lock l : locks) {
-            lock(l.table(), l.mode(), l.duration(), l.nowait());
-        }
-    }
-
-    void lock(TableDef table, LockManager.Mode mode, LockManager.Duration duration, boolean nowait)
-            throws SqlServerError, IOException {
-        emu.locks().acquire(lockOwner, table.objectId(), mode, duration, nowait ? 0 : lockTimeout, () -> {
-            if (connection != null && connection.attentionArrived()) {
-                throw new AttentionException();
-            }
-        });
-    }
-
-    /**
-     * A lock for a BULK_LOAD: the request's own packets are still arriving, so the wait does not look for
-     * ATTENTION (the client sends it only after its message).
-     */
-    void lockForBulkLoad(TableDef table, LockManager.Mode mode) throws SqlServerError, IOException {
-        emu.locks().acquire(lockOwner, table.objectId(), mode, LockManager.Duration.TRANSACTION, lockTimeout, () -> {
-        });
-    }
-
-    /**
-     * An application lock ({@code sp_getapplock}): waits as a table lock does (ATTENTION, deadlock detection);
-     * {@code timeoutMillis} -1 waits forever.
-     *
-     * @return true when granted at once, false after waiting
-     */
-    public boolean appLock(int resource, LockManager.Mode mode, LockManager.Duration duration, long timeoutMillis)
-            throws SqlServerError, IOException {
-        return emu.locks().acquireApp(lockOwner, resource, mode, duration, timeoutMillis, () -> {
-            if (connection != null && connection.attentionArrived()) {
-                throw new AttentionException();
-            }
-        });
-    }
-
     /** A statement ended: its statement-duration locks go; outside a transaction every lock goes. */
     void statementLocksEnd() {
-        if (tranCount == 0) {
-            emu.locks().releaseAll(lockOwner);
-        } else {
-            emu.locks().endStatement(lockOwner);
-        }
+        locks.statementEnded(tranCount > 0);
     }
 
     public Catalog catalog() {
@@ -236,48 +174,19 @@ public final class Session {
         } catch (SQLException e) {
             LOG.log(Level.FINE, "rollback on connection reset", e);
         }
-        runDdlUndo();
-        emu.locks().releaseSession(lockOwner); // session-owned application locks too
+        ddlUndo.undoAll();
+        locks.releaseSession(); // session-owned application locks too
         transactionRows = 0;
         tranCount = 0;
         descriptor = 0;
         implicitTransactions = false;
         isolationLevel = LockPlanner.READ_COMMITTED;
-        lockTimeout = -1;
-        lockOwner.deadlockPriority = 0;
+        locks.reset();
         nocount = false;
         identityInsertTable = 0;
         xactAbort = false;
         prepared.clear();
         pendingBulk = null;
-    }
-
-    // ---- prepared handles -------------------------------------------------------------------------------------
-
-    int prepare(String sql) {
-        int h = nextHandle++;
-        prepared.put(h, new PreparedSql(sql));
-        return h;
-    }
-
-    PreparedSql prepared(int handle) throws SqlServerError {
-        PreparedSql p = prepared.get(handle);
-        if (p == null) {
-            throw ErrorCatalog.NO_PREPARED_HANDLE.error(
-                    "Could not find prepared statement with handle " + handle + ".");
-        }
-        return p;
-    }
-
-    void preparedDeclarations(int handle, String declarations) {
-        PreparedSql p = prepared.get(handle);
-        if (p != null) {
-            p.declarations = declarations;
-        }
-    }
-
-    void unprepare(int handle) {
-        prepared.remove(handle);
     }
 
     // ---- transactions -----------------------------------------------------------------------------------------
@@ -311,11 +220,11 @@ public final class Session {
         if (tranCount == 0) {
             h2.commit();
             transactionRows = 0;
-            ddlUndo.clear();
+            ddlUndo.forget();
             try {
                 reseeder.reseed(h2, catalog());
             } finally {
-                emu.locks().releaseAll(lockOwner);
+                locks.releaseAll();
             }
             TokenWriter.envChangeBytes(r.token(), EnvChangeType.COMMIT_TRANSACTION, new byte[0],
                     descriptorBytes(descriptor));
@@ -337,9 +246,9 @@ public final class Session {
         try {
             h2.rollback();
             reseeder.clear();
-            runDdlUndo();
+            ddlUndo.undoAll();
         } finally {
-            emu.locks().releaseAll(lockOwner);
+            locks.releaseAll();
         }
         if (tranCount > 0) {
             tranCount = 0;
@@ -349,21 +258,6 @@ public final class Session {
             }
             descriptor = 0;
         }
-    }
-
-    void addDdlUndo(DdlUndo u) {
-        ddlUndo.add(u);
-    }
-
-    private void runDdlUndo() {
-        for (int i = ddlUndo.size() - 1; i >= 0; i--) {
-            try {
-                ddlUndo.get(i).undo();
-            } catch (SQLException e) {
-                LOG.log(Level.WARNING, "undoing DDL of a rolled back transaction failed", e);
-            }
-        }
-        ddlUndo.clear();
     }
 
     /** Statement boundary helpers: statement-level atomicity inside a transaction, auto-commit outside. */
@@ -426,8 +320,8 @@ public final class Session {
         } catch (SQLException e) {
             LOG.log(Level.FINE, "rollback on disconnect", e);
         }
-        runDdlUndo();
-        emu.locks().releaseSession(lockOwner); // session-owned application locks too
+        ddlUndo.undoAll();
+        locks.releaseSession(); // session-owned application locks too
         try {
             h2.close();
         } catch (SQLException e) {

@@ -53,10 +53,10 @@ final class SetHandler {
                 s.isolationLevel(isolationLevel(st));
                 break;
             case "LOCK_TIMEOUT":
-                s.lockTimeout = lockTimeout(st);
+                s.locks.timeout = lockTimeout(st);
                 break;
             case "DEADLOCK_PRIORITY":
-                s.lockOwner.deadlockPriority = deadlockPriority(st);
+                s.locks.owner.deadlockPriority = deadlockPriority(st);
                 break;
             case "IDENTITY_INSERT":
                 identityInsert(st);

@@ -220,7 +220,7 @@ public final class H2Translator {
                 case "SPID": param(session.connection.spid(), "SMALLINT"); return;
                 case "ROWCOUNT": param((int) Math.min(Integer.MAX_VALUE, session.lastRowCount), "INTEGER"); return;
                 case "ERROR": param(0, "INTEGER"); return;
-                case "LOCK_TIMEOUT": param((int) session.lockTimeout, "INTEGER"); return;
+                case "LOCK_TIMEOUT": param((int) session.locks.timeout, "INTEGER"); return;
                 case "SERVERNAME": param(Response.SERVER_NAME, "VARCHAR(128)"); return;
                 case "SERVICENAME": param("MSSQLSERVER", "VARCHAR(128)"); return;
                 case "LANGUAGE": param("us_english", "VARCHAR(128)"); return;

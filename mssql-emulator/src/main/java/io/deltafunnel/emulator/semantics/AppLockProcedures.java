@@ -83,7 +83,7 @@ public final class AppLockProcedures {
         if (owner == null) {
             return notRecognized(o, "@LockOwner");
         }
-        long timeout = s.lockTimeout;
+        long timeout = s.locks.timeout;
         if (get) {
             Object t = args.get("@LockTimeout");
             if (t != null) {
@@ -117,7 +117,7 @@ public final class AppLockProcedures {
         int id = resourceId(s, principal, name);
         if (get) {
             try {
-                return Outcome.of(s.appLock(id, mode, owner, timeout) ? 0 : 1);
+                return Outcome.of(s.locks.appLock(id, mode, owner, timeout) ? 0 : 1);
             } catch (SqlServerError e) {
                 if (e.number() == 1222) {
                     return Outcome.of(-1);
@@ -132,7 +132,7 @@ public final class AppLockProcedures {
             return Outcome.error(ErrorCatalog.NEEDS_USER_TRANSACTION.error(
                     "The statement or function must be executed in the context of a user transaction."));
         }
-        if (!s.emu.locks().releaseApp(s.lockOwner, id, owner)) {
+        if (!s.emu.locks().releaseApp(s.locks.owner, id, owner)) {
             return Outcome.error(ErrorCatalog.APPLOCK_NOT_HELD.error("Cannot release the application lock (Database"
                     + " Principal: '" + principal + "', Resource: '" + name + "') because it is not currently held."));
         }
@@ -147,7 +147,7 @@ public final class AppLockProcedures {
                     "An invalid application lock owner was passed to APPLOCK_MODE.");
         }
         int id = checkedResource(s, principal, resource, d, "APPLOCK_MODE");
-        List<LockManager.Mode> modes = s.emu.locks().appModes(s.lockOwner, id, d);
+        List<LockManager.Mode> modes = s.emu.locks().appModes(s.locks.owner, id, d);
         boolean sh = modes.contains(LockManager.Mode.S);
         boolean up = modes.contains(LockManager.Mode.U);
         boolean ix = modes.contains(LockManager.Mode.IX);
@@ -192,7 +192,7 @@ public final class AppLockProcedures {
                     "An invalid application lock owner was passed to APPLOCK_TEST.");
         }
         int id = checkedResource(s, principal, resource, d, "APPLOCK_TEST");
-        return s.emu.locks().grantableNow(s.lockOwner, id, m) ? 1 : 0;
+        return s.emu.locks().grantableNow(s.locks.owner, id, m) ? 1 : 0;
     }
 
     private static int checkedResource(Session s, Object principal, Object resource, LockManager.Duration d,

@@ -31,6 +31,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * detection: each new wait, and each waiter periodically, searches the wait-for graph for a cycle through itself;
  * the victim (lowest DEADLOCK_PRIORITY, on a tie the session whose request closed the cycle) gets 1205 and its
  * caller rolls its transaction back.
+ *
+ * <p>Why one class of about 600 lines: a single lock guards the grant table, the wait queues, the application locks
+ * and the deadlock search, and each of them reads the others' state under it; split apart they would share that
+ * lock and its invariants across files. The session's side (owner, LOCK_TIMEOUT, waits) is
+ * {@code exec.SessionLocks}; which locks a statement needs is {@link LockPlanner}.
  */
 public final class LockManager {
     /** SQL Server lock modes at table level. */

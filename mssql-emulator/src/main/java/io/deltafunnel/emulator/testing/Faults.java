@@ -1,5 +1,9 @@
 package io.deltafunnel.emulator.testing;
 
+import io.deltafunnel.emulator.exec.RequestInterceptor;
+import io.deltafunnel.emulator.semantics.ErrorCatalog;
+import io.deltafunnel.emulator.semantics.SqlServerError;
+
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -8,9 +12,9 @@ import java.util.List;
  * Fault injection for tests: failing or dropping a bulk load, failing a statement, holding a bulk load's reply
  * (a stall). Thread-safe.
  */
-public final class Faults {
+public final class Faults implements RequestInterceptor {
     /** What to do when a bulk load reaches a given row. */
-    public static final class BulkFault {
+    public static final class BulkFault implements RequestInterceptor.BulkLoadFault {
         final long targetLoad;
         public final long afterRows;
         public final int errorNumber;
@@ -28,6 +32,26 @@ public final class Faults {
             this.errorNumber = errorNumber;
             this.dropConnection = dropConnection;
             this.stall = stall;
+        }
+
+        @Override
+        public long afterRows() {
+            return afterRows;
+        }
+
+        @Override
+        public int errorNumber() {
+            return errorNumber;
+        }
+
+        @Override
+        public boolean dropConnection() {
+            return dropConnection;
+        }
+
+        @Override
+        public boolean stall() {
+            return stall;
         }
     }
 
@@ -146,6 +170,7 @@ public final class Faults {
     }
 
     /** Registers the start of a BULK_LOAD and returns the fault armed for it, if any. */
+    @Override
     public synchronized BulkFault startBulkLoad() {
         bulkLoadsSeen++;
         if (stallTargets.remove(Long.valueOf(bulkLoadsSeen))) {
@@ -160,6 +185,14 @@ public final class Faults {
             }
         }
         return null;
+    }
+
+    /** A batch containing an armed substring fails with its number (and disarms it). */
+    @Override
+    public SqlServerError beforeBatch(String sql) {
+        int number = takeStatementFault(sql);
+        return number == 0 ? null
+                : ErrorCatalog.injected(number, 16, "mssql-emulator injected failure (error " + number + ")");
     }
 
     /** Returns and disarms the error number armed for this SQL text, or 0. */
@@ -178,8 +211,10 @@ public final class Faults {
      * Holds the reply of a stalled bulk load (its rows are applied) until {@link #releaseStalls()}; an interrupt
      * (emulator shutdown) ends the wait too.
      */
-    public void stall(BulkFault fault, String table, int spid) {
-        stall("bulk load " + fault.targetLoad + " into " + table + " (connection " + spid + ") before its reply");
+    @Override
+    public void stallReply(BulkLoadFault fault, String table, int spid) {
+        stall("bulk load " + ((BulkFault) fault).targetLoad + " into " + table + " (connection " + spid
+                + ") before its reply");
     }
 
     /** Holds the calling session's work ({@code what}) until {@link #releaseStalls()} or an interrupt. */
