@@ -2,6 +2,7 @@ package io.deltafunnel.emulator.exec;
 
 import io.deltafunnel.emulator.h2.H2Errors;
 import io.deltafunnel.emulator.h2.H2Sql;
+import io.deltafunnel.emulator.semantics.AttentionException;
 import io.deltafunnel.emulator.semantics.ErrorCatalog;
 import io.deltafunnel.emulator.semantics.LockPlanner;
 import io.deltafunnel.emulator.semantics.SqlServerError;
@@ -10,7 +11,6 @@ import io.deltafunnel.emulator.tsql.NamesAsWritten;
 import io.deltafunnel.emulator.tsql.StatementParser;
 import io.deltafunnel.emulator.tsql.Stmt;
 import io.deltafunnel.emulator.tsql.Token;
-import io.deltafunnel.emulator.wire.AttentionException;
 import io.deltafunnel.emulator.wire.Response;
 import io.deltafunnel.emulator.wire.SqlParam;
 import io.deltafunnel.tds.DoneStatus;

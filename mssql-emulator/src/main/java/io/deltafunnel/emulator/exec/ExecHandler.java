@@ -1,6 +1,5 @@
 package io.deltafunnel.emulator.exec;
 
-import io.deltafunnel.emulator.semantics.AppLockProcedures;
 import io.deltafunnel.emulator.semantics.ErrorCatalog;
 import io.deltafunnel.emulator.semantics.SqlServerError;
 import io.deltafunnel.emulator.tsql.ObjectName;

@@ -12,6 +12,7 @@ import io.deltafunnel.emulator.semantics.TableDef;
 import io.deltafunnel.emulator.tsql.Identifiers;
 import io.deltafunnel.emulator.tsql.ObjectName;
 import io.deltafunnel.emulator.tsql.SelectList;
+import io.deltafunnel.emulator.tsql.StatementParser;
 import io.deltafunnel.emulator.tsql.Stmt;
 import io.deltafunnel.emulator.tsql.Token;
 import io.deltafunnel.emulator.wire.ResultColumn;
@@ -36,8 +37,8 @@ public final class QueryHandler {
     }
 
     void select(Stmt st) throws SqlServerError, SQLException, IOException {
-        int into = topLevelIndex(st.tokens, "INTO");
-        int from = topLevelIndex(st.tokens, "FROM");
+        int into = StatementParser.topLevelIndex(st.tokens, "INTO");
+        int from = StatementParser.topLevelIndex(st.tokens, "FROM");
         if (into > 0 && (from < 0 || into < from)) {
             selectInto(st, into);
             return;
@@ -120,7 +121,7 @@ public final class QueryHandler {
 
     /** SELECT INTO keeps the source identity's seed and increment. */
     private List<ColumnDef> carryIdentitySeeds(List<ColumnDef> defs, List<Token> query) {
-        int from = topLevelIndex(query, "FROM");
+        int from = StatementParser.topLevelIndex(query, "FROM");
         if (from < 0) {
             return defs;
         }
@@ -206,18 +207,4 @@ public final class QueryHandler {
         }
     }
 
-    public static int topLevelIndex(List<Token> toks, String keyword) {
-        int depth = 0;
-        for (int i = 0; i < toks.size(); i++) {
-            Token t = toks.get(i);
-            if (t.isSymbol("(")) {
-                depth++;
-            } else if (t.isSymbol(")")) {
-                depth--;
-            } else if (depth == 0 && t.is(keyword)) {
-                return i;
-            }
-        }
-        return -1;
-    }
 }

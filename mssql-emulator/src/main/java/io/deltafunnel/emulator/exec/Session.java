@@ -1,15 +1,16 @@
 package io.deltafunnel.emulator.exec;
 
 import io.deltafunnel.emulator.MssqlEmulator;
+import io.deltafunnel.emulator.semantics.AttentionException;
 import io.deltafunnel.emulator.semantics.Catalog;
 import io.deltafunnel.emulator.semantics.ErrorCatalog;
 import io.deltafunnel.emulator.semantics.IdentityReseeder;
 import io.deltafunnel.emulator.semantics.LockPlanner;
+import io.deltafunnel.emulator.semantics.SessionView;
 import io.deltafunnel.emulator.semantics.SqlServerError;
 import io.deltafunnel.emulator.semantics.TableDef;
 import io.deltafunnel.emulator.tsql.BulkInsertCommand;
 import io.deltafunnel.emulator.wire.AllHeaders;
-import io.deltafunnel.emulator.wire.AttentionException;
 import io.deltafunnel.emulator.wire.ConnectionHandler;
 import io.deltafunnel.emulator.wire.Response;
 import io.deltafunnel.tds.EnvChangeType;
@@ -34,7 +35,7 @@ import java.util.logging.Logger;
  * State of one logged-in session: its H2 connection (never auto-commit), the transaction nesting, SET options,
  * prepared statement handles and a pending INSERT BULK.
  */
-public final class Session {
+public final class Session implements SessionView {
     private static final Logger LOG = Logger.getLogger(Session.class.getName());
     private static final AtomicLong DESCRIPTORS = new AtomicLong(1);
 
@@ -74,6 +75,17 @@ public final class Session {
         this.interceptor = emu.faults();
     }
 
+    @Override
+    public int identityInsertTable() {
+        return identityInsertTable;
+    }
+
+    @Override
+    public boolean readCommittedSnapshot() {
+        return emu.readCommittedSnapshot();
+    }
+
+    @Override
     public int isolationLevel() {
         return isolationLevel;
     }
@@ -89,6 +101,7 @@ public final class Session {
         locks.statementEnded(tranCount > 0);
     }
 
+    @Override
     public Catalog catalog() {
         return emu.catalog();
     }

@@ -1,10 +1,10 @@
 package io.deltafunnel.emulator.exec;
 
+import io.deltafunnel.emulator.semantics.AttentionException;
 import io.deltafunnel.emulator.semantics.LockManager;
 import io.deltafunnel.emulator.semantics.LockPlanner;
 import io.deltafunnel.emulator.semantics.SqlServerError;
 import io.deltafunnel.emulator.semantics.TableDef;
-import io.deltafunnel.emulator.wire.AttentionException;
 import io.deltafunnel.emulator.wire.ConnectionHandler;
 import java.io.IOException;
 import java.util.List;

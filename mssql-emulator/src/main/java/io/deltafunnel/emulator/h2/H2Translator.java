@@ -1,8 +1,8 @@
 package io.deltafunnel.emulator.h2;
 
 import io.deltafunnel.emulator.MssqlEmulator;
+import io.deltafunnel.emulator.exec.AppLockProcedures;
 import io.deltafunnel.emulator.exec.Session;
-import io.deltafunnel.emulator.semantics.AppLockProcedures;
 import io.deltafunnel.emulator.semantics.Catalog;
 import io.deltafunnel.emulator.semantics.ErrorCatalog;
 import io.deltafunnel.emulator.semantics.SqlServerError;

@@ -1,8 +1,7 @@
 package io.deltafunnel.emulator.semantics;
 
-import io.deltafunnel.emulator.exec.QueryHandler;
-import io.deltafunnel.emulator.exec.Session;
 import io.deltafunnel.emulator.tsql.Identifiers;
+import io.deltafunnel.emulator.tsql.StatementParser;
 import io.deltafunnel.emulator.tsql.Token;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,13 +22,13 @@ public final class IdentityRules {
      *
      * @return the tokens to run and whether explicit identity values are written
      */
-    public static Checked insert(List<Token> toks, int nameNext, TableDef t, Session s) throws SqlServerError {
+    public static Checked insert(List<Token> toks, int nameNext, TableDef t, SessionView s) throws SqlServerError {
         ColumnDef identity = identityColumn(t);
         if (identity == null) {
             return new Checked(toks, false);
         }
         int i = skipHints(toks, nameNext);
-        boolean on = s.identityInsertTable == t.objectId();
+        boolean on = s.identityInsertTable() == t.objectId();
         if (i < toks.size() && toks.get(i).isSymbol("(") && !(i + 1 < toks.size() && toks.get(i + 1).is("SELECT"))) {
             for (int k = i + 1; k < toks.size() && !toks.get(k).isSymbol(")"); k++) {
                 Token c = toks.get(k);
@@ -74,7 +73,7 @@ public final class IdentityRules {
         if (identity == null) {
             return;
         }
-        int set = QueryHandler.topLevelIndex(toks, "SET");
+        int set = StatementParser.topLevelIndex(toks, "SET");
         if (set > 0) {
             checkSetList(toks, set, identity);
         }
@@ -86,7 +85,7 @@ public final class IdentityRules {
      *
      * @return whether explicit identity values are written
      */
-    public static boolean merge(List<Token> toks, TableDef t, Session s) throws SqlServerError {
+    public static boolean merge(List<Token> toks, TableDef t, SessionView s) throws SqlServerError {
         ColumnDef identity = identityColumn(t);
         if (identity == null) {
             return false;
@@ -100,7 +99,7 @@ public final class IdentityRules {
                 for (int k = i + 2; k < toks.size() && !toks.get(k).isSymbol(")"); k++) {
                     Token c = toks.get(k);
                     if (c.isIdentifier() && c.value().equalsIgnoreCase(identity.name())) {
-                        if (s.identityInsertTable != t.objectId()) {
+                        if (s.identityInsertTable() != t.objectId()) {
                             throw explicitValueWhenOff(t);
                         }
                         explicit = true;

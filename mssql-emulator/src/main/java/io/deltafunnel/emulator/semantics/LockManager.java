@@ -1,6 +1,5 @@
 package io.deltafunnel.emulator.semantics;
 
-import io.deltafunnel.emulator.wire.AttentionException;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -500,7 +499,7 @@ public final class LockManager {
     }
 
     /** Whether {@code owner} would be granted {@code mode} on {@code resource} at once (APPLOCK_TEST). */
-    boolean grantableNow(Owner owner, int resource, Mode mode) {
+    public boolean grantableNow(Owner owner, int resource, Mode mode) {
         lock.lock();
         try {
             return covered(owner, resource, mode) || grantable(owner, resource, mode, null);

@@ -1,6 +1,5 @@
 package io.deltafunnel.emulator.semantics;
 
-import io.deltafunnel.emulator.exec.Session;
 import io.deltafunnel.emulator.tsql.ObjectName;
 import io.deltafunnel.emulator.tsql.Token;
 import java.util.ArrayList;
@@ -60,7 +59,7 @@ public final class LockPlanner {
      *
      * @throws SqlServerError for hints or isolation levels the emulator cannot honour
      */
-    public static List<Lock> plan(Session s, List<Token> toks, boolean write, boolean fmtOnly) throws SqlServerError {
+    public static List<Lock> plan(SessionView s, List<Token> toks, boolean write, boolean fmtOnly) throws SqlServerError {
         List<Ref> refs = refs(toks, s.catalog());
         List<Lock> out = new ArrayList<>();
         TableDef target = write ? writeTarget(toks, refs, s.catalog()) : null;
@@ -75,7 +74,7 @@ public final class LockPlanner {
             if (target != null && r.table.objectId() == target.objectId()) {
                 continue;
             }
-            out.add(readLock(r.table, r.hints, s.isolationLevel(), s.emu.readCommittedSnapshot()));
+            out.add(readLock(r.table, r.hints, s.isolationLevel(), s.readCommittedSnapshot()));
         }
         if (target != null && !fmtOnly) {
             // INSERT only adds rows: IX (inserters share the table, as SQL Server's row locks let them), except

@@ -263,4 +263,20 @@ public final class StatementParser {
         }
         return false;
     }
+
+    /** Index of {@code keyword} outside parentheses in {@code toks}, or -1. */
+    public static int topLevelIndex(List<Token> toks, String keyword) {
+        int depth = 0;
+        for (int i = 0; i < toks.size(); i++) {
+            Token t = toks.get(i);
+            if (t.isSymbol("(")) {
+                depth++;
+            } else if (t.isSymbol(")")) {
+                depth--;
+            } else if (depth == 0 && t.is(keyword)) {
+                return i;
+            }
+        }
+        return -1;
+    }
 }

@@ -1,5 +1,7 @@
 package io.deltafunnel.emulator.wire;
 
+import io.deltafunnel.emulator.semantics.AttentionException;
+
 import io.deltafunnel.emulator.semantics.ErrorCatalog;
 import io.deltafunnel.emulator.semantics.SqlServerError;
 import io.deltafunnel.emulator.semantics.SqlType;

@@ -1,4 +1,4 @@
-package io.deltafunnel.emulator.wire;
+package io.deltafunnel.emulator.semantics;
 
 /** The client sent ATTENTION while a request was running: stop and acknowledge with DONE_ATTN. */
 public final class AttentionException extends RuntimeException {

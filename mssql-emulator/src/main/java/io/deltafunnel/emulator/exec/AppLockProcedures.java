@@ -1,7 +1,8 @@
-package io.deltafunnel.emulator.semantics;
+package io.deltafunnel.emulator.exec;
 
-import io.deltafunnel.emulator.exec.ExecContext;
-import io.deltafunnel.emulator.exec.Session;
+import io.deltafunnel.emulator.semantics.ErrorCatalog;
+import io.deltafunnel.emulator.semantics.LockManager;
+import io.deltafunnel.emulator.semantics.SqlServerError;
 import io.deltafunnel.emulator.tsql.Token;
 import io.deltafunnel.emulator.wire.SqlParam;
 import java.io.IOException;
