@@ -187,7 +187,7 @@ final class BatchExecutor {
             case "INSERT":
                 if (st.kw(1, "BULK")) {
                     s.beginImplicitIfNeeded(ctx.response);
-                    s.pendingBulk = BulkInsertCommand.parse(st, s);
+                    s.pendingBulk = BulkInsertCommand.parse(st, s.catalog());
                     ctx.done(DoneStatus.CMD_NONE, -1);
                     return;
                 }

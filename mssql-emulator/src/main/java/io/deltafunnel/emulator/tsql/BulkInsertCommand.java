@@ -1,6 +1,6 @@
 package io.deltafunnel.emulator.tsql;
 
-import io.deltafunnel.emulator.exec.Session;
+import io.deltafunnel.emulator.semantics.Catalog;
 import io.deltafunnel.emulator.semantics.ColumnDef;
 import io.deltafunnel.emulator.semantics.ErrorCatalog;
 import io.deltafunnel.emulator.semantics.SqlServerError;
@@ -36,10 +36,10 @@ public final class BulkInsertCommand {
         this.rowsPerBatch = rowsPerBatch;
     }
 
-    public static BulkInsertCommand parse(Stmt st, Session s) throws SqlServerError {
+    public static BulkInsertCommand parse(Stmt st, Catalog catalog) throws SqlServerError {
         List<Token> t = st.tokens;
         ObjectName name = ObjectName.at(t, 2);
-        TableDef table = s.catalog().table(name.schema, name.name);
+        TableDef table = catalog.table(name.schema, name.name);
         if (table == null) {
             throw ErrorCatalog.INVALID_OBJECT_NAME.error("Invalid object name '" + name.name + "'.");
         }
