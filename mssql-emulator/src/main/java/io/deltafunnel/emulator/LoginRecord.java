@@ -1,5 +1,6 @@
 package io.deltafunnel.emulator;
 
+import io.deltafunnel.emulator.wire.Login7Request;
 import io.deltafunnel.tds.PreloginOptions;
 
 import java.util.List;
@@ -74,7 +75,7 @@ public record LoginRecord(int spid, boolean strictTls, String tlsProtocol, Strin
         return v == null || v.isEmpty() ? -1 : Integer.parseInt(v.substring(0, 2), 16);
     }
 
-    static LoginRecord of(int spid, boolean strictTls, String tlsProtocol, String alpn, Map<Integer, String> prelogin,
+    public static LoginRecord of(int spid, boolean strictTls, String tlsProtocol, String alpn, Map<Integer, String> prelogin,
             int fedAuthRequiredReply, Login7Request l, boolean accepted) {
         return new LoginRecord(spid, strictTls, tlsProtocol, alpn, prelogin, fedAuthRequiredReply, l.tdsVersion,
                 l.packetSize, l.clientProgVersion, l.clientPid, l.connectionId, l.optionFlags1, l.optionFlags2,

@@ -1,26 +1,33 @@
 package io.deltafunnel.emulator;
 
+import io.deltafunnel.emulator.wire.TlsContext;
+
+import io.deltafunnel.emulator.h2.EmulatorDatabase;
+import io.deltafunnel.emulator.semantics.Catalog;
+import io.deltafunnel.emulator.semantics.LockManager;
+import io.deltafunnel.emulator.testing.Faults;
+import io.deltafunnel.emulator.wire.ConnectionHandler;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Predicate;
-import java.sql.SQLException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -30,7 +37,7 @@ import java.util.logging.Logger;
  */
 public final class MssqlEmulator implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(MssqlEmulator.class.getName());
-    static final String DATABASE = "master";
+    public static final String DATABASE = "master";
 
     private final String user;
     private final String password;
@@ -70,7 +77,7 @@ public final class MssqlEmulator implements AutoCloseable {
     }
 
     /** A routing target. */
-    record Route(String host, int port) {
+    public record Route(String host, int port) {
     }
 
     /** Builder for {@link MssqlEmulator}. */
@@ -231,7 +238,7 @@ public final class MssqlEmulator implements AutoCloseable {
         }
     }
 
-    void connectionClosed(ConnectionHandler h) {
+    public void connectionClosed(ConnectionHandler h) {
         connections.remove(h);
     }
 
@@ -285,15 +292,15 @@ public final class MssqlEmulator implements AutoCloseable {
         }
     }
 
-    Predicate<String> accessTokenValidator() {
+    public Predicate<String> accessTokenValidator() {
         return accessTokenValidator;
     }
 
-    Route route() {
+    public Route route() {
         return route;
     }
 
-    void recordLogin(LoginRecord r) {
+    public void recordLogin(LoginRecord r) {
         loginRecords.add(r);
     }
 
@@ -314,12 +321,12 @@ public final class MssqlEmulator implements AutoCloseable {
         return readCommittedSnapshot;
     }
 
-    void readCommittedSnapshot(boolean on) {
+    public void readCommittedSnapshot(boolean on) {
         this.readCommittedSnapshot = on;
     }
 
     /** The open connections with a logged-in session other than {@code self}. */
-    List<ConnectionHandler> otherSessions(ConnectionHandler self) {
+    public List<ConnectionHandler> otherSessions(ConnectionHandler self) {
         List<ConnectionHandler> out = new java.util.ArrayList<>();
         for (ConnectionHandler h : connections) {
             if (h != self && h.session() != null) {
@@ -357,11 +364,11 @@ public final class MssqlEmulator implements AutoCloseable {
         capturedBulkLoads.clear();
     }
 
-    boolean capturingBulkLoads() {
+    public boolean capturingBulkLoads() {
         return captureBulkLoads;
     }
 
-    void bulkLoadCaptured(String table, byte[] payload) {
+    public void bulkLoadCaptured(String table, byte[] payload) {
         capturedBulkLoads.add(new CapturedBulkLoad(table, payload));
     }
 
@@ -398,7 +405,7 @@ public final class MssqlEmulator implements AutoCloseable {
      * configured delay, and is held further while a {@link Faults#stallDisconnectRollback} armed for it is not
      * released. Runs in the session's thread before its locks are released; {@link #close()} ends it.
      */
-    void disconnectRollback(int spid, long rows) {
+    public void disconnectRollback(int spid, long rows) {
         boolean stalled = faults.startDisconnectRollback();
         long nanos = rows <= 0 || rollbackNanosPerRow == 0 ? 0
                 : rows > Long.MAX_VALUE / rollbackNanosPerRow ? Long.MAX_VALUE : rows * rollbackNanosPerRow;
@@ -436,27 +443,27 @@ public final class MssqlEmulator implements AutoCloseable {
         return connections.size();
     }
 
-    Catalog catalog() {
+    public Catalog catalog() {
         return catalog;
     }
 
-    EmulatorDatabase database() {
+    public EmulatorDatabase database() {
         return database;
     }
 
-    LockManager locks() {
+    public LockManager locks() {
         return locks;
     }
 
-    void addBulkRowsDecoded(long n) {
+    public void addBulkRowsDecoded(long n) {
         bulkRowsDecoded.addAndGet(n);
     }
 
-    void sessionEncrypted() {
+    public void sessionEncrypted() {
         encryptedSessions.incrementAndGet();
     }
 
-    boolean isClosed() {
+    public boolean isClosed() {
         return closed;
     }
 

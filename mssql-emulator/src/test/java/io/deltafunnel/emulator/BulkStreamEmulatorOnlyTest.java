@@ -2,18 +2,19 @@ package io.deltafunnel.emulator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.deltafunnel.emulator.semantics.SqlServerError;
 
+import io.deltafunnel.tds.DoneStatus;
 import io.deltafunnel.tds.TdsWriter;
 import io.deltafunnel.tds.TokenType;
 import io.deltafunnel.tds.TokenWriter;
-import io.deltafunnel.tds.DoneStatus;
 import io.deltafunnel.tds.TypeId;
 import io.deltafunnel.tds.TypeInfo;
 import io.deltafunnel.tds.ValueCodec;
 
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import java.sql.Connection;
 import java.util.List;
-import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

@@ -1,15 +1,17 @@
 package io.deltafunnel.emulator;
 
+import io.deltafunnel.emulator.semantics.LockManager;
+import io.deltafunnel.emulator.semantics.SqlServerError;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import static io.deltafunnel.emulator.LockManager.Mode.BU;
-import static io.deltafunnel.emulator.LockManager.Mode.S;
-import static io.deltafunnel.emulator.LockManager.Mode.SCH_M;
-import static io.deltafunnel.emulator.LockManager.Mode.SCH_S;
-import static io.deltafunnel.emulator.LockManager.Mode.U;
-import static io.deltafunnel.emulator.LockManager.Mode.X;
+import static io.deltafunnel.emulator.semantics.LockManager.Mode.BU;
+import static io.deltafunnel.emulator.semantics.LockManager.Mode.S;
+import static io.deltafunnel.emulator.semantics.LockManager.Mode.SCH_M;
+import static io.deltafunnel.emulator.semantics.LockManager.Mode.SCH_S;
+import static io.deltafunnel.emulator.semantics.LockManager.Mode.U;
+import static io.deltafunnel.emulator.semantics.LockManager.Mode.X;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 

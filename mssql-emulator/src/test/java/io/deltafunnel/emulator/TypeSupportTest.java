@@ -1,9 +1,10 @@
 package io.deltafunnel.emulator;
 
-import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
+import io.deltafunnel.emulator.semantics.SqlServerError;
 
 import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
 import io.deltafunnel.tds.Collation;

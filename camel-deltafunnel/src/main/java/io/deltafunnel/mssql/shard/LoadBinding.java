@@ -18,8 +18,9 @@ import io.deltafunnel.mssql.WriteMode;
 /**
  * What the final step of a sharded load is built from, as the first shard to set up its share bound it: the write
  * mode and its strategy, the bound columns with their types, {@code keyColumns}, {@code columnMapping} and
- * {@code keepIdentity}. The first shard records it in the load row ({@code [binding]}, JSON); every other shard
- * (and every re-run) must bind exactly the same, else it is refused ({@link #difference}): the final step runs on the
+ * {@code keepIdentity}. The first shard records it in the load row (the {@code binding} member of its {@code pins}
+ * JSON); every other shard (and every re-run) must bind exactly the same, else it is refused ({@link #difference}):
+ * the final step runs on the
  * binding of whichever shard completes the set, so shards that bind differently would silently lose columns.
  *
  * @param writeMode     {@code append}, {@code replace}, {@code truncate} or {@code merge}

@@ -1,0 +1,52 @@
+package io.deltafunnel.emulator.exec;
+
+import io.deltafunnel.emulator.h2.H2Translator;
+import io.deltafunnel.emulator.wire.Response;
+import io.deltafunnel.emulator.wire.SqlParam;
+import io.deltafunnel.tds.DoneStatus;
+import io.deltafunnel.tds.TokenType;
+
+import java.util.Map;
+
+/** What a statement handler needs: the session, the response, variables and batch-scoped options. */
+public final class ExecContext {
+    public final Session session;
+    final Response response;
+    public final Map<String, SqlParam> vars;
+    /** Inside an RPC (sp_executesql...): statement DONEs are DONEINPROC. */
+    final boolean inProc;
+    /** SET FMTONLY ON in effect (scoped to the batch / sp_executesql call). */
+    boolean fmtOnly;
+
+    ExecContext(Session session, Response response, Map<String, SqlParam> vars, boolean inProc) {
+        this.session = session;
+        this.response = response;
+        this.vars = vars;
+        this.inProc = inProc;
+    }
+
+    H2Translator translator() {
+        return new H2Translator(session, vars, false);
+    }
+
+    /** DONE (or DONEINPROC) for a statement; {@code count} < 0 means no row count. */
+    void done(int curCmd, long count) {
+        int status = session.inTransaction() ? DoneStatus.INXACT : 0;
+        if (count >= 0) {
+            session.lastRowCount = count;
+            if (curCmd == DoneStatus.CMD_INSERT || curCmd == DoneStatus.CMD_UPDATE || curCmd == DoneStatus.CMD_DELETE
+                    || curCmd == DoneStatus.CMD_MERGE) {
+                session.rowsWritten(count);
+            }
+            if (!session.nocount) {
+                status |= DoneStatus.COUNT;
+            }
+        }
+        response.done(inProc ? TokenType.DONEINPROC : TokenType.DONE, status, curCmd, Math.max(0, count));
+    }
+
+    void doneError() {
+        int status = DoneStatus.ERROR | (session.inTransaction() ? DoneStatus.INXACT : 0);
+        response.done(inProc ? TokenType.DONEINPROC : TokenType.DONE, status, 0, 0);
+    }
+}

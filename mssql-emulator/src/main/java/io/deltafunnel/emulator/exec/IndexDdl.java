@@ -1,0 +1,95 @@
+package io.deltafunnel.emulator.exec;
+
+import io.deltafunnel.emulator.semantics.Constraints;
+import io.deltafunnel.emulator.semantics.LockManager;
+import io.deltafunnel.emulator.semantics.SqlServerError;
+import io.deltafunnel.emulator.semantics.TableDef;
+import io.deltafunnel.emulator.tsql.Identifiers;
+import io.deltafunnel.emulator.tsql.ObjectName;
+import io.deltafunnel.emulator.tsql.Stmt;
+import io.deltafunnel.emulator.tsql.Token;
+import io.deltafunnel.tds.DoneStatus;
+
+import java.io.IOException;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * CREATE [UNIQUE] [CLUSTERED|NONCLUSTERED] INDEX and DROP INDEX ... ON: an H2 index named {@code table.index} in the
+ * table's schema; a unique index is also recorded in the catalog as a key (2601 on duplicates).
+ */
+final class IndexDdl {
+    private final ExecContext ctx;
+    private final Session s;
+    private final DdlHandler ddl;
+
+    IndexDdl(ExecContext ctx, DdlHandler ddl) {
+        this.ctx = ctx;
+        this.s = ctx.session;
+        this.ddl = ddl;
+    }
+
+    void createIndex(Stmt st) throws SqlServerError, SQLException, IOException {
+        ddl.refuseInTransaction(st.text);
+        int i = 1;
+        boolean unique = false;
+        if (st.kw(i, "UNIQUE")) {
+            unique = true;
+            i++;
+        }
+        if (st.kw(i, "CLUSTERED") || st.kw(i, "NONCLUSTERED")) {
+            i++;
+        }
+        if (!st.kw(i, "INDEX")) {
+            throw SqlServerError.syntax(st.tokens.get(i).text());
+        }
+        String index = st.tokens.get(i + 1).value();
+        if (!st.kw(i + 2, "ON")) {
+            throw SqlServerError.syntax(st.tokens.get(i + 2).text());
+        }
+        ObjectName n = ObjectName.at(st.tokens, i + 3);
+        TableDef t = ddl.existing(n);
+        s.locks.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
+        int j = n.next;
+        if (j >= st.tokens.size() || !st.tokens.get(j).isSymbol("(")) {
+            throw SqlServerError.syntax(st.text);
+        }
+        StringBuilder cols = new StringBuilder();
+        List<String> keyCols = new ArrayList<>();
+        j++;
+        while (j < st.tokens.size() && !st.tokens.get(j).isSymbol(")")) {
+            Token c = st.tokens.get(j);
+            if (c.isIdentifier() && !c.is("ASC") && !c.is("DESC")) {
+                cols.append(cols.length() > 0 ? ", " : "").append(Identifiers.h2Quote(c.value()));
+                keyCols.add(c.value());
+            }
+            j++;
+        }
+        try (Statement x = s.h2.createStatement()) {
+            x.execute("CREATE " + (unique ? "UNIQUE " : "") + "INDEX " + Identifiers.h2Quote(t.schema()) + "."
+                    + Identifiers.h2Quote(t.name() + "." + index) + " ON " + t.h2Name() + " (" + cols + ")");
+        }
+        if (unique) {
+            s.catalog().addKey(t.objectId(), new Constraints.Key(index, Constraints.KeyKind.UNIQUE_INDEX, keyCols));
+        }
+        ctx.done(DoneStatus.CMD_NONE, -1);
+    }
+
+    void dropIndex(Stmt st) throws SqlServerError, SQLException, IOException {
+        ddl.refuseInTransaction(st.text);
+        String index = st.tokens.get(2).value();
+        if (!st.kw(3, "ON")) {
+            throw SqlServerError.unsupported("DROP INDEX without ON table");
+        }
+        TableDef t = ddl.existing(ObjectName.at(st.tokens, 4));
+        s.locks.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
+        try (Statement x = s.h2.createStatement()) {
+            x.execute("DROP INDEX " + Identifiers.h2Quote(t.schema()) + "." + Identifiers.h2Quote(t.name() + "."
+                    + index));
+        }
+        s.catalog().removeKey(t.objectId(), index);
+        ctx.done(DoneStatus.CMD_NONE, -1);
+    }
+}

@@ -1,0 +1,325 @@
+package io.deltafunnel.emulator.h2;
+
+import io.deltafunnel.emulator.semantics.BulkChecks;
+import io.deltafunnel.emulator.semantics.Catalog;
+import io.deltafunnel.emulator.semantics.ColumnDef;
+import io.deltafunnel.emulator.semantics.Constraints;
+import io.deltafunnel.emulator.semantics.SqlServerError;
+import io.deltafunnel.emulator.semantics.SqlType;
+import io.deltafunnel.emulator.semantics.TableDef;
+import io.deltafunnel.emulator.tsql.MultipartName;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.h2.tools.SimpleResultSet;
+
+/**
+ * H2 user functions (CREATE ALIAS) answering SQL Server catalog functions and views from the emulator's
+ * {@link Catalog}: OBJECT_ID, COLUMNPROPERTY, SCHEMA_NAME, OBJECT_NAME, INFORMATION_SCHEMA.TABLES/COLUMNS,
+ * sys.columns/tables/schemas/objects/indexes. The catalog is found through the H2 database name.
+ */
+public final class CatalogFunctions {
+    /** {H2 alias name, Java method}. */
+    static final String[][] ALIASES = {
+        {"MSSQL_OBJECT_ID", "objectId"},
+        {"MSSQL_COLUMNPROPERTY", "columnProperty"},
+        {"MSSQL_SCHEMA_NAME", "schemaName"},
+        {"MSSQL_SCHEMA_ID", "schemaId"},
+        {"MSSQL_OBJECT_NAME", "objectName"},
+        {"MSSQL_IS_TABLES", "informationSchemaTables"},
+        {"MSSQL_IS_COLUMNS", "informationSchemaColumns"},
+        {"MSSQL_SYS_COLUMNS", "sysColumns"},
+        {"MSSQL_SYS_TABLES", "sysTables"},
+        {"MSSQL_SYS_SCHEMAS", "sysSchemas"},
+        {"MSSQL_SYS_OBJECTS", "sysObjects"},
+        {"MSSQL_SYS_DATABASES", "sysDatabases"},
+        {"MSSQL_SYS_INDEXES", "sysIndexes"},
+        {"MSSQL_BULK_NOCHECK", "bulkNoCheck"},
+    };
+
+    private static final Map<String, Catalog> CATALOGS = new ConcurrentHashMap<>();
+
+    /** Text columns compare case-insensitively, like SQL Server's catalog views under a CI collation. */
+    private static void addText(SimpleResultSet rs, String name, int length) {
+        rs.addColumn(name, Types.VARCHAR, "VARCHAR_IGNORECASE", length, 0);
+    }
+
+    private CatalogFunctions() {
+    }
+
+    /** True while a bulk load without CHECK_CONSTRAINTS writes its rows (used inside CHECK constraints). */
+    public static boolean bulkNoCheck() {
+        return BulkChecks.skipped();
+    }
+
+    static void register(String h2Name, Catalog c) {
+        CATALOGS.put(h2Name.toUpperCase(Locale.ROOT), c);
+    }
+
+    static void unregister(String h2Name) {
+        CATALOGS.remove(h2Name.toUpperCase(Locale.ROOT));
+    }
+
+    static Catalog catalogOf(Connection c) throws SQLException {
+        return catalog(c);
+    }
+
+    private static Catalog catalog(Connection c) throws SQLException {
+        String name = c.getCatalog();
+        Catalog cat = name == null ? null : CATALOGS.get(name.toUpperCase(Locale.ROOT));
+        if (cat == null) {
+            throw new SQLException("mssql-emulator catalog not found for H2 database " + name);
+        }
+        return cat;
+    }
+
+    static TableDef resolve(Catalog cat, String name) {
+        try {
+            String[] sn = MultipartName.schemaAndName(name);
+            if (sn == null) {
+                return null;
+            }
+            return cat.table(sn[0], sn[1]);
+        } catch (SqlServerError e) {
+            return null;
+        }
+    }
+
+    public static Integer objectId(Connection c, String name) throws SQLException {
+        if (name == null) {
+            return null;
+        }
+        TableDef t = resolve(catalog(c), name);
+        return t == null ? null : t.objectId();
+    }
+
+    public static Integer objectId(Connection c, String name, String type) throws SQLException {
+        if (type != null && !type.trim().equalsIgnoreCase("U")) {
+            return null;
+        }
+        return objectId(c, name);
+    }
+
+    public static Integer columnProperty(Connection c, Integer id, String column, String property)
+            throws SQLException {
+        if (id == null || column == null || property == null) {
+            return null;
+        }
+        TableDef t = catalog(c).tableById(id);
+        ColumnDef col = t == null ? null : t.column(column);
+        if (col == null) {
+            return null;
+        }
+        switch (property.toLowerCase(Locale.ROOT)) {
+            case "isidentity": return col.identity() ? 1 : 0;
+            case "allowsnull": return col.nullable() ? 1 : 0;
+            case "iscomputed": return 0;
+            case "precision": return col.type().numericPrecision() != null ? col.type().numericPrecision()
+                    : col.type().characterMaximumLength();
+            case "scale": return col.type().numericScale();
+            default: return null;
+        }
+    }
+
+    public static String schemaName(Connection c) {
+        return "dbo";
+    }
+
+    public static String schemaName(Connection c, Integer id) throws SQLException {
+        return id == null ? null : catalog(c).schemaName(id);
+    }
+
+    public static Integer schemaId(Connection c) {
+        return 1;
+    }
+
+    public static Integer schemaId(Connection c, String name) throws SQLException {
+        return name == null ? null : catalog(c).schemaId(name);
+    }
+
+    public static String objectName(Connection c, Integer id) throws SQLException {
+        if (id == null) {
+            return null;
+        }
+        TableDef t = catalog(c).tableById(id);
+        return t == null ? null : t.name();
+    }
+
+    public static ResultSet informationSchemaTables(Connection c) throws SQLException {
+        Catalog cat = catalog(c);
+        SimpleResultSet rs = new SimpleResultSet();
+        addText(rs, "TABLE_CATALOG", 128);
+        addText(rs, "TABLE_SCHEMA", 128);
+        addText(rs, "TABLE_NAME", 128);
+        addText(rs, "TABLE_TYPE", 10);
+        for (TableDef t : cat.tables()) {
+            rs.addRow(cat.database(), t.schema(), t.name(), "BASE TABLE");
+        }
+        return rs;
+    }
+
+    public static ResultSet informationSchemaColumns(Connection c) throws SQLException {
+        Catalog cat = catalog(c);
+        SimpleResultSet rs = new SimpleResultSet();
+        addText(rs, "TABLE_CATALOG", 128);
+        addText(rs, "TABLE_SCHEMA", 128);
+        addText(rs, "TABLE_NAME", 128);
+        addText(rs, "COLUMN_NAME", 128);
+        rs.addColumn("ORDINAL_POSITION", Types.INTEGER, 10, 0);
+        addText(rs, "COLUMN_DEFAULT", 4000);
+        addText(rs, "IS_NULLABLE", 3);
+        addText(rs, "DATA_TYPE", 128);
+        rs.addColumn("CHARACTER_MAXIMUM_LENGTH", Types.INTEGER, 10, 0);
+        rs.addColumn("CHARACTER_OCTET_LENGTH", Types.INTEGER, 10, 0);
+        rs.addColumn("NUMERIC_PRECISION", Types.INTEGER, 10, 0);
+        rs.addColumn("NUMERIC_PRECISION_RADIX", Types.INTEGER, 10, 0);
+        rs.addColumn("NUMERIC_SCALE", Types.INTEGER, 10, 0);
+        rs.addColumn("DATETIME_PRECISION", Types.INTEGER, 10, 0);
+        addText(rs, "CHARACTER_SET_NAME", 128);
+        addText(rs, "COLLATION_NAME", 128);
+        for (TableDef t : cat.tables()) {
+            int ord = 1;
+            for (ColumnDef col : t.columns()) {
+                SqlType ty = col.type();
+                Integer chars = ty.characterMaximumLength();
+                Integer octets = chars == null ? null : chars < 0 ? -1 : ty.isUnicode() ? chars * 2 : chars;
+                Integer radix = ty.numericPrecision() == null ? null
+                        : ty.base() == SqlType.Base.REAL || ty.base() == SqlType.Base.FLOAT ? 2 : 10;
+                rs.addRow(cat.database(), t.schema(), t.name(), col.name(), ord++,
+                        col.defaultSql() == null ? null : "(" + col.defaultSql() + ")", col.nullable() ? "YES" : "NO",
+                        ty.name(), chars, octets, ty.numericPrecision(), radix, ty.numericScale(),
+                        ty.datetimePrecision(), ty.isCharacter() ? (ty.isUnicode() ? "UNICODE" : "iso_1") : null,
+                        ty.collationName());
+            }
+        }
+        return rs;
+    }
+
+    /**
+     * sys.databases: one row, the session's database (the emulator has one database, under whichever name the
+     * login asked for), with its READ_COMMITTED_SNAPSHOT option; snapshot isolation is always off.
+     */
+    public static ResultSet sysDatabases(Connection c, String name, Boolean readCommittedSnapshot) {
+        SimpleResultSet rs = new SimpleResultSet();
+        addText(rs, "name", 128);
+        rs.addColumn("database_id", Types.INTEGER, 10, 0);
+        rs.addColumn("is_read_committed_snapshot_on", Types.BOOLEAN, 1, 0);
+        rs.addColumn("snapshot_isolation_state", Types.SMALLINT, 3, 0);
+        addText(rs, "snapshot_isolation_state_desc", 60);
+        addText(rs, "state_desc", 60);
+        addText(rs, "collation_name", 128);
+        rs.addColumn("compatibility_level", Types.SMALLINT, 3, 0);
+        rs.addRow(name, 5, Boolean.TRUE.equals(readCommittedSnapshot), (short) 0, "OFF", "ONLINE",
+                "SQL_Latin1_General_CP1_CI_AS", (short) 160);
+        return rs;
+    }
+
+    public static ResultSet sysColumns(Connection c) throws SQLException {
+        Catalog cat = catalog(c);
+        SimpleResultSet rs = new SimpleResultSet();
+        rs.addColumn("object_id", Types.INTEGER, 10, 0);
+        addText(rs, "name", 128);
+        rs.addColumn("column_id", Types.INTEGER, 10, 0);
+        rs.addColumn("system_type_id", Types.INTEGER, 10, 0);
+        rs.addColumn("user_type_id", Types.INTEGER, 10, 0);
+        rs.addColumn("max_length", Types.INTEGER, 10, 0);
+        rs.addColumn("precision", Types.INTEGER, 10, 0);
+        rs.addColumn("scale", Types.INTEGER, 10, 0);
+        addText(rs, "collation_name", 128);
+        rs.addColumn("is_nullable", Types.BOOLEAN, 1, 0);
+        rs.addColumn("is_identity", Types.BOOLEAN, 1, 0);
+        rs.addColumn("is_computed", Types.BOOLEAN, 1, 0);
+        for (TableDef t : cat.tables()) {
+            int id = 1;
+            for (ColumnDef col : t.columns()) {
+                SqlType ty = col.type();
+                int precision = ty.numericPrecision() != null ? ty.numericPrecision()
+                        : ty.datetimePrecision() != null ? ty.datetimePrecision() : 0;
+                int scale = ty.numericScale() != null ? ty.numericScale()
+                        : ty.datetimePrecision() != null ? ty.datetimePrecision() : 0;
+                rs.addRow(t.objectId(), col.name(), id++, ty.systemTypeId(), ty.systemTypeId(), ty.maxLengthBytes(),
+                        precision, scale, ty.collationName(), col.nullable(),
+                        col.identity(), false);
+            }
+        }
+        return rs;
+    }
+
+    public static ResultSet sysTables(Connection c) throws SQLException {
+        Catalog cat = catalog(c);
+        SimpleResultSet rs = new SimpleResultSet();
+        addText(rs, "name", 128);
+        rs.addColumn("object_id", Types.INTEGER, 10, 0);
+        rs.addColumn("schema_id", Types.INTEGER, 10, 0);
+        addText(rs, "type", 2);
+        addText(rs, "type_desc", 60);
+        for (TableDef t : cat.tables()) {
+            rs.addRow(t.name(), t.objectId(), cat.schemaId(t.schema()), "U", "USER_TABLE");
+        }
+        return rs;
+    }
+
+    /**
+     * sys.indexes, minimal: object_id, name, index_id, type_desc, is_unique, is_primary_key, is_unique_constraint;
+     * one row per primary key and unique constraint of the catalog and per index made by {@code CREATE INDEX}
+     * (H2 keeps those as {@code "<table>.<index>"} in the table's schema). No heap rows (index_id 0) and no
+     * clustered/nonclustered distinction: a primary key is reported CLUSTERED, every other index NONCLUSTERED.
+     */
+    public static ResultSet sysIndexes(Connection c) throws SQLException {
+        Catalog cat = catalog(c);
+        SimpleResultSet rs = new SimpleResultSet();
+        rs.addColumn("object_id", Types.INTEGER, 10, 0);
+        addText(rs, "name", 128);
+        rs.addColumn("index_id", Types.INTEGER, 10, 0);
+        addText(rs, "type_desc", 60);
+        rs.addColumn("is_unique", Types.BOOLEAN, 1, 0);
+        rs.addColumn("is_primary_key", Types.BOOLEAN, 1, 0);
+        rs.addColumn("is_unique_constraint", Types.BOOLEAN, 1, 0);
+        for (TableDef t : cat.tables()) {
+            int id = 1;
+            for (Constraints.Key k : cat.keys(t.objectId())) {
+                if (k.kind == Constraints.KeyKind.UNIQUE_INDEX) {
+                    continue; // listed below with the other CREATE INDEX indexes
+                }
+                boolean pk = k.kind == Constraints.KeyKind.PRIMARY_KEY;
+                rs.addRow(t.objectId(), k.name, id++, pk ? "CLUSTERED" : "NONCLUSTERED", true, pk, !pk);
+            }
+            try (java.sql.PreparedStatement ps = c.prepareStatement("SELECT INDEX_NAME, INDEX_TYPE_NAME FROM"
+                    + " INFORMATION_SCHEMA.INDEXES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY INDEX_NAME")) {
+                ps.setString(1, t.schema());
+                ps.setString(2, t.name());
+                try (ResultSet r = ps.executeQuery()) {
+                    String prefix = t.name() + ".";
+                    while (r.next()) {
+                        String name = r.getString(1);
+                        if (name != null && name.startsWith(prefix)) {
+                            rs.addRow(t.objectId(), name.substring(prefix.length()), id++, "NONCLUSTERED",
+                                    "UNIQUE INDEX".equalsIgnoreCase(r.getString(2)), false, false);
+                        }
+                    }
+                }
+            }
+        }
+        return rs;
+    }
+
+    public static ResultSet sysObjects(Connection c) throws SQLException {
+        return sysTables(c);
+    }
+
+    public static ResultSet sysSchemas(Connection c) throws SQLException {
+        Catalog cat = catalog(c);
+        SimpleResultSet rs = new SimpleResultSet();
+        addText(rs, "name", 128);
+        rs.addColumn("schema_id", Types.INTEGER, 10, 0);
+        rs.addColumn("principal_id", Types.INTEGER, 10, 0);
+        for (Map.Entry<String, Integer> e : cat.schemas().entrySet()) {
+            rs.addRow(e.getKey(), e.getValue(), 1);
+        }
+        return rs;
+    }
+}

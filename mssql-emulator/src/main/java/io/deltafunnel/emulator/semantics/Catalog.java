@@ -1,0 +1,209 @@
+package io.deltafunnel.emulator.semantics;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The emulator's own record of SQL Server declarations (H2 cannot tell nvarchar from varchar, money from decimal,
+ * datetime from datetime2, ...). Shared by all connections of one emulator; thread-safe.
+ */
+public final class Catalog {
+    /** Object ids handed to user tables start here (like SQL Server's large positive ids). */
+    private static final int FIRST_OBJECT_ID = 1_000_000_000;
+
+    private final String database;
+    private final Map<String, TableDef> tables = new LinkedHashMap<>();
+    private final Map<String, Integer> schemas = new LinkedHashMap<>();
+    private final Map<Integer, List<Constraints.Key>> keys = new java.util.HashMap<>();
+    private final Map<Integer, List<Constraints.Check>> checks = new java.util.HashMap<>();
+    private final Map<Integer, Constraints.ForeignKey> foreignKeys = new LinkedHashMap<>();
+    private final AtomicInteger nextObjectId = new AtomicInteger(FIRST_OBJECT_ID);
+    private int nextSchemaId = 5;
+    /**
+     * Serialises name checks + H2 DDL + catalog update of CREATE statements. Distinct from this object's monitor,
+     * which is only held briefly (H2 triggers read the catalog while holding H2 locks).
+     */
+    private final Object ddlLock = new Object();
+
+    public Catalog(String database) {
+        this.database = database;
+        schemas.put("dbo", 1);
+        schemas.put("guest", 2);
+        schemas.put("INFORMATION_SCHEMA", 3);
+        schemas.put("sys", 4);
+    }
+
+    public Object ddlLock() {
+        return ddlLock;
+    }
+
+    public String database() {
+        return database;
+    }
+
+    public int newObjectId() {
+        return nextObjectId.getAndIncrement();
+    }
+
+    public synchronized TableDef table(String schema, String name) {
+        return tables.get(TableDef.key(schema, name));
+    }
+
+    public synchronized TableDef tableById(int objectId) {
+        for (TableDef t : tables.values()) {
+            if (t.objectId() == objectId) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    public synchronized List<TableDef> tables() {
+        List<TableDef> all = new ArrayList<>(tables.values());
+        all.sort(Comparator.comparing(TableDef::objectId));
+        return all;
+    }
+
+    public synchronized void put(TableDef t) {
+        tables.put(t.key(), t);
+    }
+
+    public synchronized void remove(TableDef t) {
+        tables.remove(t.key());
+        keys.remove(t.objectId());
+        checks.remove(t.objectId());
+        foreignKeys.values().removeIf(fk -> fk.child == t.objectId());
+    }
+
+    public synchronized void addKey(int objectId, Constraints.Key k) {
+        keys.computeIfAbsent(objectId, x -> new ArrayList<>()).add(k);
+    }
+
+    public synchronized void removeKey(int objectId, String name) {
+        List<Constraints.Key> l = keys.get(objectId);
+        if (l != null) {
+            l.removeIf(k -> k.name.equalsIgnoreCase(name));
+        }
+    }
+
+    public synchronized List<Constraints.Key> keys(int objectId) {
+        return List.copyOf(keys.getOrDefault(objectId, List.of()));
+    }
+
+    public synchronized void addCheck(int objectId, Constraints.Check c) {
+        checks.computeIfAbsent(objectId, x -> new ArrayList<>()).add(c);
+    }
+
+    public synchronized List<Constraints.Check> checks(int objectId) {
+        return List.copyOf(checks.getOrDefault(objectId, List.of()));
+    }
+
+    public synchronized void addForeignKey(Constraints.ForeignKey fk) {
+        foreignKeys.put(fk.id, fk);
+    }
+
+    synchronized void removeForeignKey(int id) {
+        foreignKeys.remove(id);
+    }
+
+    public synchronized Constraints.ForeignKey foreignKey(int id) {
+        return foreignKeys.get(id);
+    }
+
+    /** Foreign keys whose child ({@code referencing}) or parent table is {@code objectId}. */
+    public synchronized List<Constraints.ForeignKey> foreignKeys(int objectId, boolean referencing) {
+        List<Constraints.ForeignKey> out = new ArrayList<>();
+        for (Constraints.ForeignKey fk : foreignKeys.values()) {
+            if ((referencing ? fk.child : fk.parent) == objectId) {
+                out.add(fk);
+            }
+        }
+        return out;
+    }
+
+    /** True when some constraint of the database (any table) is already called {@code name}. */
+    public synchronized boolean constraintNameTaken(String name) {
+        for (List<Constraints.Key> l : keys.values()) {
+            if (l.stream().anyMatch(k -> k.kind != Constraints.KeyKind.UNIQUE_INDEX && k.name.equalsIgnoreCase(name))) {
+                return true;
+            }
+        }
+        for (List<Constraints.Check> l : checks.values()) {
+            if (l.stream().anyMatch(c -> c.name.equalsIgnoreCase(name))) {
+                return true;
+            }
+        }
+        return foreignKeys.values().stream().anyMatch(f -> f.name.equalsIgnoreCase(name));
+    }
+
+    /** sp_rename of a column: constraint column lists follow. */
+    public synchronized void renameColumn(int objectId, String from, String to) {
+        List<Constraints.Key> l = keys.get(objectId);
+        if (l != null) {
+            l.replaceAll(k -> k.renamedColumn(from, to));
+        }
+        for (Constraints.ForeignKey fk : foreignKeys.values()) {
+            if (fk.child == objectId) {
+                fk.childColumns = fk.childColumns.stream().map(c -> c.equalsIgnoreCase(from) ? to : c).toList();
+            }
+            if (fk.parent == objectId) {
+                fk.parentColumns = fk.parentColumns.stream().map(c -> c.equalsIgnoreCase(from) ? to : c).toList();
+            }
+        }
+    }
+
+    /** Replaces {@code old} by {@code renamed} (rename or schema transfer). */
+    public synchronized void replace(TableDef old, TableDef renamed) {
+        tables.remove(old.key());
+        tables.put(renamed.key(), renamed);
+    }
+
+    /** Canonical spelling of a schema, or null if it does not exist. */
+    public synchronized String schema(String name) {
+        for (String s : schemas.keySet()) {
+            if (s.equalsIgnoreCase(name)) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    public synchronized Integer schemaId(String name) {
+        String s = schema(name);
+        return s == null ? null : schemas.get(s);
+    }
+
+    public synchronized String schemaName(int id) {
+        for (Map.Entry<String, Integer> e : schemas.entrySet()) {
+            if (e.getValue() == id) {
+                return e.getKey();
+            }
+        }
+        return null;
+    }
+
+    public synchronized Map<String, Integer> schemas() {
+        return new LinkedHashMap<>(schemas);
+    }
+
+    public synchronized void addSchema(String name) {
+        schemas.put(name, nextSchemaId++);
+    }
+
+    public synchronized void removeSchema(String name) {
+        String s = schema(name);
+        if (s != null) {
+            schemas.remove(s);
+        }
+    }
+
+    public synchronized boolean schemaHasTables(String name) {
+        String lower = name.toLowerCase(Locale.ROOT);
+        return tables.values().stream().anyMatch(t -> t.schema().toLowerCase(Locale.ROOT).equals(lower));
+    }
+}
