@@ -8,10 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import io.deltafunnel.mssql.BoundColumn;
-import io.deltafunnel.mssql.SqlServerTypes;
-import io.deltafunnel.mssql.TargetBinding;
-import io.deltafunnel.mssql.TargetColumn;
+import io.deltafunnel.mssql.bind.BoundColumn;
+import io.deltafunnel.arrow.read.SqlServerTypes;
+import io.deltafunnel.mssql.bind.TargetBinding;
+import io.deltafunnel.mssql.bind.TargetColumn;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 

@@ -190,9 +190,9 @@ public final class JfrStages {
                     || cls.startsWith("java.net.SocketOutputStream") || cls.startsWith("java.net.SocketInputStream")) {
                 return "socket (JDK socket code)";
             }
-            if (cls.startsWith("io.deltafunnel.mssql.ArrowBulkData") || cls.startsWith("io.deltafunnel.mssql.TargetBinding")
-                    || cls.startsWith("io.deltafunnel.mssql.ArrowColumnTypes")) {
-                return contains(frames, "io.deltafunnel.mssql.ArrowBulkData", "validate")
+            if (cls.startsWith("io.deltafunnel.mssql.channel.ArrowBulkData") || cls.startsWith("io.deltafunnel.mssql.bind.TargetBinding")
+                    || cls.startsWith("io.deltafunnel.arrow.read.ArrowColumnTypes")) {
+                return contains(frames, "io.deltafunnel.mssql.channel.ArrowBulkData", "validate")
                         ? "adaptation: validate (ArrowBulkData/TargetBinding/ArrowColumnTypes)"
                         : "adaptation: getRowData (ArrowBulkData/TargetBinding/ArrowColumnTypes)";
             }

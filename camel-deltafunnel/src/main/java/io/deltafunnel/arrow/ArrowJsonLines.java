@@ -12,7 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.deltafunnel.mssql.JsonWriter;
+import io.deltafunnel.arrow.read.JsonWriter;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
@@ -44,7 +44,7 @@ public final class ArrowJsonLines {
     /**
      * The JSON lines of {@code root} (empty for zero rows).
      *
-     * @throws io.deltafunnel.mssql.UnsupportedArrowTypeException naming the column when a type cannot be rendered
+     * @throws io.deltafunnel.arrow.read.UnsupportedArrowTypeException naming the column when a type cannot be rendered
      */
     public static String toJsonLines(VectorSchemaRoot root) {
         StringBuilder out = new StringBuilder(root.getRowCount() * 16 * Math.max(1, root.getFieldVectors().size()));

@@ -5,10 +5,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.deltafunnel.mssql.ArrowColumnType;
-import io.deltafunnel.mssql.ColumnReader;
-import io.deltafunnel.mssql.SqlServerTypes;
-import io.deltafunnel.mssql.ValueKind;
+import io.deltafunnel.arrow.read.ArrowColumnType;
+import io.deltafunnel.arrow.read.ColumnReader;
+import io.deltafunnel.arrow.read.SqlServerTypes;
+import io.deltafunnel.arrow.read.ValueKind;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
@@ -25,7 +25,7 @@ public final class ArrowRows {
     private ArrowRows() {
     }
 
-    /** @throws io.deltafunnel.mssql.UnsupportedArrowTypeException naming the column when a type has no Java value */
+    /** @throws io.deltafunnel.arrow.read.UnsupportedArrowTypeException naming the column when a type has no Java value */
     public static List<Map<String, Object>> toRows(VectorSchemaRoot root) {
         List<FieldVector> vectors = root.getFieldVectors();
         int columns = vectors.size();

@@ -26,9 +26,9 @@ import org.slf4j.LoggerFactory;
  * <p>The work is done by a Camel-free {@link RunWriter}; this class maps the exchange (body, run id, attempt, batch
  * index, completion, incremental and shard headers) to its calls and the result back to headers.
  *
- * <p>Keeps one open run per run id, at most {@code maxOpenRuns} at a time ({@link io.deltafunnel.mssql.OpenRuns}): runs arriving
+ * <p>Keeps one open run per run id, at most {@code maxOpenRuns} at a time ({@link io.deltafunnel.mssql.run.OpenRuns}): runs arriving
  * concurrently (e.g. through {@code seda:} with several consumers) each write in their own session, a new run beyond
- * the limit is refused with a {@link io.deltafunnel.mssql.TooManyOpenRunsException}, a new attempt of an open run
+ * the limit is refused with a {@link io.deltafunnel.mssql.run.TooManyOpenRunsException}, a new attempt of an open run
  * discards the older attempt, and an exchange that fails after this producer accepted its batch discards its run.
  * The batches of one run must arrive in order. Stopping the producer discards every open run.
  * Every exchange leaves with {@code CamelDeltaFunnelOutputBatches}/{@code
@@ -37,16 +37,16 @@ import org.slf4j.LoggerFactory;
  * {@link DeltaFunnelConstants#LOAD_STATUS}.
  *
  * <p><b>Retries</b> (decided by {@link io.deltafunnel.mssql.SqlServerErrors}, by error number only, and limited by
- * the endpoint's {@link io.deltafunnel.mssql.RetryPolicy}):
+ * the endpoint's {@link io.deltafunnel.mssql.run.RetryPolicy}):
  * <ul>
  *   <li>{@code transaction=batch} with append/truncate, and exchanges without a run id: the failed batch is written
  *       again, here, after the backoff, on a new connection; the batches committed before stay counted once.</li>
  *   <li>otherwise ({@code transaction=run}, replace, merge): the run is already rolled back; the producer throws a
- *       {@link io.deltafunnel.mssql.RunReplayException} asking the {@code deltafunnel:} consumer to replay the run
+ *       {@link io.deltafunnel.mssql.run.RunReplayException} asking the {@code deltafunnel:} consumer to replay the run
  *       from its first batch as the next attempt (header {@code CamelDeltaFunnelAttempt}).</li>
  * </ul>
  * After a run has failed here, its further batches of the same attempt are refused
- * ({@link io.deltafunnel.mssql.RunRefusedException}) so that a route which handles the failure cannot write half a run.
+ * ({@link io.deltafunnel.mssql.run.RunRefusedException}) so that a route which handles the failure cannot write half a run.
  *
  * <p><b>Camel redelivery.</b> A route's {@code errorHandler} / {@code onException} redelivery of the batch that failed
  * is answered with the same failure at once (redelivering one batch of a run that has been rolled back cannot

@@ -3,8 +3,8 @@ package io.deltafunnel.camel;
 import java.sql.SQLException;
 import java.util.Map;
 
-import io.deltafunnel.mssql.ConnectionProvider;
-import io.deltafunnel.mssql.JdbcUrls;
+import io.deltafunnel.mssql.channel.ConnectionProvider;
+import io.deltafunnel.mssql.channel.JdbcUrls;
 import org.apache.camel.health.HealthCheckResultBuilder;
 import org.apache.camel.impl.health.AbstractHealthCheck;
 

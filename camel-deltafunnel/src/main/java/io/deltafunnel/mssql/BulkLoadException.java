@@ -1,5 +1,6 @@
 package io.deltafunnel.mssql;
 
+
 import io.deltafunnel.handoff.DownstreamException;
 import io.deltafunnel.handoff.HandoffStats;
 
@@ -64,21 +65,26 @@ public class BulkLoadException extends DownstreamException {
     }
 
     /**
-     * Permanent unless SQL Server reported a transient error number (or the connection failed) and no commit is in
-     * doubt ({@link RunFailures#retryable}).
+     * The one retry rule: true when SQL Server reported a transient error number (or the connection failed) and no
+     * commit is in doubt. Decided by error number ({@link SqlServerErrors}), never by message text.
      */
+    public final boolean retryable() {
+        return outcome != WorkOutcome.IN_DOUBT && SqlServerErrors.isTransient(this);
+    }
+
+    /** Permanent unless {@link #retryable()}. */
     @Override
     public boolean permanent() {
-        return !RunFailures.retryable(this);
+        return !retryable();
     }
 
     /** The message without the table/column/row/outcome decoration. */
-    String detail() {
+    public String detail() {
         return detail;
     }
 
     /** Where the failure happened (to build a follow-up failure about the same place). */
-    Context context() {
+    public Context context() {
         return context;
     }
 

@@ -1,5 +1,6 @@
 package io.deltafunnel.mssql;
 
+
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -7,7 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Everything a {@link BulkLoadSession} needs to know about the target and how to write it.
+ * Everything a {@code BulkLoadSession} needs to know about the target and how to write it.
  *
  * @param columnMapping explicit source→target column names (others map by name, case-insensitively); empty map for
  *                      by-name only

@@ -21,11 +21,11 @@ import java.util.concurrent.TimeoutException;
 
 import io.deltafunnel.handoff.IncrementalLoad;
 import io.deltafunnel.mssql.BulkLoadException;
-import io.deltafunnel.mssql.ColumnMappingException;
+import io.deltafunnel.mssql.bind.ColumnMappingException;
 import io.deltafunnel.mssql.state.MssqlStateStore;
 import io.deltafunnel.mssql.state.StateConflictException;
-import io.deltafunnel.mssql.UnsupportedArrowTypeException;
-import io.deltafunnel.mssql.ValueOutOfRangeException;
+import io.deltafunnel.arrow.read.UnsupportedArrowTypeException;
+import io.deltafunnel.mssql.bind.ValueOutOfRangeException;
 import io.deltafunnel.mssql.WorkOutcome;
 import org.apache.camel.Exchange;
 import org.apache.arrow.memory.BufferAllocator;
@@ -535,7 +535,8 @@ abstract class AbstractMssqlScenarios extends MssqlRouteTestSupport {
         createIdName("nvarchar(20)");
         runRoute(source("SELECT 1 AS id, INTERVAL 1 DAY AS name", 10), mssql(""), 1, null);
         BulkLoadException e = singleFailure();
-        assertInstanceOf(UnsupportedArrowTypeException.class, e);
+        assertInstanceOf(ColumnMappingException.class, e);
+        assertInstanceOf(UnsupportedArrowTypeException.class, e.getCause());
         assertEquals("name", e.column());
         assertEquals(0, count(table));
         stopAndAssertNoArrowLeak();

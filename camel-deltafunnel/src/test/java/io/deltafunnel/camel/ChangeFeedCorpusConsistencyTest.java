@@ -21,7 +21,7 @@ import io.deltafunnel.delta.ChangeFeed;
 import io.deltafunnel.delta.DeltaTableSpec;
 import io.deltafunnel.delta.DeltaViews;
 import io.deltafunnel.handoff.IncrementalLoad;
-import io.deltafunnel.mssql.BulkLoadSession;
+import io.deltafunnel.mssql.session.BulkLoadSession;
 import io.deltafunnel.mssql.BulkLoadSettings;
 import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.WriteMode;

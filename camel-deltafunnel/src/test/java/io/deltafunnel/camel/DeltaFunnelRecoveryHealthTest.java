@@ -3,7 +3,7 @@ package io.deltafunnel.camel;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-import io.deltafunnel.mssql.ColumnMappingException;
+import io.deltafunnel.mssql.bind.ColumnMappingException;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.health.HealthCheck;

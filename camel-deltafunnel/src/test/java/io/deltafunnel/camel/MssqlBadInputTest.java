@@ -8,9 +8,9 @@ import java.util.concurrent.TimeUnit;
 import io.deltafunnel.handoff.HandoffException;
 import io.deltafunnel.handoff.QuerySetupException;
 import io.deltafunnel.mssql.BulkLoadException;
-import io.deltafunnel.mssql.ColumnMappingException;
-import io.deltafunnel.mssql.UnsupportedArrowTypeException;
-import io.deltafunnel.mssql.ValueOutOfRangeException;
+import io.deltafunnel.mssql.bind.ColumnMappingException;
+import io.deltafunnel.arrow.read.UnsupportedArrowTypeException;
+import io.deltafunnel.mssql.bind.ValueOutOfRangeException;
 import io.deltafunnel.mssql.WorkOutcome;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.NotifyBuilder;
@@ -148,7 +148,8 @@ class MssqlBadInputTest extends EmulatorRouteTestSupport {
     void arrowTypeThatCannotBeMapped() throws Exception {
         target("nvarchar(20)");
         runRoute(source("SELECT 1 AS id, INTERVAL 3 DAY AS name", 10), mssql(""), 1, null);
-        UnsupportedArrowTypeException e = assertInstanceOf(UnsupportedArrowTypeException.class, single());
+        ColumnMappingException e = assertInstanceOf(ColumnMappingException.class, single());
+        assertInstanceOf(UnsupportedArrowTypeException.class, e.getCause());
         assertEquals("name", e.column());
         assertMentions(e, "dbo." + table, "Arrow type", "cannot be written to SQL Server");
         assertUnchanged();

@@ -80,8 +80,8 @@ class MssqlEmulatorRouteTest extends AbstractMssqlScenarios {
         try (java.sql.Connection text = java.sql.DriverManager.getConnection(jdbcUrl(), p);
                 java.sql.Connection nat = java.sql.DriverManager.getConnection(
                         jdbcUrl() + ";sendTemporalDataTypesAsStringForBulkCopy=false", p)) {
-            assertTrue(io.deltafunnel.mssql.BulkLoadSessionAccess.temporalAsText(text));
-            assertTrue(!io.deltafunnel.mssql.BulkLoadSessionAccess.temporalAsText(nat));
+            assertTrue(io.deltafunnel.mssql.session.BulkLoadSessionAccess.temporalAsText(text));
+            assertTrue(!io.deltafunnel.mssql.session.BulkLoadSessionAccess.temporalAsText(nat));
         }
     }
 

@@ -9,7 +9,7 @@ import java.util.stream.Stream;
 import io.deltafunnel.handoff.HandoffStats;
 import io.deltafunnel.handoff.ReplayRequest;
 import io.deltafunnel.mssql.BulkLoadException;
-import io.deltafunnel.mssql.RetriesExhaustedException;
+import io.deltafunnel.mssql.run.RetriesExhaustedException;
 import io.deltafunnel.mssql.SqlServerErrors;
 import io.deltafunnel.mssql.WorkOutcome;
 import org.apache.camel.Exchange;

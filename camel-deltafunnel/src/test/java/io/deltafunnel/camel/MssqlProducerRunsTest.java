@@ -8,8 +8,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import io.deltafunnel.mssql.BulkLoadException;
-import io.deltafunnel.mssql.RunRefusedException;
-import io.deltafunnel.mssql.TooManyOpenRunsException;
+import io.deltafunnel.mssql.run.RunRefusedException;
+import io.deltafunnel.mssql.run.TooManyOpenRunsException;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.NotifyBuilder;
 import org.apache.camel.builder.RouteBuilder;

@@ -1,5 +1,7 @@
 package io.deltafunnel.mssql;
 
+import io.deltafunnel.mssql.session.BulkLoadSession;
+
 import java.util.List;
 import java.util.Map;
 

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
 
-import io.deltafunnel.mssql.JdbcUrls;
+import io.deltafunnel.mssql.channel.JdbcUrls;
 
 /**
  * The application's settings, read from {@code application.properties}. Every key can be overridden by an

@@ -13,7 +13,7 @@ import io.deltafunnel.camel.DeltaFunnelMssqlEndpoint;
 import io.deltafunnel.handoff.HandoffException;
 import io.deltafunnel.handoff.ReplayRequest;
 import io.deltafunnel.handoff.ShardAssignment;
-import io.deltafunnel.mssql.JdbcUrls;
+import io.deltafunnel.mssql.channel.JdbcUrls;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Endpoint;

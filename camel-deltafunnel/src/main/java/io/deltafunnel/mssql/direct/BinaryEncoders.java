@@ -5,8 +5,8 @@ import static io.deltafunnel.mssql.direct.TextEncoders.bytes;
 import static io.deltafunnel.mssql.direct.TextEncoders.writePlp;
 
 import java.io.IOException;
-import io.deltafunnel.mssql.TargetColumn;
-import io.deltafunnel.mssql.ValueKind;
+import io.deltafunnel.mssql.bind.TargetColumn;
+import io.deltafunnel.arrow.read.ValueKind;
 import io.deltafunnel.tds.GuidCodec;
 import io.deltafunnel.tds.TdsMessageWriter;
 import io.deltafunnel.tds.TypeId;

@@ -8,8 +8,8 @@ import java.net.UnknownHostException;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 
-import io.deltafunnel.mssql.SqlChannel;
-import io.deltafunnel.mssql.SqlChannelProvider;
+import io.deltafunnel.mssql.channel.SqlChannel;
+import io.deltafunnel.mssql.channel.SqlChannelProvider;
 
 /** Opens {@link DirectSqlChannel}s ({@code bulkEncoder=direct}) with fixed options and an optional fallback. */
 public final class DirectChannels implements SqlChannelProvider {

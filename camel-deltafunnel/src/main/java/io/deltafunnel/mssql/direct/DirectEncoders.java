@@ -17,10 +17,10 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.Objects;
 
-import io.deltafunnel.mssql.BoundColumn;
-import io.deltafunnel.mssql.ColumnReader;
-import io.deltafunnel.mssql.TargetColumn;
-import io.deltafunnel.mssql.ValueKind;
+import io.deltafunnel.mssql.bind.BoundColumn;
+import io.deltafunnel.arrow.read.ColumnReader;
+import io.deltafunnel.mssql.bind.TargetColumn;
+import io.deltafunnel.arrow.read.ValueKind;
 import io.deltafunnel.tds.Pow10;
 import io.deltafunnel.tds.Collation;
 import io.deltafunnel.tds.TdsMessageWriter;

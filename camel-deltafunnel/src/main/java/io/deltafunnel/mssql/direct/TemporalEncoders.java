@@ -8,7 +8,7 @@ import java.time.ZoneId;
 import java.time.zone.ZoneOffsetTransition;
 import java.time.zone.ZoneRules;
 import java.util.Objects;
-import io.deltafunnel.mssql.ValueKind;
+import io.deltafunnel.arrow.read.ValueKind;
 import io.deltafunnel.tds.TdsMessageWriter;
 import io.deltafunnel.tds.TemporalCodec;
 import io.deltafunnel.tds.TypeId;

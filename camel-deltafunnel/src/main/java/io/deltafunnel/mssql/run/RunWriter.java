@@ -12,13 +12,13 @@ import io.deltafunnel.handoff.HandoffStats;
 import io.deltafunnel.handoff.IncrementalLoad;
 import io.deltafunnel.handoff.ShardAssignment;
 import io.deltafunnel.mssql.BulkLoadException;
-import io.deltafunnel.mssql.BulkLoadSession;
+import io.deltafunnel.mssql.session.BulkLoadSession;
 import io.deltafunnel.mssql.BulkLoadSettings;
-import io.deltafunnel.mssql.OpenRuns;
-import io.deltafunnel.mssql.RetryPolicy;
-import io.deltafunnel.mssql.RunFailures;
-import io.deltafunnel.mssql.RunSession;
-import io.deltafunnel.mssql.SqlChannelProvider;
+import io.deltafunnel.mssql.run.OpenRuns;
+import io.deltafunnel.mssql.run.RetryPolicy;
+import io.deltafunnel.mssql.run.RunFailures;
+import io.deltafunnel.mssql.session.RunSession;
+import io.deltafunnel.mssql.channel.SqlChannelProvider;
 import io.deltafunnel.mssql.TransactionMode;
 import io.deltafunnel.mssql.WriteMode;
 import io.deltafunnel.mssql.shard.ShardSession;
@@ -39,11 +39,11 @@ import org.slf4j.LoggerFactory;
  *       written again here, after the backoff, on a new connection; the batches committed before stay counted
  *       once.</li>
  *   <li>otherwise ({@code transaction=run}, replace, merge, a shard's share): the run is already rolled back; the
- *       failure becomes a {@link io.deltafunnel.mssql.RunReplayException} asking the source to replay the run from
+ *       failure becomes a {@link io.deltafunnel.mssql.run.RunReplayException} asking the source to replay the run from
  *       its first batch as the next attempt.</li>
  * </ul>
  * After a run failed here, its further batches of the same attempt are refused
- * ({@link io.deltafunnel.mssql.RunRefusedException}); the failed batch sent again gets the same failure at once.
+ * ({@link io.deltafunnel.mssql.run.RunRefusedException}); the failed batch sent again gets the same failure at once.
  *
  * <p>Thread-safe: batches of different runs may be written concurrently; the batches of one run must arrive in order.
  * {@link #close()} discards every open run. The writer owns the sessions, not the connections' provider.

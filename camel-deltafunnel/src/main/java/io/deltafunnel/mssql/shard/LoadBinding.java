@@ -10,9 +10,9 @@ import java.util.TreeMap;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.deltafunnel.mssql.BoundColumn;
+import io.deltafunnel.mssql.bind.BoundColumn;
 import io.deltafunnel.mssql.BulkLoadSettings;
-import io.deltafunnel.mssql.RunTarget;
+import io.deltafunnel.mssql.session.RunTarget;
 import io.deltafunnel.mssql.WriteMode;
 
 /**

@@ -12,15 +12,15 @@ import io.deltafunnel.handoff.IncrementalLoad;
 import io.deltafunnel.handoff.ShardAssignment;
 import io.deltafunnel.handoff.ShardPlanException;
 import io.deltafunnel.mssql.BulkLoadException;
-import io.deltafunnel.mssql.BulkLoadSession;
+import io.deltafunnel.mssql.session.BulkLoadSession;
 import io.deltafunnel.mssql.BulkLoadSettings;
-import io.deltafunnel.mssql.RunSession;
-import io.deltafunnel.mssql.RunTarget;
-import io.deltafunnel.mssql.SessionEnd;
-import io.deltafunnel.mssql.SqlChannel;
-import io.deltafunnel.mssql.SqlChannelProvider;
+import io.deltafunnel.mssql.session.RunSession;
+import io.deltafunnel.mssql.session.RunTarget;
+import io.deltafunnel.mssql.channel.SessionEnd;
+import io.deltafunnel.mssql.channel.SqlChannel;
+import io.deltafunnel.mssql.channel.SqlChannelProvider;
 import io.deltafunnel.mssql.SqlServerErrors;
-import io.deltafunnel.mssql.StagingTable;
+import io.deltafunnel.mssql.session.StagingTable;
 import io.deltafunnel.mssql.state.StateTable;
 import io.deltafunnel.mssql.TransactionMode;
 import io.deltafunnel.mssql.WorkOutcome;
@@ -327,10 +327,10 @@ public final class ShardSession implements RunSession {
     /** Drops the load's staging table when it exists (nothing more is owed); a failure is logged, not thrown. */
     private void dropLeftStaging(SqlChannel c) {
         try {
-            io.deltafunnel.mssql.TableName target = io.deltafunnel.mssql.TargetCatalog.find(c, settings.table());
+            io.deltafunnel.mssql.TableName target = io.deltafunnel.mssql.bind.TargetCatalog.find(c, settings.table());
             if (target != null) {
                 StagingTable staging = new StagingTable(StagingTable.forLoad(target, shard.loadId()));
-                if (io.deltafunnel.mssql.TargetCatalog.find(c, staging.name()) != null) {
+                if (io.deltafunnel.mssql.bind.TargetCatalog.find(c, staging.name()) != null) {
                     staging.drop(c);
                     LOG.info("{}: the load is finished; dropped its staging table {}, left by an earlier run",
                             shard.describe(), staging);

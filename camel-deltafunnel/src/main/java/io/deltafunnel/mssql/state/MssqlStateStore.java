@@ -3,9 +3,9 @@ package io.deltafunnel.mssql.state;
 import java.util.Map;
 
 import io.deltafunnel.handoff.DeltaFunnelStateStore;
-import io.deltafunnel.mssql.ConnectionProvider;
-import io.deltafunnel.mssql.JdbcSqlChannel;
-import io.deltafunnel.mssql.SqlChannel;
+import io.deltafunnel.mssql.channel.ConnectionProvider;
+import io.deltafunnel.mssql.channel.JdbcSqlChannel;
+import io.deltafunnel.mssql.channel.SqlChannel;
 
 /** Reads (and on an operator reset deletes) a route's rows of the SQL Server {@link StateTable}. */
 public final class MssqlStateStore implements DeltaFunnelStateStore {

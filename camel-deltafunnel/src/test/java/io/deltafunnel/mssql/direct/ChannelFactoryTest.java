@@ -1,8 +1,10 @@
 package io.deltafunnel.mssql.direct;
 
+import io.deltafunnel.mssql.run.ChannelFactory;
+
 import io.deltafunnel.mssql.BulkEncoder;
-import io.deltafunnel.mssql.ConnectionSettings;
-import io.deltafunnel.mssql.SqlChannelProvider;
+import io.deltafunnel.mssql.channel.ConnectionSettings;
+import io.deltafunnel.mssql.channel.SqlChannelProvider;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -8,12 +8,12 @@ import java.sql.Statement;
 import java.util.List;
 
 import io.deltafunnel.emulator.fidelity.EmulatorServer;
-import io.deltafunnel.mssql.ArrowColumnType;
-import io.deltafunnel.mssql.BoundColumn;
-import io.deltafunnel.mssql.SqlServerTypes;
+import io.deltafunnel.arrow.read.ArrowColumnType;
+import io.deltafunnel.mssql.bind.BoundColumn;
+import io.deltafunnel.arrow.read.SqlServerTypes;
 import io.deltafunnel.mssql.TableName;
-import io.deltafunnel.mssql.TargetBinding;
-import io.deltafunnel.mssql.TargetColumn;
+import io.deltafunnel.mssql.bind.TargetBinding;
+import io.deltafunnel.mssql.bind.TargetColumn;
 import io.deltafunnel.tds.TdsMessageWriter;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;

@@ -3,11 +3,11 @@ package io.deltafunnel.mssql.direct;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 
-import io.deltafunnel.mssql.ArrowColumnType;
-import io.deltafunnel.mssql.BoundColumn;
-import io.deltafunnel.mssql.SqlServerTypes;
-import io.deltafunnel.mssql.TargetBinding;
-import io.deltafunnel.mssql.TargetColumn;
+import io.deltafunnel.arrow.read.ArrowColumnType;
+import io.deltafunnel.mssql.bind.BoundColumn;
+import io.deltafunnel.arrow.read.SqlServerTypes;
+import io.deltafunnel.mssql.bind.TargetBinding;
+import io.deltafunnel.mssql.bind.TargetColumn;
 import io.deltafunnel.tds.Collation;
 import io.deltafunnel.tds.PacketType;
 import io.deltafunnel.tds.TdsMessageWriter;

@@ -13,7 +13,7 @@ import java.util.Properties;
 
 import io.deltafunnel.emulator.MssqlEmulator;
 import io.deltafunnel.mssql.TableName;
-import io.deltafunnel.mssql.TargetColumn;
+import io.deltafunnel.mssql.bind.TargetColumn;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.IntVector;

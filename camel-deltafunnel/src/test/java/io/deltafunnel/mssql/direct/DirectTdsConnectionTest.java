@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.deltafunnel.emulator.LoginRecord;
 import io.deltafunnel.emulator.MssqlEmulator;
 import io.deltafunnel.mssql.TableName;
-import io.deltafunnel.mssql.TargetColumn;
+import io.deltafunnel.mssql.bind.TargetColumn;
 import io.deltafunnel.tds.Login7;
 import io.deltafunnel.tds.PreloginOptions;
 import org.apache.arrow.memory.BufferAllocator;

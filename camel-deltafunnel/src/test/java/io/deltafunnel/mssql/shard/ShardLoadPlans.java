@@ -5,7 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 
-import io.deltafunnel.mssql.JdbcSqlChannel;
+import io.deltafunnel.mssql.channel.JdbcSqlChannel;
 
 /**
  * Test helper: writes a load plan the way {@code docs/sharding.md} step 1 says the consumer does (in one

@@ -1,0 +1,61 @@
+package io.deltafunnel.mssql.bind;
+
+import java.util.Locale;
+
+/**
+ * One column of the target table as INFORMATION_SCHEMA.COLUMNS describes it.
+ *
+ * @param name              exact column name
+ * @param dataType          lower-case SQL Server type name (nvarchar, decimal, datetime2, ...)
+ * @param maxLength         CHARACTER_MAXIMUM_LENGTH: characters for strings, bytes for binary, -1 for (max), null
+ *                          for other types
+ * @param precision         NUMERIC_PRECISION, or null
+ * @param scale             NUMERIC_SCALE, or null
+ * @param datetimePrecision DATETIME_PRECISION (fractional-second digits), or null
+ * @param nullable          IS_NULLABLE = 'YES'
+ * @param ordinal           ORDINAL_POSITION
+ * @param collationName     COLLATION_NAME (character columns), or null when unknown or not a character column
+ * @param serverFilled      the server fills the column when a load sends no value for it: it has a default
+ *                          (COLUMN_DEFAULT), is an identity or a computed column
+ * @param identity          an identity column (COLUMNPROPERTY IsIdentity): SQL Server numbers it; explicit values
+ *                          need keepIdentity (bulk copy) or SET IDENTITY_INSERT (INSERT ... SELECT, MERGE)
+ */
+public record TargetColumn(String name, String dataType, Integer maxLength, Integer precision, Integer scale,
+        Integer datetimePrecision, boolean nullable, int ordinal, String collationName, boolean serverFilled,
+        boolean identity) {
+
+    public TargetColumn {
+        dataType = dataType.toLowerCase(Locale.ROOT);
+    }
+
+    /** A column that is not an identity column. */
+    public TargetColumn(String name, String dataType, Integer maxLength, Integer precision, Integer scale,
+            Integer datetimePrecision, boolean nullable, int ordinal, String collationName, boolean serverFilled) {
+        this(name, dataType, maxLength, precision, scale, datetimePrecision, nullable, ordinal, collationName,
+                serverFilled, false);
+    }
+
+    /** A column whose collation is unknown (or irrelevant: not a character column). */
+    public TargetColumn(String name, String dataType, Integer maxLength, Integer precision, Integer scale,
+            Integer datetimePrecision, boolean nullable, int ordinal) {
+        this(name, dataType, maxLength, precision, scale, datetimePrecision, nullable, ordinal, null, false);
+    }
+
+    /** A column without default, identity or computation. */
+    public TargetColumn(String name, String dataType, Integer maxLength, Integer precision, Integer scale,
+            Integer datetimePrecision, boolean nullable, int ordinal, String collationName) {
+        this(name, dataType, maxLength, precision, scale, datetimePrecision, nullable, ordinal, collationName, false);
+    }
+
+    /** The column's type as T-SQL, e.g. {@code nvarchar(10)}, {@code decimal(5,2)}, {@code datetime2(7)}. */
+    public String typeText() {
+        return switch (dataType) {
+            case "char", "varchar", "nchar", "nvarchar", "binary", "varbinary" ->
+                    dataType + "(" + (maxLength == null || maxLength < 0 ? "max" : maxLength) + ")";
+            case "decimal", "numeric" -> dataType + "(" + precision + "," + scale + ")";
+            case "datetime2", "datetimeoffset", "time" ->
+                    dataType + "(" + (datetimePrecision == null ? 7 : datetimePrecision) + ")";
+            default -> dataType;
+        };
+    }
+}

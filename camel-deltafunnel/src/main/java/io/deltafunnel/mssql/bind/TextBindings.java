@@ -1,0 +1,201 @@
+package io.deltafunnel.mssql.bind;
+
+import io.deltafunnel.arrow.read.ArrowColumnType;
+import io.deltafunnel.arrow.read.ArrowColumnTypes;
+import io.deltafunnel.arrow.read.ColumnReader;
+import io.deltafunnel.arrow.read.ValueKind;
+import io.deltafunnel.arrow.read.ValueRejected;
+
+import java.sql.Types;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
+
+/**
+ * The {@link TargetBinding}s of the character, binary and uniqueidentifier targets.
+ */
+final class TextBindings {
+
+    private TextBindings() {
+    }
+
+    static final class StringBinding extends TargetBinding {
+        private final boolean unicode;
+        private final int maxLength;
+
+        StringBinding(TargetColumn target) {
+            super(target);
+            String t = target.dataType();
+            this.unicode = t.startsWith("n");
+            Integer len = target.maxLength();
+            this.maxLength = len == null || len < 0 || t.endsWith("text") ? -1 : len;
+        }
+
+        @Override
+        Set<ValueKind> accepts() {
+            return EnumSet.of(ValueKind.STRING, ValueKind.JSON, ValueKind.UUID);
+        }
+
+        @Override
+        public boolean alwaysFits(ArrowColumnType source) {
+            return kind == ValueKind.STRING && unicode && maxLength < 0;
+        }
+
+        @Override
+        public int jdbcType() {
+            return Types.NVARCHAR;
+        }
+
+        @Override
+        public int precision() {
+            return maxLength < 0 ? MAX_CHARS : maxLength;
+        }
+
+        @Override
+        public boolean allFit(FieldVector vector, int rowCount) {
+            // checkValue's fast path, column-wide: every Utf8 value has at most maxLength bytes
+            if (kind != ValueKind.STRING || !unicode || maxLength < 0 || !(vector instanceof VarCharVector v)
+                    || rowCount > vector.getValueCount()) {
+                return false;
+            }
+            long a = address(v.getOffsetBuffer(), 4L * (rowCount + 1));
+            if (a == 0) {
+                return false;
+            }
+            int start = MemoryUtil.getInt(a);
+            for (int r = 1; r <= rowCount; r++) {
+                int end = MemoryUtil.getInt(a + 4L * r);
+                if (end - start > maxLength) {
+                    return false;
+                }
+                start = end;
+            }
+            return true;
+        }
+
+        @Override
+        public void checkValue(ColumnReader reader, int row) {
+            if (kind == ValueKind.UUID) {
+                if (maxLength >= 0 && maxLength < 36) {
+                    throw new ValueRejected("a UUID needs 36 characters; " + target.typeText() + " would truncate it");
+                }
+                return;
+            }
+            if (kind == ValueKind.STRING && unicode && (maxLength < 0
+                    || reader instanceof ArrowColumnTypes.Utf8Reader utf8 && utf8.byteLength(row) <= maxLength)) {
+                // A UTF-8 value never has more UTF-16 code units than bytes: it fits without decoding it.
+                return;
+            }
+            String s = (String) reader.getObject(row);
+            if (maxLength >= 0 && s.length() > maxLength) {
+                throw new ValueRejected("value of " + s.length() + " characters is longer than "
+                        + target.typeText() + "; it would be truncated");
+            }
+            if (!unicode) {
+                for (int i = 0; i < s.length(); i++) {
+                    if (s.charAt(i) > 0x7F) {
+                        throw new ValueRejected("non-ASCII character U+" + String.format("%04X", (int) s.charAt(i))
+                                + " at position " + i + " cannot be stored safely in non-Unicode "
+                                + target.typeText() + "; use nvarchar/nchar");
+                    }
+                }
+            }
+        }
+
+        @Override
+        public Object convert(ColumnReader reader, int row) {
+            Object v = reader.getObject(row);
+            return kind == ValueKind.UUID ? v.toString() : v;
+        }
+    }
+
+    static final class BinaryBinding extends TargetBinding {
+        private final int maxLength;
+
+        BinaryBinding(TargetColumn target) {
+            super(target);
+            Integer len = target.maxLength();
+            this.maxLength = len == null || len < 0 || "image".equals(target.dataType()) ? -1 : len;
+        }
+
+        @Override
+        Set<ValueKind> accepts() {
+            return EnumSet.of(ValueKind.BINARY);
+        }
+
+        @Override
+        public int jdbcType() {
+            return Types.VARBINARY;
+        }
+
+        @Override
+        public int precision() {
+            return maxLength < 0 ? MAX_BYTES : maxLength;
+        }
+
+        @Override
+        public void checkValue(ColumnReader reader, int row) {
+            byte[] b = (byte[]) reader.getObject(row);
+            if (maxLength >= 0 && b.length > maxLength) {
+                throw new ValueRejected("value of " + b.length + " bytes is longer than " + target.typeText()
+                        + "; it would be truncated");
+            }
+        }
+
+        @Override
+        public Object convert(ColumnReader reader, int row) {
+            return reader.getObject(row);
+        }
+    }
+
+    static final class GuidBinding extends TargetBinding {
+        GuidBinding(TargetColumn target) {
+            super(target);
+        }
+
+        @Override
+        Set<ValueKind> accepts() {
+            return EnumSet.of(ValueKind.UUID, ValueKind.STRING);
+        }
+
+        @Override
+        public int jdbcType() {
+            return JDBC_GUID;
+        }
+
+        @Override
+        public int precision() {
+            return 36;
+        }
+
+        @Override
+        public void checkValue(ColumnReader reader, int row) {
+            if (kind == ValueKind.STRING) {
+                parse((String) reader.getObject(row));
+            }
+        }
+
+        private static UUID parse(String s) {
+            if (s.length() != 36 || s.charAt(8) != '-' || s.charAt(13) != '-' || s.charAt(18) != '-'
+                    || s.charAt(23) != '-') {
+                throw new ValueRejected("'" + abbreviate(s) + "' is not a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)");
+            }
+            try {
+                return UUID.fromString(s);
+            } catch (IllegalArgumentException e) {
+                throw new ValueRejected("'" + abbreviate(s) + "' is not a UUID");
+            }
+        }
+
+        @Override
+        public Object convert(ColumnReader reader, int row) {
+            Object v = reader.getObject(row);
+            return (kind == ValueKind.STRING ? parse((String) v) : v).toString().toUpperCase(Locale.ROOT);
+        }
+    }
+
+}

@@ -1,0 +1,376 @@
+package io.deltafunnel.mssql.session;
+
+import io.deltafunnel.mssql.BulkLoadException;
+import io.deltafunnel.mssql.BulkLoadSettings;
+import io.deltafunnel.mssql.SqlServerErrors;
+import io.deltafunnel.mssql.TableName;
+import io.deltafunnel.mssql.TransactionMode;
+import io.deltafunnel.mssql.WorkOutcome;
+import io.deltafunnel.mssql.WriteMode;
+import io.deltafunnel.mssql.bind.BoundColumn;
+import io.deltafunnel.mssql.channel.ArrowBulkData;
+import io.deltafunnel.mssql.channel.ConnectionProvider;
+import io.deltafunnel.mssql.channel.SessionEnd;
+import io.deltafunnel.mssql.channel.SqlChannel;
+import io.deltafunnel.mssql.channel.SqlChannelProvider;
+
+import io.deltafunnel.mssql.state.StateTable;
+import java.sql.SQLException;
+import java.util.List;
+
+import io.deltafunnel.handoff.HandoffStats;
+import io.deltafunnel.handoff.IncrementalLoad;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run's bulk load into SQL Server: one {@link SqlChannel} (mssql-jdbc's bulk copy or the direct TDS writer),
+ * target metadata read once, batches written from {@link ArrowBulkData}, and the run's finalisation (commit, replace,
+ * merge) or clean-up (rollback, staging table dropped), all on that channel.
+ *
+ * <p>Lifecycle: {@link #start} (nothing opened yet), {@link #write} per batch in order (the first one opens the
+ * channel, resolves or creates the target, binds the columns, creates the staging table, truncates), the batch
+ * written with {@code last=true} finalises the run. Any failure rolls back what is not committed, drops the staging
+ * table, closes the connection and throws a {@link BulkLoadException} saying what the accepted work became.
+ * {@link #abort} discards an open run. DDL (create table, staging create/drop) always runs outside the run's
+ * transaction.
+ *
+ * <p>Retries are not decided here. After a failed batch with {@code transaction=batch} and append/truncate,
+ * {@link #resumeAfterFailure()} gives a session that continues the run on a new connection from the last committed
+ * batch (without truncating again); everything else is retried by replaying the run in a new session.
+ *
+ * <p>The parts: {@link RunTarget} sets the run up on its first batch (channel and fallback, target, binding,
+ * staging), {@link StagingTable} names, creates and drops the staging table, {@link MergeStatement} builds the MERGE
+ * (change rows ranked), {@link StateTable} records an incremental run; this class keeps the run's state machine,
+ * statistics, transaction and failure handling.
+ *
+ * <p>Not thread-safe: one caller at a time.
+ */
+public final class BulkLoadSession implements RunSession {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BulkLoadSession.class);
+
+    /** Where the session stands. */
+    public enum State { OPEN, COMMITTED, FAILED, ABORTED }
+
+    private final String runId;
+    private final BulkLoadSettings settings;
+    private SqlChannelProvider provider;
+
+    /** The first batch's set-up (channel, target, binding, staging); null before it. */
+    private RunTarget prepared;
+    private SqlChannel channel;
+    private TableName target;
+    private TableName staging;
+    private List<BoundColumn> columns;
+    private HandoffStats stats = HandoffStats.ZERO;
+    /** The stats before the batch being written, so that a resumed session does not count a failed batch. */
+    private HandoffStats statsBeforeBatch = HandoffStats.ZERO;
+    /** With transaction=batch and truncate: the truncate is committed (a resumed session must not repeat it). */
+    private boolean truncateCommitted;
+    /** A commit was under way when the failure happened: its outcome is unknown. */
+    private boolean committing;
+    private boolean commitInDoubt;
+    private State state = State.OPEN;
+    /** The incremental run's versions to record in the state table at the final commit, or null. */
+    private IncrementalLoad incremental;
+    private StateTable stateTable;
+
+    /** Column names that mark change rows; excluded from the target's columns ({@link MergeStatement}). */
+    public static final List<String> CHANGE_COLUMNS = MergeStatement.CHANGE_COLUMNS;
+
+    private BulkLoadSession(String runId, BulkLoadSettings settings, SqlChannelProvider provider) {
+        this.runId = runId;
+        this.settings = settings;
+        this.provider = provider;
+    }
+
+    /** A new session for run {@code runId}; nothing is opened until the first batch. */
+    public static BulkLoadSession start(String runId, BulkLoadSettings settings, SqlChannelProvider provider) {
+        return new BulkLoadSession(runId, settings, provider);
+    }
+
+    /** A new session writing through mssql-jdbc connections from {@code connections} ({@code bulkEncoder=driver}). */
+    public static BulkLoadSession start(String runId, BulkLoadSettings settings, ConnectionProvider connections) {
+        return new BulkLoadSession(runId, settings, SqlChannelProvider.driver(connections));
+    }
+
+    /** The encoder of the open channel ({@code driver} or {@code direct}), or null before the first batch. */
+    public String encoder() {
+        return channel == null ? null : channel.encoder();
+    }
+
+    public String runId() {
+        return runId;
+    }
+
+    /**
+     * Makes this run record {@code load} in its state table inside the transaction that commits the data (the final
+     * swap/merge transaction, or the run transaction of an append/truncate run). Call before the first batch.
+     */
+    public BulkLoadSession recording(IncrementalLoad load) {
+        this.incremental = load;
+        this.stateTable = load == null ? null : StateTable.parse(load.stateTable());
+        return this;
+    }
+
+    public State state() {
+        return state;
+    }
+
+    /** Input counters: batches/rows handed to {@link #write}; output counters: what SQL Server accepted. */
+    public HandoffStats stats() {
+        return stats;
+    }
+
+    /**
+     * A new session continuing this FAILED {@code transaction=batch} append/truncate run on a new connection: same
+     * run id, the statistics of the batches committed so far (the failed batch not counted), no second truncate.
+     * Write the failed batch again into it.
+     *
+     * @throws IllegalStateException when this session is not such a failed run, or its last commit is in doubt
+     */
+    @Override
+    public BulkLoadSession resumeAfterFailure() {
+        if (state != State.FAILED || !resumable()) {
+            throw new IllegalStateException("run " + runId + " on " + settings.table() + " (" + state + ", "
+                    + settings.transactionMode() + ", " + settings.writeMode() + ") cannot be resumed");
+        }
+        BulkLoadSession next = new BulkLoadSession(runId, settings, provider);
+        next.stats = statsBeforeBatch;
+        next.statsBeforeBatch = statsBeforeBatch;
+        next.truncateCommitted = truncateCommitted;
+        return next.recording(incremental);
+    }
+
+    /** True when a failed batch of this run can be written again in a {@linkplain #resumeAfterFailure() resumed} session. */
+    @Override
+    public boolean resumable() {
+        return settings.transactionMode() == TransactionMode.BATCH && !commitInDoubt
+                && (settings.writeMode() == WriteMode.APPEND || settings.writeMode() == WriteMode.TRUNCATE);
+    }
+
+    /** The staging table of a replace/merge run once created, else null. */
+    public TableName stagingTable() {
+        return staging;
+    }
+
+    /**
+     * Writes one batch; with {@code last} also finalises the run (commit / replace / merge).
+     *
+     * @return the run's statistics after this batch
+     * @throws BulkLoadException on any failure; the session is then FAILED and cleaned up
+     */
+    public HandoffStats write(VectorSchemaRoot root, boolean last) {
+        if (state != State.OPEN) {
+            throw new IllegalStateException("run " + runId + " on " + settings.table() + " is " + state);
+        }
+        int rows = root.getRowCount();
+        statsBeforeBatch = stats;
+        stats = stats.withInputBatch(rows);
+        try {
+            if (columns == null) {
+                prepare(root.getSchema());
+            }
+            prepared.writeBatch(root, stats.outputRows(), "", context());
+            HandoffStats accepted = stats.withOutputBatch(rows);
+            if (settings.transactionMode() == TransactionMode.BATCH) {
+                // Counted only once committed: the output counters never claim more than the target holds.
+                commit();
+            }
+            stats = accepted;
+            if (last) {
+                finish();
+            }
+            return stats;
+        } catch (BulkLoadException e) {
+            throw fail(e);
+        } catch (SQLException e) {
+            throw fail(new BulkLoadException("writing batch " + (stats.inputBatches() - 1) + " failed: "
+                    + e.getMessage(), context().withErrorNumber(SqlServerErrors.errorNumber(e)), e));
+        } catch (RuntimeException e) {
+            throw fail(new BulkLoadException("writing batch " + (stats.inputBatches() - 1) + " failed: " + e,
+                    context(), e));
+        }
+    }
+
+    /**
+     * Discards an open run: rolls back what is not committed and drops the staging table. No effect on a run that
+     * is already committed, failed or aborted.
+     *
+     * @return what became of the accepted work, or null when the session was not open
+     */
+    public WorkOutcome abort(String reason) {
+        if (state != State.OPEN) {
+            return null;
+        }
+        WorkOutcome outcome = failureOutcome();
+        LOG.warn("Run {} on {} discarded ({}): {}; accepted work {}", runId, settings.table(), reason, stats,
+                outcome);
+        cleanUp(null);
+        state = State.ABORTED;
+        return outcome;
+    }
+
+    @Override
+    public void close() {
+        abort("session closed");
+    }
+
+    // ---- steps ----
+
+    private void prepare(Schema arrowSchema) throws SQLException {
+        boolean replaceOrMerge = settings.writeMode() == WriteMode.REPLACE || settings.writeMode() == WriteMode.MERGE;
+        prepared = new RunTarget(runId, settings, provider, replaceOrMerge ? t -> StagingTable.forRun(t, runId) : null,
+                false, null, this::context);
+        prepared.prepare(arrowSchema, stateTable, incremental != null);
+        channel = prepared.channel();
+        provider = prepared.provider();
+        target = prepared.target();
+        staging = prepared.staging() == null ? null : prepared.staging().name();
+        columns = prepared.columns();
+        channel.setAutoCommit(false);
+        if (settings.writeMode() == WriteMode.TRUNCATE && !truncateCommitted) {
+            execute("TRUNCATE TABLE " + target.quoted());
+            if (settings.transactionMode() == TransactionMode.BATCH) {
+                commit();
+                truncateCommitted = true;
+            }
+        }
+    }
+
+    /** Whether {@code name} is one of {@link #CHANGE_COLUMNS} (case-insensitive). */
+    public static boolean isChangeColumn(String name) {
+        return MergeStatement.isChangeColumn(name);
+    }
+
+    /** {@code <table>__df_<run id prefix>} in the target's schema, within SQL Server's 128-character limit. */
+    public static TableName stagingName(TableName target, String runId) {
+        return StagingTable.forRun(target, runId);
+    }
+
+
+    private void finish() throws SQLException {
+        switch (settings.writeMode()) {
+            case REPLACE -> {
+                execute("TRUNCATE TABLE " + target.quoted());
+                prepared.withIdentityInsert(() -> execute(prepared.staging().insertInto(target,
+                        prepared.dataColumns())));
+            }
+            case MERGE -> prepared.withIdentityInsert(() -> execute(prepared.mergeSql()));
+            default -> {
+            }
+        }
+        if (incremental != null) {
+            // In the transaction that commits the data: both or neither.
+            stateTable.record(channel, incremental, runId, context());
+        }
+        commit();
+        state = State.COMMITTED;
+        LOG.debug("Run {} on {} committed: {}", runId, target, stats);
+        // Post-commit clean-up: failures here do not undo the committed run.
+        try {
+            channel.setAutoCommit(true);
+            dropStaging(channel);
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("Run {}: committed, but dropping staging table {} failed: {}", runId, staging, e.toString());
+        } finally {
+            closeConnection();
+        }
+    }
+
+    /** Commits; a failure of the commit itself leaves its outcome in doubt ({@link WorkOutcome#IN_DOUBT}). */
+    private void commit() throws SQLException {
+        committing = true;
+        try {
+            channel.commit();
+        } catch (SQLException | RuntimeException e) {
+            commitInDoubt = true;
+            throw e;
+        } finally {
+            committing = false;
+        }
+    }
+
+    private void execute(String sql) throws SQLException {
+        channel.execute(sql);
+    }
+
+    // ---- failure handling ----
+
+    /** What the accepted work becomes when the run fails now. */
+    private WorkOutcome failureOutcome() {
+        if (commitInDoubt || committing) {
+            return WorkOutcome.IN_DOUBT;
+        }
+        if (settings.transactionMode() == TransactionMode.RUN || settings.writeMode() == WriteMode.REPLACE
+                || settings.writeMode() == WriteMode.MERGE) {
+            return WorkOutcome.ROLLED_BACK;
+        }
+        return WorkOutcome.COMMITTED;
+    }
+
+    private BulkLoadException.Context context() {
+        return BulkLoadException.Context.of(settings.table().toString(), failureOutcome(), stats);
+    }
+
+    private BulkLoadException fail(BulkLoadException e) {
+        if (state == State.COMMITTED) {
+            return e;
+        }
+        LOG.warn("Run {} on {} failed; accepted work {}: {}", runId, settings.table(), e.outcome(), e.getMessage());
+        cleanUp(e);
+        state = State.FAILED;
+        return e;
+    }
+
+    /**
+     * Rolls back, drops this run's staging table and closes the channel. A rollback that fails aborts the connection
+     * ({@link SessionEnd}): auto-commit is never switched on over a transaction in doubt, the staging table is then
+     * dropped on a new connection, and the rollback failure is added to {@code into} (suppressed) or logged.
+     */
+    private void cleanUp(Throwable into) {
+        SqlChannel c = prepared == null ? null : prepared.channel();
+        boolean alive = SessionEnd.rollback(c, into, "Run " + runId + " on " + settings.table());
+        if (prepared != null) {
+            provider = prepared.provider(); // the fallback when the run switched to it
+        }
+        if (prepared != null && prepared.stagingCreated()) {
+            try {
+                if (alive) {
+                    c.setAutoCommit(true);
+                    dropStaging(c);
+                } else {
+                    try (SqlChannel fresh = prepared.provider().open()) {
+                        dropStaging(fresh);
+                    }
+                }
+            } catch (SQLException | RuntimeException e) {
+                LOG.warn("Run {}: dropping staging table {} failed: {}", runId, prepared.staging(), e.toString());
+                if (into != null) {
+                    into.addSuppressed(e);
+                }
+                if (alive) {
+                    c.abort(); // auto-commit or the drop failed half-way: the session's state is in doubt
+                    alive = false;
+                }
+            }
+        }
+        closeConnection(); // after an abort: only drops the reference (closing again is harmless)
+    }
+
+    private void dropStaging(SqlChannel c) throws SQLException {
+        if (prepared != null) {
+            prepared.dropStaging(c);
+        }
+    }
+
+    private void closeConnection() {
+        if (prepared != null) {
+            prepared.closeChannel();
+        }
+        channel = null;
+    }
+}

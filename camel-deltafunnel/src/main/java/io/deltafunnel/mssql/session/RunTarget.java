@@ -1,0 +1,351 @@
+package io.deltafunnel.mssql.session;
+
+import io.deltafunnel.mssql.BulkLoadException;
+import io.deltafunnel.mssql.BulkLoadSettings;
+import io.deltafunnel.mssql.SqlServerErrors;
+import io.deltafunnel.mssql.TableName;
+import io.deltafunnel.mssql.TransactionMode;
+import io.deltafunnel.mssql.WriteMode;
+import io.deltafunnel.mssql.bind.BoundColumn;
+import io.deltafunnel.mssql.bind.ColumnMapper;
+import io.deltafunnel.mssql.bind.ColumnMappingException;
+import io.deltafunnel.mssql.bind.TargetCatalog;
+import io.deltafunnel.mssql.bind.TargetColumn;
+import io.deltafunnel.mssql.bind.TargetTable;
+import io.deltafunnel.mssql.bind.ValueOutOfRangeException;
+import io.deltafunnel.mssql.channel.ArrowBulkData;
+import io.deltafunnel.mssql.channel.SqlChannel;
+import io.deltafunnel.mssql.channel.SqlChannelProvider;
+
+import java.sql.SQLException;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import io.deltafunnel.mssql.state.StateTable;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the first batch of a run sets up before any row is written: the channel (opened from the provider, or from
+ * its fallback when the first encoder cannot write the columns), the target (resolved, or created with
+ * {@code createTable=true}, a concurrent creation tolerated), the column binding (identity and merge-key checks), the
+ * staging table when the run writes through one, and the incremental state table. All of it is DDL or catalog
+ * reading, run with auto-commit on, before the run's transaction starts.
+ *
+ * <p>The fields stay readable after a failed {@link #prepare} so that the run can clean up what was set up (close the
+ * channel, drop a staging table this run created). Owned by one run; not thread-safe.
+ */
+public final class RunTarget {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RunTarget.class);
+
+    /** A step run on every channel right after it is opened (e.g. a sharded run's claim), before anything else. */
+    @FunctionalInterface
+    public interface OnOpen {
+        void run(SqlChannel channel) throws SQLException;
+
+        /**
+         * Run on a channel the set-up gives up for the fallback's, before it is closed (e.g. releasing the claim:
+         * SQL Server ends a closed session asynchronously, so its locks may outlive the close for a while).
+         */
+        default void beforeFallback(SqlChannel channel) throws SQLException {
+        }
+    }
+
+    private final String runId;
+    private final BulkLoadSettings settings;
+    private final Function<TableName, TableName> stagingFor;
+    private final boolean sharedStaging;
+    private final OnOpen onOpen;
+    private final Supplier<BulkLoadException.Context> context;
+    private SqlChannelProvider provider;
+
+    private SqlChannel channel;
+    private TableName target;
+    private StagingTable staging;
+    private boolean stagingCreated;
+    private Schema schema;
+    private List<BoundColumn> columns;
+    private List<BoundColumn> dataColumns;
+    private boolean changeRows;
+    private String identityColumn;
+
+    /**
+     * @param stagingFor    the staging table's name for the resolved target, or null when the run writes straight
+     *                      into the target
+     * @param sharedStaging the staging table is shared (a sharded load's): an existing one is used as it is, and it
+     *                      is never dropped here
+     * @param onOpen        run on each channel right after it is opened, or null
+     * @param context       the run's failure context at the moment of a failure
+     */
+    public RunTarget(String runId, BulkLoadSettings settings, SqlChannelProvider provider,
+            Function<TableName, TableName> stagingFor, boolean sharedStaging, OnOpen onOpen,
+            Supplier<BulkLoadException.Context> context) {
+        this.runId = runId;
+        this.settings = settings;
+        this.provider = provider;
+        this.stagingFor = stagingFor;
+        this.sharedStaging = sharedStaging;
+        this.onOpen = onOpen;
+        this.context = context;
+    }
+
+    /**
+     * Opens the channel and sets up everything for a run whose batches have {@code arrowSchema}.
+     *
+     * @param stateTable the incremental run's state table (created when missing), or null
+     */
+    public void prepare(Schema arrowSchema, StateTable stateTable, boolean incremental) throws SQLException {
+        try {
+            channel = provider.open();
+        } catch (SQLException e) {
+            // Same SQLState and error number, so that SqlServerErrors classifies it as before.
+            throw new SQLException("cannot connect to SQL Server: " + e.getMessage(), e.getSQLState(),
+                    e.getErrorCode(), e);
+        }
+        channel.setQueryTimeout(settings.timeoutSeconds());
+        if (onOpen != null) {
+            onOpen.run(channel);
+        }
+        boolean temporalAsText = channel.temporalAsText();
+        BulkLoadException.Context ctx = context.get();
+        changeRows = arrowSchema.getFields().stream()
+                .anyMatch(f -> f.getName().equalsIgnoreCase(MergeStatement.CHANGE_COLUMNS.get(0)));
+        if (changeRows && settings.writeMode() != WriteMode.MERGE) {
+            throw new ColumnMappingException("the batch carries change rows (column _change_type); they can only be"
+                    + " applied with writeMode=merge and keyColumns, not " + settings.writeMode(), ctx);
+        }
+        if (incremental && settings.transactionMode() == TransactionMode.BATCH
+                && (settings.writeMode() == WriteMode.APPEND || settings.writeMode() == WriteMode.TRUNCATE)) {
+            throw new ColumnMappingException("an incremental run records its Delta versions in the same transaction"
+                    + " as its data; that needs transaction=run, or writeMode=replace/merge (not transaction=batch with "
+                    + settings.writeMode() + ")", ctx);
+        }
+        if (stateTable != null) {
+            stateTable.ensure(channel); // DDL, outside the run's transaction
+        }
+        Schema dataSchema = changeRows ? new Schema(arrowSchema.getFields().stream()
+                .filter(f -> !MergeStatement.isChangeColumn(f.getName())).toList()) : arrowSchema;
+        target = resolveOrCreate(dataSchema, ctx);
+        TargetTable table = TargetCatalog.describe(channel, target);
+        // Binding against the target first: a mapping error is reported before any staging table exists.
+        List<BoundColumn> targetBound = ColumnMapper.bind(dataSchema, table, settings.columnMapping(), temporalAsText,
+                ctx);
+        ColumnMapper.checkIdentity(targetBound, settings.keepIdentity(), target, ctx);
+        identityColumn = targetBound.stream().map(BoundColumn::target).filter(TargetColumn::identity)
+                .map(TargetColumn::name).findFirst().orElse(null);
+        schema = arrowSchema;
+        if (stagingFor != null) {
+            staging = new StagingTable(stagingFor.apply(target));
+            // DDL outside the run's transaction. Marked first: a failed creation is cleaned up as well.
+            stagingCreated = !sharedStaging;
+            boolean created = staging.create(channel, target, arrowSchema, changeRows, sharedStaging);
+            if (sharedStaging && created) {
+                LOG.info("Run {}: created the load's staging table {}", runId, staging);
+            }
+        }
+        if (changeRows) {
+            // The change columns exist only in the staging table: bind the whole batch against it.
+            columns = ColumnMapper.bind(arrowSchema, TargetCatalog.describe(channel, staging.name()),
+                    settings.columnMapping(), temporalAsText, ctx);
+            dataColumns = columns.stream().filter(c -> !MergeStatement.isChangeColumn(c.sourceName())).toList();
+        } else {
+            columns = targetBound;
+            dataColumns = columns;
+        }
+        if (settings.writeMode() == WriteMode.MERGE) {
+            checkKeys();
+        }
+        String cannot = channel.cannotWrite(destination(), arrowSchema, columns);
+        if (cannot != null) {
+            SqlChannelProvider fallback = provider.fallback();
+            if (fallback == null) {
+                throw new ColumnMappingException("bulkEncoder=" + channel.encoder() + " cannot write this run: "
+                        + cannot + " (set bulkEncoderFallback=true to use the mssql-jdbc path instead)", ctx);
+            }
+            LOG.warn("Run {} on {}: bulkEncoder={} cannot write this run ({}); using the mssql-jdbc path", runId,
+                    settings.table(), channel.encoder(), cannot);
+            if (stagingCreated) {
+                dropStaging(channel);
+            }
+            if (onOpen != null) {
+                onOpen.beforeFallback(channel);
+            }
+            closeChannel();
+            provider = fallback;
+            columns = null;
+            prepare(arrowSchema, stateTable, incremental);
+        }
+    }
+
+    private TableName resolveOrCreate(Schema dataSchema, BulkLoadException.Context ctx) throws SQLException {
+        TableName found = TargetCatalog.find(channel, settings.table());
+        if (found != null) {
+            return found;
+        }
+        if (!settings.createTable()) {
+            throw new ColumnMappingException("target table " + settings.table()
+                    + " does not exist (set createTable=true to create it from the Arrow schema)", ctx);
+        }
+        String ddl = ColumnMapper.createTableSql(settings.table(), dataSchema, settings.columnMapping(), ctx);
+        LOG.info("Run {}: creating {}", runId, settings.table());
+        try {
+            channel.execute(ddl);
+        } catch (SQLException e) {
+            // Created by a concurrent run (e.g. another shard) in the meantime: use it.
+            if (e.getErrorCode() != StagingTable.ALREADY_EXISTS || TargetCatalog.find(channel, settings.table()) == null) {
+                throw e;
+            }
+        }
+        found = TargetCatalog.find(channel, settings.table());
+        if (found == null) {
+            throw new ColumnMappingException("target table " + settings.table() + " was created but the catalog"
+                    + " does not show it", ctx);
+        }
+        return found;
+    }
+
+    private void checkKeys() {
+        if (identityColumn != null && settings.keyColumns().stream().noneMatch(k -> k.equalsIgnoreCase(identityColumn))) {
+            throw new ColumnMappingException("merge maps identity column '" + identityColumn + "' of " + target
+                    + " but it is not a key column: SQL Server cannot update an identity column (error 8102); make it"
+                    + " a key column or leave it out", context.get().withColumn(identityColumn));
+        }
+        for (String key : settings.keyColumns()) {
+            boolean mapped = dataColumns.stream().anyMatch(c -> c.target().name().equalsIgnoreCase(key));
+            if (!mapped) {
+                throw new ColumnMappingException("merge key column '" + key + "' is not a mapped target column of "
+                        + target, context.get().withColumn(key));
+            }
+        }
+    }
+
+    /**
+     * Runs {@code step} with {@code SET IDENTITY_INSERT target ON} when the run writes the target's identity column
+     * (keepIdentity=true): a copy from the staging table then keeps the source's identity values, as the bulk copy
+     * does. IDENTITY_INSERT is session state, not transactional: it is switched off again right after the step (and
+     * a failed run closes its connection).
+     */
+    public void withIdentityInsert(SqlStep step) throws SQLException {
+        if (identityColumn == null) {
+            step.run();
+            return;
+        }
+        channel.execute("SET IDENTITY_INSERT " + target.quoted() + " ON");
+        step.run();
+        channel.execute("SET IDENTITY_INSERT " + target.quoted() + " OFF");
+    }
+
+    /** A statement that may fail with a {@link SQLException}. */
+    @FunctionalInterface
+    public interface SqlStep {
+        void run() throws SQLException;
+    }
+
+    /** The MERGE of the staging table into the target. */
+    public String mergeSql() {
+        return MergeStatement.sql(target, staging.name(), dataColumns, columns, settings.keyColumns(), changeRows);
+    }
+
+    /**
+     * Writes one batch of the run into {@link #destination()} on the run's channel, in the caller's transaction: the
+     * batch must have the run's Arrow schema, every value is validated against its target column before anything is
+     * sent (a {@link ValueOutOfRangeException} names column and row), then the rows are bulk-written.
+     *
+     * @param rowsBefore the run's rows accepted before this batch (the row number in the run of a rejected value)
+     * @param prefix     put before a rejection message (e.g. the shard), or empty
+     */
+    public void writeBatch(VectorSchemaRoot root, long rowsBefore, String prefix, BulkLoadException.Context ctx)
+            throws SQLException {
+        if (!schema.equals(root.getSchema())) {
+            throw new ColumnMappingException("the Arrow schema changed within the run (was " + schema + ", now "
+                    + root.getSchema() + ")", ctx);
+        }
+        ArrowBulkData data = new ArrowBulkData(root, columns);
+        try {
+            data.validate(rowsBefore);
+        } catch (ArrowBulkData.Rejection r) {
+            throw new ValueOutOfRangeException(prefix + r.getMessage() + " (target column "
+                    + r.column().target().name() + " " + r.column().target().typeText() + ")",
+                    ctx.withColumn(r.column().sourceName()).withRow(r.rowInBatch(), r.rowInRun()));
+        }
+        if (root.getRowCount() > 0) {
+            channel.bulkWrite(destination(), data, settings);
+        }
+    }
+
+    /** Where the batches are bulk-written: the staging table, else the target. */
+    public TableName destination() {
+        return staging != null ? staging.name() : target;
+    }
+
+    /** Drops the staging table if this run created it (never a shared one); auto-commit on. */
+    public void dropStaging(SqlChannel c) throws SQLException {
+        if (!stagingCreated) {
+            return;
+        }
+        staging.drop(c);
+        stagingCreated = false;
+    }
+
+    /** Whether this run created a staging table that still exists. */
+    public boolean stagingCreated() {
+        return stagingCreated;
+    }
+
+    /** Closes the channel (rolling back what is not committed); failures are logged at debug level. */
+    public void closeChannel() {
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (SQLException | RuntimeException e) {
+                LOG.debug("Run {}: closing the connection failed: {}", runId, e.toString());
+            }
+            channel = null;
+        }
+    }
+
+    public SqlChannel channel() {
+        return channel;
+    }
+
+    /** The provider the channel came from (the fallback after a switch). */
+    public SqlChannelProvider provider() {
+        return provider;
+    }
+
+    public TableName target() {
+        return target;
+    }
+
+    /** The staging table, or null when the run writes straight into the target. */
+    public StagingTable staging() {
+        return staging;
+    }
+
+    public Schema schema() {
+        return schema;
+    }
+
+    /** Every bound column of the batches (the change columns included), or null before {@link #prepare}. */
+    public List<BoundColumn> columns() {
+        return columns;
+    }
+
+    /** The bound columns that go into the target (all but the change columns). */
+    public List<BoundColumn> dataColumns() {
+        return dataColumns;
+    }
+
+    public boolean changeRows() {
+        return changeRows;
+    }
+
+    /** The target's identity column when a source column maps to it (keepIdentity=true), else null. */
+    public String identityColumn() {
+        return identityColumn;
+    }
+}

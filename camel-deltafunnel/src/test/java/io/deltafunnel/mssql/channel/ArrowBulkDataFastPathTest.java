@@ -1,0 +1,296 @@
+package io.deltafunnel.mssql.channel;
+
+import io.deltafunnel.arrow.read.ArrowColumnType;
+import io.deltafunnel.arrow.read.ArrowColumnTypes;
+import io.deltafunnel.arrow.read.SqlServerTypes;
+import io.deltafunnel.mssql.bind.BoundColumn;
+import io.deltafunnel.mssql.bind.TargetBinding;
+import io.deltafunnel.mssql.bind.TargetColumn;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.TimeStampMicroVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The raw-value fast paths of the adapter (Decimal128 read as longs, UTF-8 length check without decoding, epoch-day
+ * dates, raw microsecond timestamps) give exactly what the general path gives, and every value the fast path does not
+ * accept still reaches the general check with its message.
+ */
+class ArrowBulkDataFastPathTest {
+
+    private final BufferAllocator allocator = new RootAllocator();
+    private final List<FieldVector> vectors = new ArrayList<>();
+
+    @AfterEach
+    void tearDown() {
+        vectors.forEach(FieldVector::close);
+        allocator.close();
+    }
+
+    private <V extends FieldVector> V track(V v) {
+        v.allocateNew();
+        vectors.add(v);
+        return v;
+    }
+
+    private static TargetColumn col(String type, Integer len, Integer prec, Integer scale, Integer dtp) {
+        return new TargetColumn("c", type, len, prec, scale, dtp, true, 1);
+    }
+
+    /** Validates and reads the single column of {@code v} (rows values) into {@code target}. */
+    private static List<Object> load(FieldVector v, int rows, TargetColumn target) throws Exception {
+        v.setValueCount(rows);
+        VectorSchemaRoot root = new VectorSchemaRoot(List.of(v));
+        root.setRowCount(rows);
+        Field f = v.getField();
+        ArrowColumnType type = SqlServerTypes.forField(f);
+        BoundColumn bound = new BoundColumn(0, f.getName(), type, target, TargetBinding.of(type.kind(), target, true));
+        ArrowBulkData data = new ArrowBulkData(root, List.of(bound));
+        data.validate(0);
+        List<Object> out = new ArrayList<>();
+        while (data.next()) {
+            out.add(data.getRowData()[0]);
+        }
+        return out;
+    }
+
+    private static String rejection(FieldVector v, int rows, TargetColumn target) {
+        return assertThrows(ArrowBulkData.Rejection.class, () -> load(v, rows, target)).getMessage();
+    }
+
+    @Test
+    void decimalsFromLongsAndBeyond() throws Exception {
+        DecimalVector d = track(new DecimalVector("d", allocator, 38, 2));
+        d.set(0, new BigDecimal("0.05"));
+        d.set(1, new BigDecimal("-0.05"));
+        d.set(2, new BigDecimal("9999999999999.99"));
+        d.set(3, new BigDecimal("-9999999999999.99"));
+        d.set(4, new BigDecimal("0.05"));
+        d.setNull(5);
+        List<Object> out = load(d, 6, col("decimal", null, 15, 2, null));
+        assertEquals(List.of(new BigDecimal("0.05"), new BigDecimal("-0.05"), new BigDecimal("9999999999999.99"),
+                new BigDecimal("-9999999999999.99"), new BigDecimal("0.05")), out.subList(0, 5));
+        assertEquals(2, ((BigDecimal) out.get(0)).scale());
+        assertSame(out.get(0), out.get(4), "equal values share one BigDecimal");
+        assertEquals(null, out.get(5));
+    }
+
+    @Test
+    void decimalTooWideStillRejected() {
+        DecimalVector d = track(new DecimalVector("d", allocator, 38, 2));
+        d.set(0, new BigDecimal("10000000000000.00"));
+        assertTrue(rejection(d, 1, col("decimal", null, 15, 2, null)).contains("does not fit decimal(15,2)"));
+    }
+
+    @Test
+    void decimalBeyondLongUsesArrowPath() throws Exception {
+        DecimalVector d = track(new DecimalVector("d", allocator, 38, 2));
+        BigDecimal big = new BigDecimal("123456789012345678901234567890.12");
+        d.set(0, big);
+        d.set(1, big.negate());
+        assertEquals(List.of(big, big.negate()), load(d, 2, col("decimal", null, 38, 2, null)));
+        DecimalVector e = track(new DecimalVector("e", allocator, 38, 2));
+        e.set(0, big);
+        assertTrue(rejection(e, 1, col("decimal", null, 30, 2, null)).contains("does not fit decimal(30,2)"));
+    }
+
+    @Test
+    void decimalScaleChanges() throws Exception {
+        DecimalVector d = track(new DecimalVector("d", allocator, 10, 2));
+        d.set(0, new BigDecimal("12.34"));
+        List<Object> out = load(d, 1, col("decimal", null, 10, 4, null));
+        assertEquals(new BigDecimal("12.3400"), out.get(0));
+        assertEquals(4, ((BigDecimal) out.get(0)).scale());
+        DecimalVector narrow = track(new DecimalVector("n", allocator, 10, 2));
+        narrow.set(0, new BigDecimal("123.45"));
+        // decimal(6,4) keeps 2 digits before the point: 123.45 needs 3.
+        assertTrue(rejection(narrow, 1, col("decimal", null, 6, 4, null)).contains("does not fit decimal(6,4)"));
+        DecimalVector fine = track(new DecimalVector("f", allocator, 10, 3));
+        fine.set(0, new BigDecimal("1.230"));
+        fine.set(1, new BigDecimal("1.234"));
+        fine.setValueCount(1);
+        assertEquals(new BigDecimal("1.23"), load(fine, 1, col("decimal", null, 10, 2, null)).get(0));
+        assertTrue(rejection(fine, 2, col("decimal", null, 10, 2, null)).contains("more than 2 decimal places"));
+    }
+
+    @Test
+    void stringsCheckedByByteLengthThenByCharacters() throws Exception {
+        VarCharVector s = track(new VarCharVector("s", allocator));
+        s.setSafe(0, "abc".getBytes(StandardCharsets.UTF_8));
+        s.setSafe(1, "äöü".getBytes(StandardCharsets.UTF_8)); // 6 bytes, 3 characters
+        s.setSafe(2, "😀".getBytes(StandardCharsets.UTF_8)); // 4 bytes, 2 UTF-16 units
+        assertEquals(List.of("abc", "äöü", "😀"), load(s, 3, col("nvarchar", 3, null, null, null)));
+        assertEquals(List.of("abc", "äöü", "😀"), load(s, 3, col("nvarchar", -1, null, null, null)));
+        VarCharVector t = track(new VarCharVector("t", allocator));
+        t.setSafe(0, "abcd".getBytes(StandardCharsets.UTF_8));
+        assertTrue(rejection(t, 1, col("nvarchar", 3, null, null, null)).contains("longer than nvarchar(3)"));
+        VarCharVector u = track(new VarCharVector("u", allocator));
+        u.setSafe(0, "ä".getBytes(StandardCharsets.UTF_8));
+        assertTrue(rejection(u, 1, col("varchar", 3, null, null, null)).contains("non-ASCII"));
+    }
+
+    @Test
+    void datesFromEpochDays() throws Exception {
+        DateDayVector d = track(new DateDayVector("d", allocator));
+        d.set(0, (int) LocalDate.of(2024, 2, 29).toEpochDay());
+        d.set(1, (int) LocalDate.of(1, 1, 1).toEpochDay());
+        d.set(2, (int) LocalDate.of(9999, 12, 31).toEpochDay());
+        d.set(3, (int) LocalDate.of(1969, 12, 31).toEpochDay());
+        d.set(4, (int) LocalDate.of(2024, 2, 29).toEpochDay() + 4096); // same cache slot, other day
+        assertEquals(List.of("2024-02-29", "0001-01-01", "9999-12-31", "1969-12-31", LocalDate.of(2024, 2, 29).plusDays(4096).toString()),
+                load(d, 5, col("date", null, null, null, null)));
+        DateDayVector late = track(new DateDayVector("late", allocator));
+        late.set(0, (int) LocalDate.of(10000, 1, 1).toEpochDay());
+        assertTrue(rejection(late, 1, col("date", null, null, null, null)).contains("outside the target's range"));
+    }
+
+    /** A one-column binding of {@code v} into {@code target}, for the column-wide checks. */
+    private static TargetBinding binding(FieldVector v, TargetColumn target) {
+        return TargetBinding.of(SqlServerTypes.forField(v.getField()).kind(), target, true);
+    }
+
+    @Test
+    void columnWidePassesAcceptOnlyWhatTheValueChecksAccept() {
+        int rows = 1000;
+        DecimalVector d = track(new DecimalVector("d", allocator, 38, 2));
+        VarCharVector s = track(new VarCharVector("s", allocator));
+        DateDayVector days = track(new DateDayVector("days", allocator));
+        for (int r = 0; r < rows; r++) {
+            d.set(r, new BigDecimal(r % 2 == 0 ? "9999999999999.99" : "-9999999999999.99")); // decimal(15,2)'s limits
+            s.setSafe(r, (r % 2 == 0 ? "äöü" : "abcdef").getBytes(StandardCharsets.UTF_8)); // 6 bytes each
+            days.set(r, (int) (r % 2 == 0 ? LocalDate.of(1, 1, 1) : LocalDate.of(9999, 12, 31)).toEpochDay());
+        }
+        d.setValueCount(rows);
+        s.setValueCount(rows);
+        days.setValueCount(rows);
+        TargetColumn dec = col("decimal", null, 15, 2, null);
+        TargetColumn nv6 = col("nvarchar", 6, null, null, null);
+        TargetColumn date = col("date", null, null, null, null);
+        assertTrue(binding(d, dec).allFit(d, rows));
+        assertTrue(binding(s, nv6).allFit(s, rows));
+        assertTrue(binding(days, date).allFit(days, rows));
+        // one value beyond the limit, deep in the column: the pass cannot accept, the per-value check names it
+        d.set(737, new BigDecimal("10000000000000.00"));
+        s.setSafe(737, "abcdefg".getBytes(StandardCharsets.UTF_8));
+        s.setValueCount(rows);
+        days.set(737, (int) LocalDate.of(10000, 1, 1).toEpochDay());
+        assertFalse(binding(d, dec).allFit(d, rows));
+        assertFalse(binding(s, nv6).allFit(s, rows));
+        assertFalse(binding(days, date).allFit(days, rows));
+        for (FieldVector v : List.<FieldVector>of(d, s, days)) {
+            TargetColumn target = v == d ? dec : v == s ? nv6 : date;
+            ArrowBulkData.Rejection e = assertThrows(ArrowBulkData.Rejection.class, () -> load(v, rows, target));
+            assertEquals(737, e.rowInBatch(), v.getName());
+        }
+        // more UTF-8 bytes than characters: the pass cannot tell, the per-value check decodes and accepts
+        VarCharVector wide = track(new VarCharVector("wide", allocator));
+        wide.setSafe(0, "äöüäöü".getBytes(StandardCharsets.UTF_8)); // 12 bytes, 6 characters
+        wide.setValueCount(1);
+        assertFalse(binding(wide, nv6).allFit(wide, 1));
+        // a decimal with a larger source scale is never accepted by the pass (it may need rounding)
+        DecimalVector fine = track(new DecimalVector("fine", allocator, 10, 3));
+        fine.set(0, new BigDecimal("1.230"));
+        fine.setValueCount(1);
+        assertFalse(binding(fine, col("decimal", null, 10, 2, null)).allFit(fine, 1));
+    }
+
+    @Test
+    void shortStringsShareEqualValuesAndStopCachingWhenValuesDoNotRepeat() {
+        ArrowColumnTypes.ShortStrings strings = new ArrowColumnTypes.ShortStrings();
+        byte[] a = "AIR".getBytes(StandardCharsets.UTF_8);
+        byte[] b = "äir".getBytes(StandardCharsets.UTF_8);
+        String first = strings.decode(a, a.length);
+        assertEquals("AIR", first);
+        assertSame(first, strings.decode("AIRxx".getBytes(StandardCharsets.UTF_8), 3), "equal bytes, one String");
+        assertEquals("äir", strings.decode(b, b.length));
+        assertEquals("", strings.decode(new byte[0], 0));
+        assertEquals("AI", strings.decode(a, 2), "a prefix is another value");
+        String longer = "x".repeat(40);
+        assertEquals(longer, strings.decode(longer.getBytes(StandardCharsets.UTF_8), 40));
+        // values that never repeat: every one still decodes exactly, and caching switches itself off
+        ArrowColumnTypes.ShortStrings distinct = new ArrowColumnTypes.ShortStrings();
+        for (int i = 0; i < 5000; i++) {
+            byte[] v = ("v" + i).getBytes(StandardCharsets.UTF_8);
+            assertEquals("v" + i, distinct.decode(v, v.length));
+        }
+        byte[] again = "v4999".getBytes(StandardCharsets.UTF_8);
+        assertNotSame(distinct.decode(again, again.length), distinct.decode(again, again.length));
+    }
+
+    private static long micros(LocalDateTime t) {
+        return t.toEpochSecond(ZoneOffset.UTC) * 1_000_000L + t.getNano() / 1_000;
+    }
+
+    @Test
+    void timestampsFromRawMicros() throws Exception {
+        TimeStampMicroVector ts = track(new TimeStampMicroVector("ts", allocator));
+        ts.set(0, micros(LocalDateTime.of(2024, 1, 2, 3, 4, 5, 123_456_000)));
+        ts.set(1, micros(LocalDateTime.of(1960, 5, 6, 7, 8, 9, 1_000)));
+        ts.set(2, micros(LocalDateTime.of(1, 1, 1, 0, 0, 0)));
+        ts.set(3, micros(LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_000)));
+        assertEquals(List.of("2024-01-02 03:04:05.123456", "1960-05-06 07:08:09.000001", "0001-01-01 00:00:00.000000",
+                "9999-12-31 23:59:59.999999"), load(ts, 4, col("datetime2", null, null, null, 6)));
+        assertEquals("2024-01-02 03:04:05.1234560",
+                load(ts, 1, col("datetime2", null, null, null, 7)).get(0));
+        assertTrue(rejection(ts, 1, col("datetime2", null, null, null, 3)).contains("fractional-second digits"));
+        assertEquals(List.of("2024-01-02 03:04:05"), load(whole(), 1, col("datetime2", null, null, null, 0)));
+        TimeStampMicroVector late = track(new TimeStampMicroVector("late", allocator));
+        late.set(0, micros(LocalDateTime.of(10000, 1, 1, 0, 0)));
+        assertTrue(rejection(late, 1, col("datetime2", null, null, null, 6)).contains("outside the target's range"));
+        // datetime keeps its own rules (1753, 1/300 s): the general path still decides.
+        TimeStampMicroVector legacy = track(new TimeStampMicroVector("legacy", allocator));
+        legacy.set(0, micros(LocalDateTime.of(2024, 1, 2, 3, 4, 5, 3_000_000)));
+        assertEquals("2024-01-02 03:04:05.003", load(legacy, 1, col("datetime", null, null, null, 3)).get(0));
+        legacy.set(0, micros(LocalDateTime.of(2024, 1, 2, 3, 4, 5, 4_000_000)));
+        assertTrue(rejection(legacy, 1, col("datetime", null, null, null, 3)).contains("not exactly representable"));
+    }
+
+    @Test
+    void timestampColumnPassAtTheLimits() {
+        TimeStampMicroVector ts = track(new TimeStampMicroVector("ts", allocator));
+        ts.set(0, micros(LocalDateTime.of(1, 1, 1, 0, 0, 0)));
+        ts.set(1, micros(LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_000)));
+        ts.set(2, micros(LocalDateTime.of(2024, 1, 2, 3, 4, 5, 123_000_000)));
+        ts.setValueCount(3);
+        TargetColumn dt3 = col("datetime2", null, null, null, 3);
+        TargetColumn dt6 = col("datetime2", null, null, null, 6);
+        assertTrue(binding(ts, dt6).allFit(ts, 3));
+        assertFalse(binding(ts, dt3).allFit(ts, 3), "9999-12-31 23:59:59.999999 has 6 digits");
+        assertTrue(binding(ts, dt3).allFit(ts, 1));
+        ts.set(0, micros(LocalDateTime.of(1, 1, 1, 0, 0, 0)) - 1); // one microsecond before 0001-01-01
+        assertFalse(binding(ts, dt6).allFit(ts, 3));
+        assertTrue(rejection(ts, 3, dt6).contains("outside the target's range"));
+        ts.set(0, micros(LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_000)) + 1); // year 10000
+        assertFalse(binding(ts, dt6).allFit(ts, 3));
+        assertFalse(binding(ts, col("datetime", null, null, null, 3)).allFit(ts, 3), "datetime keeps its own rules");
+    }
+
+    private TimeStampMicroVector whole() {
+        TimeStampMicroVector ts = track(new TimeStampMicroVector("whole", allocator));
+        ts.set(0, micros(LocalDateTime.of(2024, 1, 2, 3, 4, 5)));
+        return ts;
+    }
+}
