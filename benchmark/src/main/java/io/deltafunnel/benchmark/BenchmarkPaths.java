@@ -1,5 +1,11 @@
 package io.deltafunnel.benchmark;
 
+import static io.deltafunnel.benchmark.BenchSupport.PASSWORD;
+import static io.deltafunnel.benchmark.BenchSupport.sqlServer;
+import static io.deltafunnel.benchmark.Benchmark.PREBUILT;
+import static io.deltafunnel.benchmark.Benchmark.SQL_TABLE;
+import static io.deltafunnel.benchmark.Benchmark.TABLE;
+
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -13,36 +19,31 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
-import com.microsoft.sqlserver.jdbc.ISQLServerConnection;
-import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
-import com.microsoft.sqlserver.jdbc.SQLServerBulkCopyOptions;
 import io.deltafunnel.benchmark.Measurements.PathRun;
 import io.deltafunnel.benchmark.Measurements.Prepare;
 import io.deltafunnel.benchmark.Measurements.Result;
 import io.deltafunnel.benchmark.Measurements.Run;
 import io.deltafunnel.camel.DeltaFunnelEndpoint;
-import io.deltafunnel.mssql.channel.ArrowBulkData;
-import io.deltafunnel.mssql.bind.BoundColumn;
 import io.deltafunnel.mssql.TableName;
+import io.deltafunnel.mssql.bind.BoundColumn;
 import io.deltafunnel.mssql.bind.TargetColumn;
+import io.deltafunnel.mssql.channel.ArrowBulkData;
 import io.deltafunnel.mssql.direct.DirectBulkWriter;
 import io.deltafunnel.mssql.direct.DirectTdsConnection;
 import io.deltafunnel.query.ArrowBatch;
 import io.deltafunnel.query.ArrowBatchStream;
 import io.deltafunnel.query.DuckDbConnections;
 import io.deltafunnel.query.DuckDbSettings;
+
+import com.microsoft.sqlserver.jdbc.ISQLServerConnection;
+import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
+import com.microsoft.sqlserver.jdbc.SQLServerBulkCopyOptions;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.builder.RouteBuilder;
-
-import static io.deltafunnel.benchmark.Benchmark.PREBUILT;
-import static io.deltafunnel.benchmark.Benchmark.SQL_TABLE;
-import static io.deltafunnel.benchmark.Benchmark.TABLE;
-import static io.deltafunnel.benchmark.BenchSupport.PASSWORD;
-import static io.deltafunnel.benchmark.BenchSupport.sqlServer;
 
 /**
  * The side-by-side benchmark's paths: each loads the same query's rows into {@code dbo.bench} (camel-sql:

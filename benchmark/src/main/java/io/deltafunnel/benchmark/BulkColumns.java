@@ -8,10 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import io.deltafunnel.arrow.read.ArrowColumnTypes;
 import io.deltafunnel.mssql.bind.BoundColumn;
-import io.deltafunnel.arrow.read.SqlServerTypes;
 import io.deltafunnel.mssql.bind.TargetBinding;
 import io.deltafunnel.mssql.bind.TargetColumn;
+
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -48,7 +49,7 @@ final class BulkColumns {
             TargetColumn target = targets.stream()
                     .filter(t -> t.name().toLowerCase(Locale.ROOT).equals(f.getName().toLowerCase(Locale.ROOT)))
                     .findFirst().orElseThrow(() -> new IllegalStateException("no target column " + f.getName()));
-            var type = SqlServerTypes.forField(f);
+            var type = ArrowColumnTypes.forField(f);
             bound.add(new BoundColumn(i, f.getName(), type, target, TargetBinding.of(type.kind(), target, true)));
         }
         return bound;

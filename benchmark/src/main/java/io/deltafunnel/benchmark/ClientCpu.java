@@ -20,10 +20,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.deltafunnel.mssql.channel.ArrowBulkData;
 import io.deltafunnel.mssql.bind.BoundColumn;
+import io.deltafunnel.mssql.channel.ArrowBulkData;
 import io.deltafunnel.query.DuckDbConnections;
 import io.deltafunnel.query.DuckDbSettings;
+
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;

@@ -21,7 +21,7 @@ import jdk.jfr.consumer.RecordingFile;
  *
  * <ul>
  *   <li>socket: {@code java.net}/{@code sun.nio.ch} socket code</li>
- *   <li>adaptation: {@code ArrowBulkData}, {@code TargetBinding}, {@code ArrowColumnTypes} (and the Arrow and JDK
+ *   <li>adaptation: {@code ArrowBulkData}, {@code TargetBinding}, {@code ColumnReaders} (and the Arrow and JDK
  *       code they call), split into validate and getRowData</li>
  *   <li>driver encoding: {@code com.microsoft.sqlserver.jdbc} (and the JDK code it calls, e.g. BigDecimal)</li>
  *   <li>direct writer (the {@code direct} path): the encoders of {@code io.deltafunnel.mssql.direct} and the TDS
@@ -191,10 +191,10 @@ public final class JfrStages {
                 return "socket (JDK socket code)";
             }
             if (cls.startsWith("io.deltafunnel.mssql.channel.ArrowBulkData") || cls.startsWith("io.deltafunnel.mssql.bind.TargetBinding")
-                    || cls.startsWith("io.deltafunnel.arrow.read.ArrowColumnTypes")) {
+                    || cls.startsWith("io.deltafunnel.arrow.read.ColumnReaders")) {
                 return contains(frames, "io.deltafunnel.mssql.channel.ArrowBulkData", "validate")
-                        ? "adaptation: validate (ArrowBulkData/TargetBinding/ArrowColumnTypes)"
-                        : "adaptation: getRowData (ArrowBulkData/TargetBinding/ArrowColumnTypes)";
+                        ? "adaptation: validate (ArrowBulkData/TargetBinding/ColumnReaders)"
+                        : "adaptation: getRowData (ArrowBulkData/TargetBinding/ColumnReaders)";
             }
             if (cls.startsWith("io.deltafunnel.tds.")) {
                 return "direct writer: TDS packet framing (io.deltafunnel.tds.TdsMessageWriter)";

@@ -2,8 +2,8 @@ package io.deltafunnel.benchmark;
 
 import java.util.List;
 
-import io.deltafunnel.mssql.channel.BoundBulkData;
 import io.deltafunnel.mssql.bind.BoundColumn;
+import io.deltafunnel.mssql.channel.BoundBulkData;
 
 /**
  * The driver's own ceiling: rows prebuilt in memory as {@code Object[]} (exactly the objects ArrowBulkData hands

@@ -6,9 +6,10 @@ import java.util.List;
 import java.util.Map;
 
 import io.deltafunnel.arrow.read.ArrowColumnType;
+import io.deltafunnel.arrow.read.ArrowColumnTypes;
 import io.deltafunnel.arrow.read.ColumnReader;
-import io.deltafunnel.arrow.read.SqlServerTypes;
 import io.deltafunnel.arrow.read.ValueKind;
+
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
@@ -34,7 +35,7 @@ public final class ArrowRows {
         ValueKind[] kinds = new ValueKind[columns];
         for (int c = 0; c < columns; c++) {
             FieldVector vector = vectors.get(c);
-            ArrowColumnType type = SqlServerTypes.forField(vector.getField());
+            ArrowColumnType type = ArrowColumnTypes.forField(vector.getField());
             names[c] = vector.getField().getName();
             readers[c] = type.reader(vector);
             kinds[c] = type.kind();

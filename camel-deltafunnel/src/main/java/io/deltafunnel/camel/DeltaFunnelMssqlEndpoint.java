@@ -8,14 +8,15 @@ import javax.sql.DataSource;
 
 import io.deltafunnel.mssql.BulkEncoder;
 import io.deltafunnel.mssql.BulkLoadSettings;
-import io.deltafunnel.mssql.channel.ConnectionProvider;
-import io.deltafunnel.mssql.channel.ConnectionSettings;
-import io.deltafunnel.mssql.run.RetryPolicy;
-import io.deltafunnel.mssql.channel.SqlChannelProvider;
 import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.TransactionMode;
 import io.deltafunnel.mssql.WriteMode;
+import io.deltafunnel.mssql.channel.ConnectionProvider;
+import io.deltafunnel.mssql.channel.ConnectionSettings;
+import io.deltafunnel.mssql.channel.SqlChannelProvider;
 import io.deltafunnel.mssql.run.ChannelFactory;
+import io.deltafunnel.mssql.run.RetryPolicy;
+
 import org.apache.camel.Category;
 import org.apache.camel.Consumer;
 import org.apache.camel.Processor;

@@ -5,6 +5,7 @@ import io.deltafunnel.handoff.HandoffStats;
 import io.deltafunnel.handoff.IncrementalLoad;
 import io.deltafunnel.handoff.ShardAssignment;
 import io.deltafunnel.mssql.run.RunWriter;
+
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;

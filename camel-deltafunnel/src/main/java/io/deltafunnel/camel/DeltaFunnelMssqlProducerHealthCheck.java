@@ -5,6 +5,7 @@ import java.util.Map;
 
 import io.deltafunnel.mssql.channel.ConnectionProvider;
 import io.deltafunnel.mssql.channel.JdbcUrls;
+
 import org.apache.camel.health.HealthCheckResultBuilder;
 import org.apache.camel.impl.health.AbstractHealthCheck;
 

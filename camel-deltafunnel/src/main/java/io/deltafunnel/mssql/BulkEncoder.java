@@ -1,6 +1,5 @@
 package io.deltafunnel.mssql;
 
-
 /** Which code encodes the bulk-load rows. */
 public enum BulkEncoder {
     /** mssql-jdbc's {@code SQLServerBulkCopy} over {@code ArrowBulkData} (the default). */

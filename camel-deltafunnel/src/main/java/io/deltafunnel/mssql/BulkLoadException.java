@@ -1,6 +1,5 @@
 package io.deltafunnel.mssql;
 
-
 import io.deltafunnel.handoff.DownstreamException;
 import io.deltafunnel.handoff.HandoffStats;
 

@@ -1,6 +1,5 @@
 package io.deltafunnel.mssql;
 
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;

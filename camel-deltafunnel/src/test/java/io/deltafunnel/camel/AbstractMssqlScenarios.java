@@ -1,5 +1,12 @@
 package io.deltafunnel.camel;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -19,32 +26,26 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.deltafunnel.arrow.read.UnsupportedArrowTypeException;
 import io.deltafunnel.handoff.IncrementalLoad;
 import io.deltafunnel.mssql.BulkLoadException;
+import io.deltafunnel.mssql.WorkOutcome;
 import io.deltafunnel.mssql.bind.ColumnMappingException;
+import io.deltafunnel.mssql.bind.ValueOutOfRangeException;
 import io.deltafunnel.mssql.state.MssqlStateStore;
 import io.deltafunnel.mssql.state.StateConflictException;
-import io.deltafunnel.arrow.read.UnsupportedArrowTypeException;
-import io.deltafunnel.mssql.bind.ValueOutOfRangeException;
-import io.deltafunnel.mssql.WorkOutcome;
-import org.apache.camel.Exchange;
+
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.camel.Exchange;
 import org.apache.camel.component.mock.MockEndpoint;
 import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The end-to-end scenarios, run against the emulator (unit tests) and a real SQL Server (*IT). */
 abstract class AbstractMssqlScenarios extends MssqlRouteTestSupport {

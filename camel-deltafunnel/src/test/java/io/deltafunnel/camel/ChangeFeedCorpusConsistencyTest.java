@@ -1,5 +1,8 @@
 package io.deltafunnel.camel;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,21 +24,19 @@ import io.deltafunnel.delta.ChangeFeed;
 import io.deltafunnel.delta.DeltaTableSpec;
 import io.deltafunnel.delta.DeltaViews;
 import io.deltafunnel.handoff.IncrementalLoad;
-import io.deltafunnel.mssql.session.BulkLoadSession;
 import io.deltafunnel.mssql.BulkLoadSettings;
 import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.WriteMode;
+import io.deltafunnel.mssql.session.BulkLoadSession;
 import io.deltafunnel.query.ArrowBatch;
 import io.deltafunnel.query.DuckDbSettings;
 import io.deltafunnel.query.PinningPreparer;
 import io.deltafunnel.query.QueryRun;
+
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The corpus's change-feed tables through change mode into the emulator: for every pair of readable versions

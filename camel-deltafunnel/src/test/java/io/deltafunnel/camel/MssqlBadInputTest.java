@@ -1,27 +1,28 @@
 package io.deltafunnel.camel;
 
-import java.net.ServerSocket;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-
-import io.deltafunnel.handoff.HandoffException;
-import io.deltafunnel.handoff.QuerySetupException;
-import io.deltafunnel.mssql.BulkLoadException;
-import io.deltafunnel.mssql.bind.ColumnMappingException;
-import io.deltafunnel.arrow.read.UnsupportedArrowTypeException;
-import io.deltafunnel.mssql.bind.ValueOutOfRangeException;
-import io.deltafunnel.mssql.WorkOutcome;
-import org.apache.camel.Exchange;
-import org.apache.camel.builder.NotifyBuilder;
-import org.apache.camel.builder.RouteBuilder;
-import org.junit.jupiter.api.Test;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.ServerSocket;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import io.deltafunnel.arrow.read.UnsupportedArrowTypeException;
+import io.deltafunnel.handoff.HandoffException;
+import io.deltafunnel.handoff.QuerySetupException;
+import io.deltafunnel.mssql.BulkLoadException;
+import io.deltafunnel.mssql.WorkOutcome;
+import io.deltafunnel.mssql.bind.ColumnMappingException;
+import io.deltafunnel.mssql.bind.ValueOutOfRangeException;
+
+import org.apache.camel.Exchange;
+import org.apache.camel.builder.NotifyBuilder;
+import org.apache.camel.builder.RouteBuilder;
+import org.junit.jupiter.api.Test;
 
 /**
  * One test per kind of bad input: each asserts the error's type, the key words of its message, and that the target

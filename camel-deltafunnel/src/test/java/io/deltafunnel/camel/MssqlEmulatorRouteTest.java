@@ -1,15 +1,20 @@
 package io.deltafunnel.camel;
 
-import io.deltafunnel.emulator.fidelity.ServerUnderTest;
-import io.deltafunnel.emulator.fidelity.EmulatorServer;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.List;
 
-import io.deltafunnel.emulator.MssqlEmulator;
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
+import io.deltafunnel.emulator.fidelity.ServerUnderTest;
 import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.SqlServerErrors;
 import io.deltafunnel.mssql.WorkOutcome;
+
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.IntVector;
@@ -20,11 +25,6 @@ import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The end-to-end scenarios against the in-JVM SQL Server emulator, plus the emulator's fault injection. */
 class MssqlEmulatorRouteTest extends AbstractMssqlScenarios {

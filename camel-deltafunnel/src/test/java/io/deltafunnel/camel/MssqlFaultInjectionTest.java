@@ -1,5 +1,11 @@
 package io.deltafunnel.camel;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -9,25 +15,20 @@ import java.util.stream.Stream;
 import io.deltafunnel.handoff.HandoffStats;
 import io.deltafunnel.handoff.ReplayRequest;
 import io.deltafunnel.mssql.BulkLoadException;
-import io.deltafunnel.mssql.run.RetriesExhaustedException;
 import io.deltafunnel.mssql.SqlServerErrors;
 import io.deltafunnel.mssql.WorkOutcome;
+import io.deltafunnel.mssql.run.RetriesExhaustedException;
+
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
-import org.apache.camel.component.mock.MockEndpoint;
 import org.apache.camel.builder.NotifyBuilder;
+import org.apache.camel.component.mock.MockEndpoint;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Faults injected into the emulator's BULK_LOAD handling: every transient error number is retried and the run lands

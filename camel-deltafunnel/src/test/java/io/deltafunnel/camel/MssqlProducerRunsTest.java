@@ -1,5 +1,9 @@
 package io.deltafunnel.camel;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -10,16 +14,13 @@ import java.util.concurrent.TimeUnit;
 import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.run.RunRefusedException;
 import io.deltafunnel.mssql.run.TooManyOpenRunsException;
+
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.NotifyBuilder;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.component.mock.MockEndpoint;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * One producer and several runs at once (one session per run id, bounded by {@code maxOpenRuns}, a clear refusal

@@ -1,15 +1,15 @@
 package io.deltafunnel.mssql;
 
-import io.deltafunnel.mssql.session.BulkLoadSession;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.Test;
+import io.deltafunnel.mssql.session.BulkLoadSession;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class BulkLoadSettingsTest {
 

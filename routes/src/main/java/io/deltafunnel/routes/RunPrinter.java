@@ -13,6 +13,7 @@ import io.deltafunnel.handoff.ShardPlanException;
 import io.deltafunnel.handoff.UpstreamException;
 import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.channel.JdbcUrls;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

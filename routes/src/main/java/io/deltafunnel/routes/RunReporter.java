@@ -14,6 +14,7 @@ import io.deltafunnel.handoff.HandoffException;
 import io.deltafunnel.handoff.ReplayRequest;
 import io.deltafunnel.handoff.ShardAssignment;
 import io.deltafunnel.mssql.channel.JdbcUrls;
+
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Endpoint;

@@ -5,7 +5,7 @@ import org.apache.arrow.vector.FieldVector;
 /**
  * How one Arrow type is written to SQL Server: the kind of value it yields, the column type {@code createTable}
  * uses for it, and a reader over a vector of it. One small implementation per Arrow type, chosen by
- * {@link SqlServerTypes}.
+ * {@link ArrowColumnTypes}.
  */
 public interface ArrowColumnType {
 

@@ -44,12 +44,12 @@ public final class JsonWriter {
                 check(child);
             }
         } else {
-            SqlServerTypes.forField(field);
+            ArrowColumnTypes.forField(field);
         }
     }
 
     /**
-     * A writer of the values of {@code vector} (any type {@link SqlServerTypes} supports, nested or scalar).
+     * A writer of the values of {@code vector} (any type {@link ArrowColumnTypes} supports, nested or scalar).
      *
      * @throws UnsupportedArrowTypeException when some (nested) type cannot be rendered
      */
@@ -159,7 +159,7 @@ public final class JsonWriter {
             };
         }
         FieldVector scalar = (FieldVector) vector;
-        ArrowColumnType type = SqlServerTypes.forField(scalar.getField());
+        ArrowColumnType type = ArrowColumnTypes.forField(scalar.getField());
         ColumnReader reader = type.reader(scalar);
         ValueKind kind = type.kind();
         return (out, i) -> {

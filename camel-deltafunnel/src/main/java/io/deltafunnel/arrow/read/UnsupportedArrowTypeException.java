@@ -4,7 +4,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
  * A column has an Arrow type that has no reader here (so no SQL Server type and no Java or JSON value). Raised by
- * {@link SqlServerTypes#forField} before any value is read; it names the column. The producer reports it as a
+ * {@link ArrowColumnTypes#forField} before any value is read; it names the column. The producer reports it as a
  * {@code ColumnMappingException} with the target table, caused by this one.
  */
 public class UnsupportedArrowTypeException extends RuntimeException {

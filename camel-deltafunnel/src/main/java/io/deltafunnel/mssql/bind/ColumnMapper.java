@@ -1,12 +1,5 @@
 package io.deltafunnel.mssql.bind;
 
-import io.deltafunnel.arrow.read.ArrowColumnType;
-import io.deltafunnel.arrow.read.SqlServerTypes;
-import io.deltafunnel.arrow.read.UnsupportedArrowTypeException;
-import io.deltafunnel.mssql.BulkLoadException;
-import io.deltafunnel.mssql.SqlIdentifiers;
-import io.deltafunnel.mssql.TableName;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -14,6 +7,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+
+import io.deltafunnel.arrow.read.ArrowColumnType;
+import io.deltafunnel.arrow.read.ArrowColumnTypes;
+import io.deltafunnel.arrow.read.UnsupportedArrowTypeException;
+import io.deltafunnel.mssql.BulkLoadException;
+import io.deltafunnel.mssql.SqlIdentifiers;
+import io.deltafunnel.mssql.TableName;
 
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -66,7 +66,7 @@ public final class ColumnMapper {
             Field field = schema.getFields().get(i);
             ArrowColumnType type;
             try {
-                type = SqlServerTypes.forField(field);
+                type = ArrowColumnTypes.forField(field);
             } catch (UnsupportedArrowTypeException e) {
                 throw new ColumnMappingException(e.reason(), ctx.withColumn(field.getName()), e);
             }
@@ -133,7 +133,7 @@ public final class ColumnMapper {
             Field field = schema.getFields().get(i);
             String type;
             try {
-                type = SqlServerTypes.createTableType(field);
+                type = ArrowColumnTypes.createTableType(field);
             } catch (UnsupportedArrowTypeException e) {
                 throw new ColumnMappingException(e.reason(), ctx.withColumn(field.getName()), e);
             }

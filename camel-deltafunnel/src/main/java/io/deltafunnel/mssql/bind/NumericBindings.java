@@ -1,17 +1,19 @@
 package io.deltafunnel.mssql.bind;
 
-import io.deltafunnel.arrow.read.ArrowColumnType;
-import io.deltafunnel.arrow.read.ArrowColumnTypes;
-import io.deltafunnel.arrow.read.ColumnReader;
-import io.deltafunnel.arrow.read.ValueKind;
-import io.deltafunnel.arrow.read.ValueRejected;
-
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.Types;
 import java.util.EnumSet;
 import java.util.Set;
+
+import io.deltafunnel.arrow.read.ArrowColumnType;
+import io.deltafunnel.arrow.read.ColumnReader;
+import io.deltafunnel.arrow.read.ColumnReaders;
+import io.deltafunnel.arrow.read.NumericColumnTypes;
+import io.deltafunnel.arrow.read.ValueKind;
+import io.deltafunnel.arrow.read.ValueRejected;
 import io.deltafunnel.tds.Pow10;
+
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
@@ -47,7 +49,7 @@ final class NumericBindings {
 
         @Override
         public boolean alwaysFits(ArrowColumnType source) {
-            return kind == ValueKind.INTEGER && source instanceof ArrowColumnTypes.IntType type
+            return kind == ValueKind.INTEGER && source instanceof NumericColumnTypes.IntType type
                     && type.minValue() >= min && type.maxValue() <= max;
         }
 
@@ -164,7 +166,7 @@ final class NumericBindings {
 
         @Override
         public void checkValue(ColumnReader reader, int row) {
-            if (kind == ValueKind.DECIMAL && reader instanceof ArrowColumnTypes.DecimalReader raw
+            if (kind == ValueKind.DECIMAL && reader instanceof ColumnReaders.DecimalReader raw
                     && raw.scale() <= scale && raw.fitsLong(row)) {
                 // No rounding possible (source scale <= target scale): only the digits before the point count.
                 int maxDigits = precision - scale + raw.scale();

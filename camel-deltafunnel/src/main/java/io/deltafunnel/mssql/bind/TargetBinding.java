@@ -1,10 +1,5 @@
 package io.deltafunnel.mssql.bind;
 
-import io.deltafunnel.arrow.read.ArrowColumnType;
-import io.deltafunnel.arrow.read.ColumnReader;
-import io.deltafunnel.arrow.read.ValueKind;
-import io.deltafunnel.arrow.read.ValueRejected;
-
 import java.math.BigDecimal;
 import java.sql.Timestamp;
 import java.sql.Types;
@@ -12,19 +7,24 @@ import java.time.LocalDate;
 import java.time.LocalTime;
 import java.util.Set;
 
-import io.deltafunnel.mssql.bind.NumericBindings.IntegerBinding;
+import io.deltafunnel.arrow.read.ArrowColumnType;
+import io.deltafunnel.arrow.read.ColumnReader;
+import io.deltafunnel.arrow.read.ValueKind;
+import io.deltafunnel.arrow.read.ValueRejected;
 import io.deltafunnel.mssql.bind.NumericBindings.BitBinding;
 import io.deltafunnel.mssql.bind.NumericBindings.DecimalBinding;
 import io.deltafunnel.mssql.bind.NumericBindings.FloatBinding;
-import io.deltafunnel.mssql.bind.TextBindings.StringBinding;
+import io.deltafunnel.mssql.bind.NumericBindings.IntegerBinding;
+import io.deltafunnel.mssql.bind.TemporalBindings.DateBinding;
+import io.deltafunnel.mssql.bind.TemporalBindings.DateTime2Binding;
+import io.deltafunnel.mssql.bind.TemporalBindings.DateTimeOffsetBinding;
+import io.deltafunnel.mssql.bind.TemporalBindings.SmallDateTimeBinding;
+import io.deltafunnel.mssql.bind.TemporalBindings.TimeBinding;
 import io.deltafunnel.mssql.bind.TextBindings.BinaryBinding;
 import io.deltafunnel.mssql.bind.TextBindings.GuidBinding;
-import io.deltafunnel.mssql.bind.TemporalBindings.DateBinding;
-import io.deltafunnel.mssql.bind.TemporalBindings.TimeBinding;
-import io.deltafunnel.mssql.bind.TemporalBindings.DateTime2Binding;
-import io.deltafunnel.mssql.bind.TemporalBindings.SmallDateTimeBinding;
-import io.deltafunnel.mssql.bind.TemporalBindings.DateTimeOffsetBinding;
+import io.deltafunnel.mssql.bind.TextBindings.StringBinding;
 import io.deltafunnel.tds.Pow10;
+
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.FieldVector;
 

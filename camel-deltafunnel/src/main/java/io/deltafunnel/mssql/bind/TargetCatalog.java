@@ -1,11 +1,11 @@
 package io.deltafunnel.mssql.bind;
 
-import io.deltafunnel.mssql.TableName;
-import io.deltafunnel.mssql.SqlStatements;
-
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+
+import io.deltafunnel.mssql.SqlStatements;
+import io.deltafunnel.mssql.TableName;
 
 /** Reads table metadata from INFORMATION_SCHEMA; names are always bound as parameters. */
 public final class TargetCatalog {

@@ -1,9 +1,9 @@
 package io.deltafunnel.mssql.bind;
 
-import io.deltafunnel.mssql.TableName;
-
 import java.util.List;
 import java.util.Locale;
+
+import io.deltafunnel.mssql.TableName;
 
 /** The target table's columns, in ordinal order, read once per run. */
 public record TargetTable(TableName name, List<TargetColumn> columns) {

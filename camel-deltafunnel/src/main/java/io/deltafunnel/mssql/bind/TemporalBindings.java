@@ -1,10 +1,5 @@
 package io.deltafunnel.mssql.bind;
 
-import io.deltafunnel.arrow.read.ArrowColumnTypes;
-import io.deltafunnel.arrow.read.ColumnReader;
-import io.deltafunnel.arrow.read.ValueKind;
-import io.deltafunnel.arrow.read.ValueRejected;
-
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.LocalDate;
@@ -14,7 +9,13 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.EnumSet;
 import java.util.Set;
+
+import io.deltafunnel.arrow.read.ColumnReader;
+import io.deltafunnel.arrow.read.ColumnReaders;
+import io.deltafunnel.arrow.read.ValueKind;
+import io.deltafunnel.arrow.read.ValueRejected;
 import io.deltafunnel.tds.Pow10;
+
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.FieldVector;
@@ -74,7 +75,7 @@ final class TemporalBindings {
 
         @Override
         public void checkValue(ColumnReader reader, int row) {
-            if (reader instanceof ArrowColumnTypes.EpochDayReader days) {
+            if (reader instanceof ColumnReaders.EpochDayReader days) {
                 int day = days.epochDay(row);
                 if (day >= MIN_EPOCH_DAY && day <= MAX_EPOCH_DAY) {
                     return;
@@ -86,7 +87,7 @@ final class TemporalBindings {
 
         @Override
         public Object convert(ColumnReader reader, int row) {
-            if (reader instanceof ArrowColumnTypes.EpochDayReader days) {
+            if (reader instanceof ColumnReaders.EpochDayReader days) {
                 return dates.text(days.epochDay(row));
             }
             sb.setLength(0);
@@ -231,7 +232,7 @@ final class TemporalBindings {
         @Override
         public void checkValue(ColumnReader reader, int row) {
             if (!legacyDatetime && kind == ValueKind.TIMESTAMP
-                    && reader instanceof ArrowColumnTypes.RawTimestampReader ts) {
+                    && reader instanceof ColumnReaders.RawTimestampReader ts) {
                 long raw = ts.raw(row);
                 long unitsPerSecond = ts.unitsPerSecond();
                 long seconds = Math.floorDiv(raw, unitsPerSecond);
@@ -255,7 +256,7 @@ final class TemporalBindings {
 
         @Override
         public Object convert(ColumnReader reader, int row) {
-            if (kind == ValueKind.TIMESTAMP && reader instanceof ArrowColumnTypes.RawTimestampReader ts) {
+            if (kind == ValueKind.TIMESTAMP && reader instanceof ColumnReaders.RawTimestampReader ts) {
                 // Straight from the raw value (already checked): no LocalDateTime, cached date text.
                 long raw = ts.raw(row);
                 long unitsPerSecond = ts.unitsPerSecond();

@@ -1,16 +1,17 @@
 package io.deltafunnel.mssql.bind;
 
-import io.deltafunnel.arrow.read.ArrowColumnType;
-import io.deltafunnel.arrow.read.ArrowColumnTypes;
-import io.deltafunnel.arrow.read.ColumnReader;
-import io.deltafunnel.arrow.read.ValueKind;
-import io.deltafunnel.arrow.read.ValueRejected;
-
 import java.sql.Types;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
+
+import io.deltafunnel.arrow.read.ArrowColumnType;
+import io.deltafunnel.arrow.read.ColumnReader;
+import io.deltafunnel.arrow.read.ColumnReaders;
+import io.deltafunnel.arrow.read.ValueKind;
+import io.deltafunnel.arrow.read.ValueRejected;
+
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarCharVector;
@@ -86,7 +87,7 @@ final class TextBindings {
                 return;
             }
             if (kind == ValueKind.STRING && unicode && (maxLength < 0
-                    || reader instanceof ArrowColumnTypes.Utf8Reader utf8 && utf8.byteLength(row) <= maxLength)) {
+                    || reader instanceof ColumnReaders.Utf8Reader utf8 && utf8.byteLength(row) <= maxLength)) {
                 // A UTF-8 value never has more UTF-16 code units than bytes: it fits without decoding it.
                 return;
             }

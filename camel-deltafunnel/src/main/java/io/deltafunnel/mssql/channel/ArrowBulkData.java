@@ -1,12 +1,12 @@
 package io.deltafunnel.mssql.channel;
 
+import java.sql.SQLException;
+import java.util.List;
+
 import io.deltafunnel.arrow.read.ColumnReader;
 import io.deltafunnel.arrow.read.ValueRejected;
 import io.deltafunnel.mssql.bind.BoundColumn;
 import io.deltafunnel.mssql.bind.TargetBinding;
-
-import java.sql.SQLException;
-import java.util.List;
 
 import org.apache.arrow.vector.VectorSchemaRoot;
 

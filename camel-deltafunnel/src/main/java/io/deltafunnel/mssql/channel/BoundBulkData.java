@@ -1,11 +1,11 @@
 package io.deltafunnel.mssql.channel;
 
-import io.deltafunnel.mssql.bind.BoundColumn;
-import io.deltafunnel.mssql.bind.TargetBinding;
-
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+
+import io.deltafunnel.mssql.bind.BoundColumn;
+import io.deltafunnel.mssql.bind.TargetBinding;
 
 import com.microsoft.sqlserver.jdbc.ISQLServerBulkData;
 

@@ -1,9 +1,5 @@
 package io.deltafunnel.mssql.channel;
 
-import io.deltafunnel.mssql.BulkLoadSettings;
-import io.deltafunnel.mssql.TableName;
-import io.deltafunnel.mssql.bind.BoundColumn;
-
 import java.lang.reflect.Method;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -13,6 +9,10 @@ import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
+
+import io.deltafunnel.mssql.BulkLoadSettings;
+import io.deltafunnel.mssql.TableName;
+import io.deltafunnel.mssql.bind.BoundColumn;
 
 import com.microsoft.sqlserver.jdbc.ISQLServerConnection;
 import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;

@@ -1,14 +1,13 @@
 package io.deltafunnel.mssql.channel;
 
-import io.deltafunnel.mssql.SqlStatements;
+import java.sql.SQLException;
+import java.util.List;
 
 import io.deltafunnel.mssql.BulkLoadSettings;
 import io.deltafunnel.mssql.SqlServerErrors;
+import io.deltafunnel.mssql.SqlStatements;
 import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.bind.BoundColumn;
-
-import java.sql.SQLException;
-import java.util.List;
 
 import org.apache.arrow.vector.types.pojo.Schema;
 

@@ -1,19 +1,21 @@
 package io.deltafunnel.mssql.direct;
 
-import io.deltafunnel.mssql.direct.TextEncoders.BytesSource;
 import static io.deltafunnel.mssql.direct.TextEncoders.bytes;
 import static io.deltafunnel.mssql.direct.TextEncoders.writePlp;
 
 import java.io.IOException;
-import io.deltafunnel.mssql.bind.TargetColumn;
+
 import io.deltafunnel.arrow.read.ValueKind;
+import io.deltafunnel.mssql.bind.TargetColumn;
+import io.deltafunnel.mssql.direct.DirectEncoders.Encoder;
+import io.deltafunnel.mssql.direct.DirectEncoders.NullMarker;
+import io.deltafunnel.mssql.direct.TextEncoders.BytesSource;
 import io.deltafunnel.tds.GuidCodec;
 import io.deltafunnel.tds.TdsMessageWriter;
 import io.deltafunnel.tds.TypeId;
+
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.util.ReusableByteArray;
-import io.deltafunnel.mssql.direct.DirectEncoders.Encoder;
-import io.deltafunnel.mssql.direct.DirectEncoders.NullMarker;
 
 /**
  * The {@link DirectEncoders} of binary/varbinary/image and uniqueidentifier targets.

@@ -6,16 +6,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import io.deltafunnel.mssql.channel.ArrowBulkData;
 import io.deltafunnel.arrow.read.ArrowColumnType;
-import io.deltafunnel.mssql.bind.BoundColumn;
+import io.deltafunnel.arrow.read.ArrowColumnTypes;
 import io.deltafunnel.mssql.SqlIdentifiers;
-import io.deltafunnel.arrow.read.SqlServerTypes;
 import io.deltafunnel.mssql.TableName;
+import io.deltafunnel.mssql.bind.BoundColumn;
 import io.deltafunnel.mssql.bind.TargetBinding;
 import io.deltafunnel.mssql.bind.TargetColumn;
+import io.deltafunnel.mssql.channel.ArrowBulkData;
 import io.deltafunnel.tds.Collation;
 import io.deltafunnel.tds.TdsMessageWriter;
+
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 
@@ -148,7 +149,7 @@ public final class DirectBulkWriter {
         for (int i = 0; i < fields.size(); i++) {
             Field f = fields.get(i);
             TargetColumn target = targets.get(i);
-            ArrowColumnType type = SqlServerTypes.forField(f);
+            ArrowColumnType type = ArrowColumnTypes.forField(f);
             TargetBinding binding;
             try {
                 binding = TargetBinding.of(type.kind(), target, true);

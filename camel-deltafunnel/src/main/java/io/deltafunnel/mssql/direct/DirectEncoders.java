@@ -17,13 +17,14 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.Objects;
 
-import io.deltafunnel.mssql.bind.BoundColumn;
 import io.deltafunnel.arrow.read.ColumnReader;
-import io.deltafunnel.mssql.bind.TargetColumn;
 import io.deltafunnel.arrow.read.ValueKind;
-import io.deltafunnel.tds.Pow10;
+import io.deltafunnel.mssql.bind.BoundColumn;
+import io.deltafunnel.mssql.bind.TargetColumn;
 import io.deltafunnel.tds.Collation;
+import io.deltafunnel.tds.Pow10;
 import io.deltafunnel.tds.TdsMessageWriter;
+
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BigIntVector;

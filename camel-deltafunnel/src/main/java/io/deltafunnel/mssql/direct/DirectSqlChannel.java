@@ -10,12 +10,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import io.deltafunnel.mssql.channel.ArrowBulkData;
-import io.deltafunnel.mssql.bind.BoundColumn;
 import io.deltafunnel.mssql.BulkLoadSettings;
-import io.deltafunnel.mssql.channel.SqlChannel;
 import io.deltafunnel.mssql.TableName;
+import io.deltafunnel.mssql.bind.BoundColumn;
+import io.deltafunnel.mssql.channel.ArrowBulkData;
+import io.deltafunnel.mssql.channel.SqlChannel;
 import io.deltafunnel.tds.Collation;
+
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;

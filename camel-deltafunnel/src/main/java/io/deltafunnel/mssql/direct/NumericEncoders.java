@@ -9,14 +9,19 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.util.Objects;
-import io.deltafunnel.mssql.bind.BoundColumn;
+
 import io.deltafunnel.arrow.read.ColumnReader;
-import io.deltafunnel.mssql.bind.TargetColumn;
 import io.deltafunnel.arrow.read.ValueKind;
-import io.deltafunnel.tds.Pow10;
+import io.deltafunnel.mssql.bind.BoundColumn;
+import io.deltafunnel.mssql.bind.TargetColumn;
+import io.deltafunnel.mssql.direct.DirectEncoders.Encoder;
+import io.deltafunnel.mssql.direct.DirectEncoders.LongSource;
+import io.deltafunnel.mssql.direct.DirectEncoders.NullMarker;
 import io.deltafunnel.tds.DecimalCodec;
+import io.deltafunnel.tds.Pow10;
 import io.deltafunnel.tds.TdsMessageWriter;
 import io.deltafunnel.tds.TypeId;
+
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.Decimal256Vector;
@@ -26,9 +31,6 @@ import org.apache.arrow.vector.Float2Vector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.UInt8Vector;
-import io.deltafunnel.mssql.direct.DirectEncoders.Encoder;
-import io.deltafunnel.mssql.direct.DirectEncoders.NullMarker;
-import io.deltafunnel.mssql.direct.DirectEncoders.LongSource;
 
 /**
  * The {@link DirectEncoders} of the numeric targets: tinyint..bigint (INTN), bit (BITN), real/float (FLTN) and

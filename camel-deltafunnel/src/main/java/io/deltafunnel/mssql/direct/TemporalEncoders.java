@@ -8,10 +8,15 @@ import java.time.ZoneId;
 import java.time.zone.ZoneOffsetTransition;
 import java.time.zone.ZoneRules;
 import java.util.Objects;
+
 import io.deltafunnel.arrow.read.ValueKind;
+import io.deltafunnel.mssql.direct.DirectEncoders.Encoder;
+import io.deltafunnel.mssql.direct.DirectEncoders.LongSource;
+import io.deltafunnel.mssql.direct.DirectEncoders.NullMarker;
 import io.deltafunnel.tds.TdsMessageWriter;
 import io.deltafunnel.tds.TemporalCodec;
 import io.deltafunnel.tds.TypeId;
+
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.DateDayVector;
@@ -23,9 +28,6 @@ import org.apache.arrow.vector.TimeNanoVector;
 import org.apache.arrow.vector.TimeSecVector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
-import io.deltafunnel.mssql.direct.DirectEncoders.Encoder;
-import io.deltafunnel.mssql.direct.DirectEncoders.NullMarker;
-import io.deltafunnel.mssql.direct.DirectEncoders.LongSource;
 
 /**
  * The {@link DirectEncoders} of the date and time targets: date, time, datetime2, datetime, smalldatetime and

@@ -1,6 +1,5 @@
 package io.deltafunnel.mssql.direct;
 
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -9,20 +8,22 @@ import java.nio.charset.Charset;
 import java.nio.charset.CharsetEncoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import io.deltafunnel.mssql.bind.BoundColumn;
+
 import io.deltafunnel.arrow.read.ColumnReader;
-import io.deltafunnel.mssql.bind.TargetColumn;
 import io.deltafunnel.arrow.read.ValueKind;
+import io.deltafunnel.mssql.bind.BoundColumn;
+import io.deltafunnel.mssql.bind.TargetColumn;
+import io.deltafunnel.mssql.direct.DirectEncoders.Encoder;
+import io.deltafunnel.mssql.direct.DirectEncoders.NullMarker;
 import io.deltafunnel.tds.Collation;
 import io.deltafunnel.tds.TdsMessageWriter;
 import io.deltafunnel.tds.TypeId;
+
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.FixedSizeBinaryVector;
 import org.apache.arrow.vector.VariableWidthFieldVector;
 import org.apache.arrow.vector.util.ReusableByteArray;
-import io.deltafunnel.mssql.direct.DirectEncoders.Encoder;
-import io.deltafunnel.mssql.direct.DirectEncoders.NullMarker;
 
 /**
  * The {@link DirectEncoders} of the character targets: char/varchar/text (the target collation's code page) and

@@ -1,13 +1,13 @@
 package io.deltafunnel.mssql.run;
 
+import io.deltafunnel.mssql.BulkEncoder;
+import io.deltafunnel.mssql.channel.ConnectionSettings;
+import io.deltafunnel.mssql.channel.SqlChannelProvider;
 import io.deltafunnel.mssql.direct.DirectChannels;
 import io.deltafunnel.mssql.direct.DirectTdsConnection;
 import io.deltafunnel.mssql.direct.DirectUnsupportedSettingException;
 import io.deltafunnel.mssql.direct.DirectUrl;
 
-import io.deltafunnel.mssql.BulkEncoder;
-import io.deltafunnel.mssql.channel.ConnectionSettings;
-import io.deltafunnel.mssql.channel.SqlChannelProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

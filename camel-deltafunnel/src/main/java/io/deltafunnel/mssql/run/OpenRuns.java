@@ -1,9 +1,5 @@
 package io.deltafunnel.mssql.run;
 
-import io.deltafunnel.mssql.BulkLoadException;
-import io.deltafunnel.mssql.session.BulkLoadSession;
-import io.deltafunnel.mssql.session.RunSession;
-
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -13,6 +9,9 @@ import java.util.function.Supplier;
 
 import io.deltafunnel.handoff.HandoffException;
 import io.deltafunnel.handoff.HandoffStats;
+import io.deltafunnel.mssql.BulkLoadException;
+import io.deltafunnel.mssql.session.BulkLoadSession;
+import io.deltafunnel.mssql.session.RunSession;
 
 /**
  * The runs a producer has open: one {@link RunSession} per run id, at most {@code maxOpenRuns} at a time, so that

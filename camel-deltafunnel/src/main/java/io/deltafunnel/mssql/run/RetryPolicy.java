@@ -1,9 +1,9 @@
 package io.deltafunnel.mssql.run;
 
-import io.deltafunnel.mssql.SqlServerErrors;
-
 import java.time.Duration;
 import java.util.Objects;
+
+import io.deltafunnel.mssql.SqlServerErrors;
 
 /**
  * Bounded exponential backoff for transient failures: at most {@code maxRetries} retries after the first attempt;

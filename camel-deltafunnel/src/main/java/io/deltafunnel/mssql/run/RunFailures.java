@@ -1,11 +1,10 @@
 package io.deltafunnel.mssql.run;
 
-import io.deltafunnel.mssql.BulkLoadException;
-import io.deltafunnel.mssql.SqlServerErrors;
-
 import java.util.Objects;
 
 import io.deltafunnel.handoff.HandoffException;
+import io.deltafunnel.mssql.BulkLoadException;
+import io.deltafunnel.mssql.SqlServerErrors;
 
 /**
  * What a failed run turns into: a retry decision (by {@link SqlServerErrors} only), a replay request, a final

@@ -1,9 +1,8 @@
 package io.deltafunnel.mssql.run;
 
+import io.deltafunnel.handoff.HandoffException;
 import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.WorkOutcome;
-
-import io.deltafunnel.handoff.HandoffException;
 
 /**
  * A batch of a run that has already failed in this producer was refused: its earlier batches were rolled back (or,

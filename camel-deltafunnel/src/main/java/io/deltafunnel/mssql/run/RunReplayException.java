@@ -1,10 +1,9 @@
 package io.deltafunnel.mssql.run;
 
-import io.deltafunnel.mssql.BulkLoadException;
-
 import java.time.Duration;
 
 import io.deltafunnel.handoff.ReplayRequest;
+import io.deltafunnel.mssql.BulkLoadException;
 
 /**
  * A run failed transiently, was rolled back (the target holds nothing of it, the staging table is dropped), and

@@ -1,11 +1,10 @@
 package io.deltafunnel.mssql.run;
 
-import io.deltafunnel.mssql.BulkLoadException;
-import io.deltafunnel.mssql.WorkOutcome;
-
 import java.util.List;
 
 import io.deltafunnel.handoff.HandoffStats;
+import io.deltafunnel.mssql.BulkLoadException;
+import io.deltafunnel.mssql.WorkOutcome;
 
 /**
  * A batch of a new run reached a producer that already has {@code maxOpenRuns} runs open: the new run is refused

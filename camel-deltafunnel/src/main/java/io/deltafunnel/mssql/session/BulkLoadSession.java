@@ -1,5 +1,10 @@
 package io.deltafunnel.mssql.session;
 
+import java.sql.SQLException;
+import java.util.List;
+
+import io.deltafunnel.handoff.HandoffStats;
+import io.deltafunnel.handoff.IncrementalLoad;
 import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.BulkLoadSettings;
 import io.deltafunnel.mssql.SqlServerErrors;
@@ -13,13 +18,8 @@ import io.deltafunnel.mssql.channel.ConnectionProvider;
 import io.deltafunnel.mssql.channel.SessionEnd;
 import io.deltafunnel.mssql.channel.SqlChannel;
 import io.deltafunnel.mssql.channel.SqlChannelProvider;
-
 import io.deltafunnel.mssql.state.StateTable;
-import java.sql.SQLException;
-import java.util.List;
 
-import io.deltafunnel.handoff.HandoffStats;
-import io.deltafunnel.handoff.IncrementalLoad;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.slf4j.Logger;
@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * {@link #resumeAfterFailure()} gives a session that continues the run on a new connection from the last committed
  * batch (without truncating again); everything else is retried by replaying the run in a new session.
  *
- * <p>The parts: {@link RunTarget} sets the run up on its first batch (channel and fallback, target, binding,
+ * <p>The parts: {@link RunSetup} sets the run up on its first batch (channel and fallback, target, binding,
  * staging), {@link StagingTable} names, creates and drops the staging table, {@link MergeStatement} builds the MERGE
  * (change rows ranked), {@link StateTable} records an incremental run; this class keeps the run's state machine,
  * statistics, transaction and failure handling.
@@ -60,7 +60,7 @@ public final class BulkLoadSession implements RunSession {
     private SqlChannelProvider provider;
 
     /** The first batch's set-up (channel, target, binding, staging); null before it. */
-    private RunTarget prepared;
+    private RunSetup setup;
     private SqlChannel channel;
     private TableName target;
     private TableName staging;
@@ -174,7 +174,7 @@ public final class BulkLoadSession implements RunSession {
             if (columns == null) {
                 prepare(root.getSchema());
             }
-            prepared.writeBatch(root, stats.outputRows(), "", context());
+            setup.writeBatch(root, stats.outputRows(), "", context());
             HandoffStats accepted = stats.withOutputBatch(rows);
             if (settings.transactionMode() == TransactionMode.BATCH) {
                 // Counted only once committed: the output counters never claim more than the target holds.
@@ -223,14 +223,14 @@ public final class BulkLoadSession implements RunSession {
 
     private void prepare(Schema arrowSchema) throws SQLException {
         boolean replaceOrMerge = settings.writeMode() == WriteMode.REPLACE || settings.writeMode() == WriteMode.MERGE;
-        prepared = new RunTarget(runId, settings, provider, replaceOrMerge ? t -> StagingTable.forRun(t, runId) : null,
+        setup = new RunSetup(runId, settings, provider, replaceOrMerge ? t -> StagingTable.forRun(t, runId) : null,
                 false, null, this::context);
-        prepared.prepare(arrowSchema, stateTable, incremental != null);
-        channel = prepared.channel();
-        provider = prepared.provider();
-        target = prepared.target();
-        staging = prepared.staging() == null ? null : prepared.staging().name();
-        columns = prepared.columns();
+        setup.prepare(arrowSchema, stateTable, incremental != null);
+        channel = setup.channel();
+        provider = setup.provider();
+        target = setup.target();
+        staging = setup.staging() == null ? null : setup.staging().name();
+        columns = setup.columns();
         channel.setAutoCommit(false);
         if (settings.writeMode() == WriteMode.TRUNCATE && !truncateCommitted) {
             execute("TRUNCATE TABLE " + target.quoted());
@@ -256,10 +256,10 @@ public final class BulkLoadSession implements RunSession {
         switch (settings.writeMode()) {
             case REPLACE -> {
                 execute("TRUNCATE TABLE " + target.quoted());
-                prepared.withIdentityInsert(() -> execute(prepared.staging().insertInto(target,
-                        prepared.dataColumns())));
+                setup.withIdentityInsert(() -> execute(setup.staging().insertInto(target,
+                        setup.dataColumns())));
             }
-            case MERGE -> prepared.withIdentityInsert(() -> execute(prepared.mergeSql()));
+            case MERGE -> setup.withIdentityInsert(() -> execute(setup.mergeSql()));
             default -> {
             }
         }
@@ -332,23 +332,23 @@ public final class BulkLoadSession implements RunSession {
      * dropped on a new connection, and the rollback failure is added to {@code into} (suppressed) or logged.
      */
     private void cleanUp(Throwable into) {
-        SqlChannel c = prepared == null ? null : prepared.channel();
+        SqlChannel c = setup == null ? null : setup.channel();
         boolean alive = SessionEnd.rollback(c, into, "Run " + runId + " on " + settings.table());
-        if (prepared != null) {
-            provider = prepared.provider(); // the fallback when the run switched to it
+        if (setup != null) {
+            provider = setup.provider(); // the fallback when the run switched to it
         }
-        if (prepared != null && prepared.stagingCreated()) {
+        if (setup != null && setup.stagingCreated()) {
             try {
                 if (alive) {
                     c.setAutoCommit(true);
                     dropStaging(c);
                 } else {
-                    try (SqlChannel fresh = prepared.provider().open()) {
+                    try (SqlChannel fresh = setup.provider().open()) {
                         dropStaging(fresh);
                     }
                 }
             } catch (SQLException | RuntimeException e) {
-                LOG.warn("Run {}: dropping staging table {} failed: {}", runId, prepared.staging(), e.toString());
+                LOG.warn("Run {}: dropping staging table {} failed: {}", runId, setup.staging(), e.toString());
                 if (into != null) {
                     into.addSuppressed(e);
                 }
@@ -362,14 +362,14 @@ public final class BulkLoadSession implements RunSession {
     }
 
     private void dropStaging(SqlChannel c) throws SQLException {
-        if (prepared != null) {
-            prepared.dropStaging(c);
+        if (setup != null) {
+            setup.dropStaging(c);
         }
     }
 
     private void closeConnection() {
-        if (prepared != null) {
-            prepared.closeChannel();
+        if (setup != null) {
+            setup.closeChannel();
         }
         channel = null;
     }

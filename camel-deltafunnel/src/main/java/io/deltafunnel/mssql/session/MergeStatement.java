@@ -1,11 +1,11 @@
 package io.deltafunnel.mssql.session;
 
+import java.util.List;
+import java.util.stream.Collectors;
+
 import io.deltafunnel.mssql.SqlIdentifiers;
 import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.bind.BoundColumn;
-
-import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * The {@code MERGE} that applies a staging table to its target on the key columns: plain rows update or insert;

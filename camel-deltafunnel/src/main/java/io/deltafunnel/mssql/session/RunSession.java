@@ -1,9 +1,9 @@
 package io.deltafunnel.mssql.session;
 
+import io.deltafunnel.handoff.HandoffStats;
 import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.WorkOutcome;
 
-import io.deltafunnel.handoff.HandoffStats;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**

@@ -1,18 +1,18 @@
 package io.deltafunnel.mssql.session;
 
-import io.deltafunnel.arrow.read.SqlServerTypes;
-import io.deltafunnel.mssql.SqlIdentifiers;
-import io.deltafunnel.mssql.TableName;
-import io.deltafunnel.mssql.bind.BoundColumn;
-import io.deltafunnel.mssql.bind.TargetCatalog;
-import io.deltafunnel.mssql.channel.SqlChannel;
-
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 import java.util.zip.CRC32;
+
+import io.deltafunnel.arrow.read.ArrowColumnTypes;
+import io.deltafunnel.mssql.SqlIdentifiers;
+import io.deltafunnel.mssql.TableName;
+import io.deltafunnel.mssql.bind.BoundColumn;
+import io.deltafunnel.mssql.bind.TargetCatalog;
+import io.deltafunnel.mssql.channel.SqlChannel;
 
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -89,7 +89,7 @@ public final class StagingTable {
         if (changeRows) {
             for (Field f : schema.getFields()) {
                 if (MergeStatement.isChangeColumn(f.getName())) {
-                    extra.append(", CAST(NULL AS ").append(SqlServerTypes.createTableType(f)).append(") AS ")
+                    extra.append(", CAST(NULL AS ").append(ArrowColumnTypes.createTableType(f)).append(") AS ")
                             .append(SqlIdentifiers.quote(f.getName()));
                 }
             }

@@ -7,13 +7,14 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 
+import io.deltafunnel.mssql.BulkLoadSettings;
+import io.deltafunnel.mssql.WriteMode;
+import io.deltafunnel.mssql.bind.BoundColumn;
+import io.deltafunnel.mssql.session.RunSetup;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.deltafunnel.mssql.bind.BoundColumn;
-import io.deltafunnel.mssql.BulkLoadSettings;
-import io.deltafunnel.mssql.session.RunTarget;
-import io.deltafunnel.mssql.WriteMode;
 
 /**
  * What the final step of a sharded load is built from, as the first shard to set up its share bound it: the write
@@ -46,7 +47,7 @@ public record LoadBinding(String writeMode, String strategy, List<String> column
     }
 
     /** The binding of a prepared shard run. */
-    public static LoadBinding of(BulkLoadSettings settings, RunTarget prepared) {
+    public static LoadBinding of(BulkLoadSettings settings, RunSetup prepared) {
         List<String> columns = new ArrayList<>();
         for (BoundColumn c : prepared.columns()) {
             String arrow = prepared.schema().getFields().get(c.sourceIndex()).getType().toString();

@@ -12,18 +12,19 @@ import io.deltafunnel.handoff.IncrementalLoad;
 import io.deltafunnel.handoff.ShardAssignment;
 import io.deltafunnel.handoff.ShardPlanException;
 import io.deltafunnel.mssql.BulkLoadException;
-import io.deltafunnel.mssql.session.BulkLoadSession;
 import io.deltafunnel.mssql.BulkLoadSettings;
-import io.deltafunnel.mssql.session.RunSession;
-import io.deltafunnel.mssql.session.RunTarget;
+import io.deltafunnel.mssql.SqlServerErrors;
+import io.deltafunnel.mssql.TransactionMode;
+import io.deltafunnel.mssql.WorkOutcome;
 import io.deltafunnel.mssql.channel.SessionEnd;
 import io.deltafunnel.mssql.channel.SqlChannel;
 import io.deltafunnel.mssql.channel.SqlChannelProvider;
-import io.deltafunnel.mssql.SqlServerErrors;
+import io.deltafunnel.mssql.session.BulkLoadSession;
+import io.deltafunnel.mssql.session.RunSession;
+import io.deltafunnel.mssql.session.RunSetup;
 import io.deltafunnel.mssql.session.StagingTable;
 import io.deltafunnel.mssql.state.StateTable;
-import io.deltafunnel.mssql.TransactionMode;
-import io.deltafunnel.mssql.WorkOutcome;
+
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.slf4j.Logger;
@@ -83,7 +84,7 @@ public final class ShardSession implements RunSession {
     private final String resource;
     private final Duration claimTimeout;
 
-    private RunTarget prepared;
+    private RunSetup setup;
     private SqlChannel channel;
     private boolean started;
     /** The shard row was done when this run claimed it: nothing is written. */
@@ -155,7 +156,7 @@ public final class ShardSession implements RunSession {
 
     /** The staging table of the load once known, else null. */
     public StagingTable stagingTable() {
-        return prepared == null ? null : prepared.staging();
+        return setup == null ? null : setup.staging();
     }
 
     @Override
@@ -171,7 +172,7 @@ public final class ShardSession implements RunSession {
                 begin(root.getSchema());
             }
             if (!alreadyDone) {
-                prepared.writeBatch(root, stats.outputRows(), prefix(), context());
+                setup.writeBatch(root, stats.outputRows(), prefix(), context());
                 stats = stats.withOutputBatch(rows);
             }
             if (last) {
@@ -240,7 +241,7 @@ public final class ShardSession implements RunSession {
                 return provider.fallback();
             }
         };
-        RunTarget.OnOpen claimOnFallback = new RunTarget.OnOpen() {
+        RunSetup.OnOpen claimOnFallback = new RunSetup.OnOpen() {
             @Override
             public void run(SqlChannel c) throws SQLException {
                 if (c != first) { // a fallback channel: claim again (the first one released the lock)
@@ -256,11 +257,11 @@ public final class ShardSession implements RunSession {
                 releaseLock(c);
             }
         };
-        prepared = new RunTarget(runId, settings, once, t -> StagingTable.forLoad(t, shard.loadId()), true,
+        setup = new RunSetup(runId, settings, once, t -> StagingTable.forLoad(t, shard.loadId()), true,
                 claimOnFallback, this::context);
-        prepared.prepare(schema, incremental == null ? null : StateTable.parse(incremental.stateTable()),
+        setup.prepare(schema, incremental == null ? null : StateTable.parse(incremental.stateTable()),
                 incremental != null);
-        channel = prepared.channel();
+        channel = setup.channel();
         checkStillOpen();
         checkBinding();
         if (!alreadyDone) {
@@ -282,7 +283,7 @@ public final class ShardSession implements RunSession {
         }
         dropStaging(channel);
         throw refusal("the load became " + status + " while this shard was setting up; its staging table "
-                + prepared.staging() + " is dropped and nothing is written", null);
+                + setup.staging() + " is dropped and nothing is written", null);
     }
 
     /**
@@ -291,7 +292,7 @@ public final class ShardSession implements RunSession {
      * final step from other columns, keys, mapping, identity handling or write mode is refused, naming what differs.
      */
     private void checkBinding() throws SQLException {
-        LoadBinding mine = LoadBinding.of(settings, prepared);
+        LoadBinding mine = LoadBinding.of(settings, setup);
         LoadBinding recorded;
         channel.setAutoCommit(false);
         try {
@@ -344,10 +345,10 @@ public final class ShardSession implements RunSession {
 
     private void dropStaging(SqlChannel c) {
         try {
-            prepared.staging().drop(c);
+            setup.staging().drop(c);
         } catch (SQLException | RuntimeException e) {
             LOG.warn("{}: dropping the staging table {} failed (drop it by hand): {}", shard.describe(),
-                    prepared.staging(), e.toString());
+                    setup.staging(), e.toString());
         }
     }
 
@@ -488,7 +489,7 @@ public final class ShardSession implements RunSession {
         commit();
         shareCommitted = true;
         LOG.info("{}: run {} committed its share of {} rows into {}", shard.describe(), runId, stats.outputRows(),
-                prepared.staging());
+                setup.staging());
     }
 
     /** Which shard ran the load's final step ({@code finished_by}), as a log line names it. */
@@ -532,17 +533,17 @@ public final class ShardSession implements RunSession {
             }
             return;
         }
-        StagingTable staging = prepared.staging();
+        StagingTable staging = setup.staging();
         long[] moved = {0};
         switch (settings.writeMode()) {
-            case APPEND -> prepared.withIdentityInsert(
-                    () -> moved[0] = channel.update(staging.insertInto(prepared.target(), prepared.dataColumns())));
+            case APPEND -> setup.withIdentityInsert(
+                    () -> moved[0] = channel.update(staging.insertInto(setup.target(), setup.dataColumns())));
             case REPLACE, TRUNCATE -> {
-                channel.execute("TRUNCATE TABLE " + prepared.target().quoted());
-                prepared.withIdentityInsert(() -> moved[0] = channel.update(
-                        staging.insertInto(prepared.target(), prepared.dataColumns())));
+                channel.execute("TRUNCATE TABLE " + setup.target().quoted());
+                setup.withIdentityInsert(() -> moved[0] = channel.update(
+                        staging.insertInto(setup.target(), setup.dataColumns())));
             }
-            case MERGE -> prepared.withIdentityInsert(() -> moved[0] = channel.update(prepared.mergeSql()));
+            case MERGE -> setup.withIdentityInsert(() -> moved[0] = channel.update(setup.mergeSql()));
             default -> throw new IllegalStateException("write mode " + settings.writeMode());
         }
         if (incremental != null) {
@@ -558,7 +559,7 @@ public final class ShardSession implements RunSession {
         commit();
         loadStatus = LOAD_DONE;
         LOG.info("load {} complete: {} rows of {} shards in {} ({} from {}); shard {} ran the final step (run {})",
-                shard.loadId(), moved[0], shard.shardCount(), prepared.target(), settings.writeMode(), staging,
+                shard.loadId(), moved[0], shard.shardCount(), setup.target(), settings.writeMode(), staging,
                 shard.shardIndex(), runId);
         try {
             channel.setAutoCommit(true);
@@ -585,11 +586,11 @@ public final class ShardSession implements RunSession {
 
     private String prefix() {
         return shard.describe() + " (run " + runId + ", target " + settings.table()
-                + (prepared != null && prepared.staging() != null ? ", staging " + prepared.staging() : "") + "): ";
+                + (setup != null && setup.staging() != null ? ", staging " + setup.staging() : "") + "): ";
     }
 
     private String step() {
-        if (!started || prepared == null && !loadFinished) {
+        if (!started || setup == null && !loadFinished) {
             return "setting up the share";
         }
         return shareCommitted || alreadyDone ? "the final step" : "writing batch " + (stats.inputBatches() - 1)
@@ -643,8 +644,8 @@ public final class ShardSession implements RunSession {
 
     /** The open channel: the set-up's (it may have switched to the fallback's), else the one opened for the claim. */
     private SqlChannel current() {
-        if (prepared != null && prepared.channel() != null) {
-            return prepared.channel();
+        if (setup != null && setup.channel() != null) {
+            return setup.channel();
         }
         return channel;
     }
@@ -696,7 +697,7 @@ public final class ShardSession implements RunSession {
             return;
         }
         try {
-            c.close(); // the same channel as prepared.channel(); closing twice is harmless
+            c.close(); // the same channel as setup.channel(); closing twice is harmless
         } catch (SQLException | RuntimeException e) {
             LOG.debug("{}: closing the connection failed: {}", shard.describe(), e.toString());
         }

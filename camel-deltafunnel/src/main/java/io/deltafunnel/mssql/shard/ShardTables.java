@@ -3,11 +3,12 @@ package io.deltafunnel.mssql.shard;
 import java.sql.SQLException;
 import java.util.Objects;
 
-import io.deltafunnel.mssql.channel.SqlChannel;
 import io.deltafunnel.mssql.SqlIdentifiers;
-import io.deltafunnel.mssql.state.StateTable;
 import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.bind.TargetCatalog;
+import io.deltafunnel.mssql.channel.SqlChannel;
+import io.deltafunnel.mssql.state.StateTable;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

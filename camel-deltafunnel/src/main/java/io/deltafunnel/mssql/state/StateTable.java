@@ -8,9 +8,10 @@ import java.util.Objects;
 
 import io.deltafunnel.handoff.IncrementalLoad;
 import io.deltafunnel.mssql.BulkLoadException;
-import io.deltafunnel.mssql.channel.SqlChannel;
 import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.bind.TargetCatalog;
+import io.deltafunnel.mssql.channel.SqlChannel;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

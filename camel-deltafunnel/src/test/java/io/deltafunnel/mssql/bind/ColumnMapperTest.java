@@ -1,9 +1,5 @@
 package io.deltafunnel.mssql.bind;
 
-import io.deltafunnel.arrow.read.UnsupportedArrowTypeException;
-import io.deltafunnel.mssql.BulkLoadException;
-import io.deltafunnel.mssql.TableName;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,7 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 
+import io.deltafunnel.arrow.read.UnsupportedArrowTypeException;
 import io.deltafunnel.handoff.HandoffStats;
+import io.deltafunnel.mssql.BulkLoadException;
+import io.deltafunnel.mssql.TableName;
+
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;

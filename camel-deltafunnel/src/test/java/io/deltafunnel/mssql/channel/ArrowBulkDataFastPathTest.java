@@ -1,11 +1,11 @@
 package io.deltafunnel.mssql.channel;
 
-import io.deltafunnel.arrow.read.ArrowColumnType;
-import io.deltafunnel.arrow.read.ArrowColumnTypes;
-import io.deltafunnel.arrow.read.SqlServerTypes;
-import io.deltafunnel.mssql.bind.BoundColumn;
-import io.deltafunnel.mssql.bind.TargetBinding;
-import io.deltafunnel.mssql.bind.TargetColumn;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +14,13 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+
+import io.deltafunnel.arrow.read.ArrowColumnType;
+import io.deltafunnel.arrow.read.ArrowColumnTypes;
+import io.deltafunnel.arrow.read.TextColumnTypes;
+import io.deltafunnel.mssql.bind.BoundColumn;
+import io.deltafunnel.mssql.bind.TargetBinding;
+import io.deltafunnel.mssql.bind.TargetColumn;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -26,13 +33,6 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotSame;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The raw-value fast paths of the adapter (Decimal128 read as longs, UTF-8 length check without decoding, epoch-day
@@ -66,7 +66,7 @@ class ArrowBulkDataFastPathTest {
         VectorSchemaRoot root = new VectorSchemaRoot(List.of(v));
         root.setRowCount(rows);
         Field f = v.getField();
-        ArrowColumnType type = SqlServerTypes.forField(f);
+        ArrowColumnType type = ArrowColumnTypes.forField(f);
         BoundColumn bound = new BoundColumn(0, f.getName(), type, target, TargetBinding.of(type.kind(), target, true));
         ArrowBulkData data = new ArrowBulkData(root, List.of(bound));
         data.validate(0);
@@ -169,7 +169,7 @@ class ArrowBulkDataFastPathTest {
 
     /** A one-column binding of {@code v} into {@code target}, for the column-wide checks. */
     private static TargetBinding binding(FieldVector v, TargetColumn target) {
-        return TargetBinding.of(SqlServerTypes.forField(v.getField()).kind(), target, true);
+        return TargetBinding.of(ArrowColumnTypes.forField(v.getField()).kind(), target, true);
     }
 
     @Test
@@ -219,7 +219,7 @@ class ArrowBulkDataFastPathTest {
 
     @Test
     void shortStringsShareEqualValuesAndStopCachingWhenValuesDoNotRepeat() {
-        ArrowColumnTypes.ShortStrings strings = new ArrowColumnTypes.ShortStrings();
+        TextColumnTypes.ShortStrings strings = new TextColumnTypes.ShortStrings();
         byte[] a = "AIR".getBytes(StandardCharsets.UTF_8);
         byte[] b = "äir".getBytes(StandardCharsets.UTF_8);
         String first = strings.decode(a, a.length);
@@ -231,7 +231,7 @@ class ArrowBulkDataFastPathTest {
         String longer = "x".repeat(40);
         assertEquals(longer, strings.decode(longer.getBytes(StandardCharsets.UTF_8), 40));
         // values that never repeat: every one still decodes exactly, and caching switches itself off
-        ArrowColumnTypes.ShortStrings distinct = new ArrowColumnTypes.ShortStrings();
+        TextColumnTypes.ShortStrings distinct = new TextColumnTypes.ShortStrings();
         for (int i = 0; i < 5000; i++) {
             byte[] v = ("v" + i).getBytes(StandardCharsets.UTF_8);
             assertEquals("v" + i, distinct.decode(v, v.length));

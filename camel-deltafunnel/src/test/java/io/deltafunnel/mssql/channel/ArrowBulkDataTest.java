@@ -1,11 +1,11 @@
 package io.deltafunnel.mssql.channel;
 
-import io.deltafunnel.arrow.read.ArrowColumnType;
-import io.deltafunnel.arrow.read.SqlServerTypes;
-import io.deltafunnel.arrow.read.ValueKind;
-import io.deltafunnel.mssql.bind.BoundColumn;
-import io.deltafunnel.mssql.bind.TargetBinding;
-import io.deltafunnel.mssql.bind.TargetColumn;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +14,13 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+
+import io.deltafunnel.arrow.read.ArrowColumnType;
+import io.deltafunnel.arrow.read.ArrowColumnTypes;
+import io.deltafunnel.arrow.read.ValueKind;
+import io.deltafunnel.mssql.bind.BoundColumn;
+import io.deltafunnel.mssql.bind.TargetBinding;
+import io.deltafunnel.mssql.bind.TargetColumn;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -47,13 +54,6 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ArrowBulkDataTest {
 
@@ -96,7 +96,7 @@ class ArrowBulkDataTest {
         List<BoundColumn> out = new ArrayList<>();
         for (int i = 0; i < targets.length; i++) {
             Field f = root.getSchema().getFields().get(i);
-            ArrowColumnType type = SqlServerTypes.forField(f);
+            ArrowColumnType type = ArrowColumnTypes.forField(f);
             out.add(new BoundColumn(i, f.getName(), type, targets[i], TargetBinding.of(type.kind(), targets[i], asText)));
         }
         return out;
@@ -252,7 +252,7 @@ class ArrowBulkDataTest {
         VarCharVector s = track(new VarCharVector("s", allocator));
         FixedSizeBinaryVector raw = new FixedSizeBinaryVector(new Field("u",
                 new org.apache.arrow.vector.types.pojo.FieldType(true, new org.apache.arrow.vector.types.pojo.ArrowType
-                        .FixedSizeBinary(16), null, java.util.Map.of(SqlServerTypes.EXTENSION_NAME_KEY, "arrow.uuid")),
+                        .FixedSizeBinary(16), null, java.util.Map.of(ArrowColumnTypes.EXTENSION_NAME_KEY, "arrow.uuid")),
                 null), allocator);
         track(raw);
         java.util.UUID uuid = java.util.UUID.fromString("0f8fad5b-d9cb-469f-a165-70867728950e");

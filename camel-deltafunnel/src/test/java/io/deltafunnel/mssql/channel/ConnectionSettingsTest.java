@@ -1,8 +1,8 @@
 package io.deltafunnel.mssql.channel;
 
-import org.junit.jupiter.api.Test;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
 
 /** What the producer hands to mssql-jdbc with a url. */
 class ConnectionSettingsTest {

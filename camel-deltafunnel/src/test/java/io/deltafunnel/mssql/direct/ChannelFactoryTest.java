@@ -1,16 +1,16 @@
 package io.deltafunnel.mssql.direct;
 
-import io.deltafunnel.mssql.run.ChannelFactory;
-
-import io.deltafunnel.mssql.BulkEncoder;
-import io.deltafunnel.mssql.channel.ConnectionSettings;
-import io.deltafunnel.mssql.channel.SqlChannelProvider;
-import org.junit.jupiter.api.Test;
-
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.deltafunnel.mssql.BulkEncoder;
+import io.deltafunnel.mssql.channel.ConnectionSettings;
+import io.deltafunnel.mssql.channel.SqlChannelProvider;
+import io.deltafunnel.mssql.run.ChannelFactory;
+
+import org.junit.jupiter.api.Test;
 
 /** The encoder choice without Camel: DRIVER, DIRECT where its settings allow, else fallback or a refusal. */
 class ChannelFactoryTest {

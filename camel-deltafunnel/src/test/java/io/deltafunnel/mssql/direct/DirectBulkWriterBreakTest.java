@@ -1,5 +1,11 @@
 package io.deltafunnel.mssql.direct;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -7,25 +13,20 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 
-import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import io.deltafunnel.arrow.read.ArrowColumnType;
-import io.deltafunnel.mssql.bind.BoundColumn;
-import io.deltafunnel.arrow.read.SqlServerTypes;
+import io.deltafunnel.arrow.read.ArrowColumnTypes;
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import io.deltafunnel.mssql.TableName;
+import io.deltafunnel.mssql.bind.BoundColumn;
 import io.deltafunnel.mssql.bind.TargetBinding;
 import io.deltafunnel.mssql.bind.TargetColumn;
 import io.deltafunnel.tds.TdsMessageWriter;
+
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.IntVector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * An encoder that throws in the middle of a BULK_LOAD message (packets of it already sent): the direct connection is
@@ -78,7 +79,7 @@ class DirectBulkWriterBreakTest {
                 ids.set(i, i);
             }
             ids.setValueCount(ROWS);
-            ArrowColumnType type = SqlServerTypes.forField(ids.getField());
+            ArrowColumnType type = ArrowColumnTypes.forField(ids.getField());
             List<BoundColumn> bound = List.of(new BoundColumn(0, "id", type, target,
                     TargetBinding.of(type.kind(), target, false)));
             DirectTdsConnection connection = DirectTdsConnection.open(DirectTdsConnection.options()

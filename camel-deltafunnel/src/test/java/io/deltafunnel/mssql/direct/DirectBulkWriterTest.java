@@ -1,6 +1,10 @@
 package io.deltafunnel.mssql.direct;
 
-import io.deltafunnel.emulator.fidelity.EmulatorServer;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -16,14 +20,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 
-import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
-import io.deltafunnel.mssql.channel.ArrowBulkData;
 import io.deltafunnel.arrow.read.ArrowColumnType;
-import io.deltafunnel.mssql.bind.BoundColumn;
-import io.deltafunnel.arrow.read.SqlServerTypes;
+import io.deltafunnel.arrow.read.ArrowColumnTypes;
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import io.deltafunnel.mssql.TableName;
+import io.deltafunnel.mssql.bind.BoundColumn;
 import io.deltafunnel.mssql.bind.TargetBinding;
 import io.deltafunnel.mssql.bind.TargetColumn;
+import io.deltafunnel.mssql.channel.ArrowBulkData;
+
+import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -43,11 +49,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The experimental direct writer against the emulator, differentially against the mssql-jdbc path. */
 class DirectBulkWriterTest {
@@ -200,7 +201,7 @@ class DirectBulkWriterTest {
         List<BoundColumn> out = new ArrayList<>();
         for (int i = 0; i < targets.size(); i++) {
             Field f = root.getSchema().getFields().get(i);
-            ArrowColumnType type = SqlServerTypes.forField(f);
+            ArrowColumnType type = ArrowColumnTypes.forField(f);
             out.add(new BoundColumn(i, f.getName(), type, targets.get(i),
                     TargetBinding.of(type.kind(), targets.get(i), true)));
         }

@@ -1,24 +1,25 @@
 package io.deltafunnel.mssql.direct;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 
 import io.deltafunnel.arrow.read.ArrowColumnType;
+import io.deltafunnel.arrow.read.ArrowColumnTypes;
 import io.deltafunnel.mssql.bind.BoundColumn;
-import io.deltafunnel.arrow.read.SqlServerTypes;
 import io.deltafunnel.mssql.bind.TargetBinding;
 import io.deltafunnel.mssql.bind.TargetColumn;
 import io.deltafunnel.tds.Collation;
 import io.deltafunnel.tds.PacketType;
 import io.deltafunnel.tds.TdsMessageWriter;
+
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VarCharVector;
 import org.junit.jupiter.api.Test;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A varchar target whose collation tds-codec cannot derive from its name (here Cyrillic_General_CI_AS) is encoded
@@ -32,7 +33,7 @@ class DirectServerCollationTest {
 
     private static BoundColumn varcharColumn(VarCharVector v) {
         TargetColumn target = new TargetColumn("s", "varchar", 10, null, null, null, true, 1, "Cyrillic_General_CI_AS");
-        ArrowColumnType type = SqlServerTypes.forField(v.getField());
+        ArrowColumnType type = ArrowColumnTypes.forField(v.getField());
         return new BoundColumn(0, "s", type, target, TargetBinding.of(type.kind(), target, false));
     }
 

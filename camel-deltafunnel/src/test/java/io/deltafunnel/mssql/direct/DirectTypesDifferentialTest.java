@@ -1,6 +1,11 @@
 package io.deltafunnel.mssql.direct;
 
-import io.deltafunnel.emulator.fidelity.EmulatorServer;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -27,17 +32,19 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 
-import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
-import io.deltafunnel.emulator.MssqlEmulator;
-import io.deltafunnel.mssql.channel.ArrowBulkData;
 import io.deltafunnel.arrow.read.ArrowColumnType;
-import io.deltafunnel.mssql.bind.BoundColumn;
-import io.deltafunnel.arrow.read.SqlServerTypes;
+import io.deltafunnel.arrow.read.ArrowColumnTypes;
+import io.deltafunnel.emulator.MssqlEmulator;
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import io.deltafunnel.mssql.TableName;
+import io.deltafunnel.mssql.bind.BoundColumn;
 import io.deltafunnel.mssql.bind.TargetBinding;
 import io.deltafunnel.mssql.bind.TargetColumn;
+import io.deltafunnel.mssql.channel.ArrowBulkData;
 import io.deltafunnel.tds.TypeId;
 import io.deltafunnel.tds.TypeInfo;
+
+import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -86,12 +93,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Differential test of the direct writer against the mssql-jdbc path, for every (Arrow type → target type) pair
@@ -638,7 +639,7 @@ class DirectTypesDifferentialTest {
         List<BoundColumn> out = new ArrayList<>();
         for (int i = 0; i < targets.size(); i++) {
             Field f = root.getSchema().getFields().get(i);
-            ArrowColumnType type = SqlServerTypes.forField(f);
+            ArrowColumnType type = ArrowColumnTypes.forField(f);
             out.add(new BoundColumn(i, f.getName(), type, targets.get(i),
                     TargetBinding.of(type.kind(), targets.get(i), false)));
         }

@@ -1,7 +1,7 @@
 package io.deltafunnel.mssql.run;
 
-import io.deltafunnel.mssql.BulkLoadException;
-import io.deltafunnel.mssql.WorkOutcome;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.SQLException;
 
@@ -11,10 +11,10 @@ import io.deltafunnel.handoff.HandoffPhase;
 import io.deltafunnel.handoff.HandoffStats;
 import io.deltafunnel.handoff.QuerySetupException;
 import io.deltafunnel.handoff.ShardPlanException;
-import org.junit.jupiter.api.Test;
+import io.deltafunnel.mssql.BulkLoadException;
+import io.deltafunnel.mssql.WorkOutcome;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /**
  * Whether a failure is permanent is typed information of the library ({@link HandoffException#permanent()}), decided

@@ -1,16 +1,5 @@
 package io.deltafunnel.mssql.run;
 
-import io.deltafunnel.mssql.BulkLoadException;
-import io.deltafunnel.mssql.WorkOutcome;
-
-import java.sql.SQLException;
-import java.sql.SQLTransientConnectionException;
-import java.time.Duration;
-
-import io.deltafunnel.handoff.HandoffStats;
-import io.deltafunnel.handoff.ReplayRequest;
-import org.junit.jupiter.api.Test;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -18,6 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.time.Duration;
+
+import io.deltafunnel.handoff.HandoffStats;
+import io.deltafunnel.handoff.ReplayRequest;
+import io.deltafunnel.mssql.BulkLoadException;
+import io.deltafunnel.mssql.WorkOutcome;
+
+import org.junit.jupiter.api.Test;
 
 class RetryPolicyTest {
 

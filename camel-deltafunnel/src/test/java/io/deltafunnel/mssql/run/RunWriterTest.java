@@ -1,5 +1,10 @@
 package io.deltafunnel.mssql.run;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -16,15 +21,11 @@ import io.deltafunnel.handoff.HandoffStats;
 import io.deltafunnel.mssql.BulkEncoder;
 import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.BulkLoadSettings;
-import io.deltafunnel.mssql.channel.ConnectionSettings;
-import io.deltafunnel.mssql.run.RetryPolicy;
-import io.deltafunnel.mssql.run.RunRefusedException;
-import io.deltafunnel.mssql.run.RunReplayException;
 import io.deltafunnel.mssql.TableName;
-import io.deltafunnel.mssql.run.TooManyOpenRunsException;
 import io.deltafunnel.mssql.TransactionMode;
 import io.deltafunnel.mssql.WriteMode;
-import io.deltafunnel.mssql.run.ChannelFactory;
+import io.deltafunnel.mssql.channel.ConnectionSettings;
+
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.IntVector;
@@ -34,11 +35,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** {@link RunWriter} without a CamelContext: runs, attempts, in-place retries and replay requests. */
 class RunWriterTest {

@@ -1,8 +1,8 @@
 package io.deltafunnel.mssql.session;
 
-import io.deltafunnel.mssql.channel.JdbcSqlChannel;
-
 import java.sql.Connection;
+
+import io.deltafunnel.mssql.channel.JdbcSqlChannel;
 
 /** Test access to package-private helpers of {@link BulkLoadSession}. */
 public final class BulkLoadSessionAccess {

@@ -1,14 +1,9 @@
 package io.deltafunnel.mssql.session;
 
-import io.deltafunnel.mssql.BulkLoadSettings;
-import io.deltafunnel.mssql.TableName;
-import io.deltafunnel.mssql.WriteMode;
-import io.deltafunnel.mssql.bind.ColumnMappingException;
-import io.deltafunnel.mssql.channel.JdbcSqlChannel;
-import io.deltafunnel.mssql.channel.SqlChannel;
-import io.deltafunnel.mssql.channel.SqlChannelProvider;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -18,18 +13,22 @@ import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
+import io.deltafunnel.mssql.BulkLoadSettings;
+import io.deltafunnel.mssql.TableName;
+import io.deltafunnel.mssql.WriteMode;
+import io.deltafunnel.mssql.bind.ColumnMappingException;
+import io.deltafunnel.mssql.channel.JdbcSqlChannel;
+import io.deltafunnel.mssql.channel.SqlChannel;
+import io.deltafunnel.mssql.channel.SqlChannelProvider;
+
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A run whose channel cannot write its columns ({@link SqlChannel#cannotWrite}) switches to the provider's fallback

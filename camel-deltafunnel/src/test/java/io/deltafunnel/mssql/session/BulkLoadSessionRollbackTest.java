@@ -1,5 +1,14 @@
 package io.deltafunnel.mssql.session;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import io.deltafunnel.mssql.BulkEncoder;
 import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.BulkLoadSettings;
@@ -8,13 +17,8 @@ import io.deltafunnel.mssql.WorkOutcome;
 import io.deltafunnel.mssql.WriteMode;
 import io.deltafunnel.mssql.channel.ConnectionSettings;
 import io.deltafunnel.mssql.channel.SqlChannelProvider;
-
-import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.List;
-
-import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import io.deltafunnel.mssql.run.ChannelFactory;
+
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -22,10 +26,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A run whose rollback fails after a failed batch (both encoders, with the emulator's fault injection): the

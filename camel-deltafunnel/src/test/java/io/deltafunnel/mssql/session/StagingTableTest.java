@@ -1,16 +1,16 @@
 package io.deltafunnel.mssql.session;
 
-import io.deltafunnel.mssql.SqlIdentifiers;
-import io.deltafunnel.mssql.TableName;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32;
 
-import org.junit.jupiter.api.Test;
+import io.deltafunnel.mssql.SqlIdentifiers;
+import io.deltafunnel.mssql.TableName;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /** The names of the load staging tables a sharded load's shards share. */
 class StagingTableTest {

@@ -1,5 +1,10 @@
 package io.deltafunnel.mssql.shard;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -23,12 +28,13 @@ import io.deltafunnel.handoff.ShardAssignment;
 import io.deltafunnel.handoff.ShardPlanException;
 import io.deltafunnel.mssql.BulkEncoder;
 import io.deltafunnel.mssql.BulkLoadSettings;
-import io.deltafunnel.mssql.channel.ConnectionSettings;
-import io.deltafunnel.mssql.run.RetryPolicy;
 import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.WriteMode;
+import io.deltafunnel.mssql.channel.ConnectionSettings;
 import io.deltafunnel.mssql.run.ChannelFactory;
+import io.deltafunnel.mssql.run.RetryPolicy;
 import io.deltafunnel.mssql.run.RunWriter;
+
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -41,11 +47,6 @@ import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Sharded loads on the producer side (docs/sharding.md steps 3 to 5), written once and run against the emulator

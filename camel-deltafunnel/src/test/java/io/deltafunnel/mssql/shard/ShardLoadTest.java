@@ -1,19 +1,22 @@
 package io.deltafunnel.mssql.shard;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.util.List;
 
 import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import io.deltafunnel.emulator.fidelity.ServerUnderTest;
+import io.deltafunnel.handoff.IncrementalLoad;
 import io.deltafunnel.handoff.ShardPlanException;
-import io.deltafunnel.mssql.session.StagingTable;
-import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.BulkEncoder;
 import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.BulkLoadSettings;
-import io.deltafunnel.handoff.IncrementalLoad;
-import io.deltafunnel.mssql.state.StateConflictException;
+import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.TransactionMode;
 import io.deltafunnel.mssql.WorkOutcome;
 import io.deltafunnel.mssql.WriteMode;
@@ -22,6 +25,9 @@ import io.deltafunnel.mssql.channel.SqlChannel;
 import io.deltafunnel.mssql.channel.SqlChannelProvider;
 import io.deltafunnel.mssql.run.ChannelFactory;
 import io.deltafunnel.mssql.run.RunWriter;
+import io.deltafunnel.mssql.session.StagingTable;
+import io.deltafunnel.mssql.state.StateConflictException;
+
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -30,11 +36,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The sharded-load scenarios against the emulator, plus what needs its fault injection: a shard failed mid-bulk

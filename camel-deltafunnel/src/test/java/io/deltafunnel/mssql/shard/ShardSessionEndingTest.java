@@ -1,5 +1,12 @@
 package io.deltafunnel.mssql.shard;
 
+import static io.deltafunnel.mssql.shard.ShardLoadScenarios.plainRows;
+import static io.deltafunnel.mssql.shard.ShardLoadScenarios.run;
+import static io.deltafunnel.mssql.shard.ShardLoadScenarios.shareOf;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -28,31 +35,24 @@ import io.deltafunnel.handoff.ShardAssignment;
 import io.deltafunnel.mssql.BulkEncoder;
 import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.BulkLoadSettings;
-import io.deltafunnel.mssql.channel.ConnectionSettings;
-import io.deltafunnel.mssql.run.RetryPolicy;
-import io.deltafunnel.mssql.run.RunFailures;
-import io.deltafunnel.mssql.channel.SqlChannel;
-import io.deltafunnel.mssql.channel.SqlChannelProvider;
-import io.deltafunnel.mssql.session.StagingTable;
 import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.WorkOutcome;
 import io.deltafunnel.mssql.WriteMode;
+import io.deltafunnel.mssql.channel.ConnectionSettings;
+import io.deltafunnel.mssql.channel.SqlChannel;
+import io.deltafunnel.mssql.channel.SqlChannelProvider;
 import io.deltafunnel.mssql.run.ChannelFactory;
+import io.deltafunnel.mssql.run.RetryPolicy;
+import io.deltafunnel.mssql.run.RunFailures;
 import io.deltafunnel.mssql.run.RunWriter;
+import io.deltafunnel.mssql.session.StagingTable;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-
-import static io.deltafunnel.mssql.shard.ShardLoadScenarios.plainRows;
-import static io.deltafunnel.mssql.shard.ShardLoadScenarios.run;
-import static io.deltafunnel.mssql.shard.ShardLoadScenarios.shareOf;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * How a shard's session ends when something goes wrong (issue 24), with the emulator's fault injection and channels

@@ -1,5 +1,9 @@
 package io.deltafunnel.arrow.read;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.util.List;
 import java.util.Map;
 
@@ -15,22 +19,18 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.junit.jupiter.api.Test;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-class SqlServerTypesTest {
+class ArrowColumnTypesTest {
 
     static Field field(String name, ArrowType type, Field... children) {
         return new Field(name, FieldType.nullable(type), List.of(children));
     }
 
     private static String ddl(ArrowType type, Field... children) {
-        return SqlServerTypes.createTableType(field("c", type, children));
+        return ArrowColumnTypes.createTableType(field("c", type, children));
     }
 
     private static ValueKind kind(ArrowType type, Field... children) {
-        return SqlServerTypes.forField(field("c", type, children)).kind();
+        return ArrowColumnTypes.forField(field("c", type, children)).kind();
     }
 
     @Test
@@ -74,9 +74,9 @@ class SqlServerTypesTest {
     void uuids() {
         assertEquals("uniqueidentifier", ddl(UuidType.INSTANCE));
         Field withMetadata = new Field("u", new FieldType(true, new ArrowType.FixedSizeBinary(16), null,
-                Map.of(SqlServerTypes.EXTENSION_NAME_KEY, "arrow.uuid")), List.of());
-        assertEquals("uniqueidentifier", SqlServerTypes.createTableType(withMetadata));
-        assertEquals(ValueKind.UUID, SqlServerTypes.forField(withMetadata).kind());
+                Map.of(ArrowColumnTypes.EXTENSION_NAME_KEY, "arrow.uuid")), List.of());
+        assertEquals("uniqueidentifier", ArrowColumnTypes.createTableType(withMetadata));
+        assertEquals(ValueKind.UUID, ArrowColumnTypes.forField(withMetadata).kind());
     }
 
     @Test
@@ -117,7 +117,7 @@ class SqlServerTypesTest {
                 ArrowType.LargeListView.INSTANCE, new ArrowType.RunEndEncoded());
         for (ArrowType type : unsupported) {
             UnsupportedArrowTypeException e = assertThrows(UnsupportedArrowTypeException.class,
-                    () -> SqlServerTypes.forField(field("weird col", type)), type.toString());
+                    () -> ArrowColumnTypes.forField(field("weird col", type)), type.toString());
             assertEquals("weird col", e.column());
             assertEquals(type, e.arrowType());
             assertTrue(e.getMessage().contains("weird col"), e.getMessage());
@@ -128,7 +128,7 @@ class SqlServerTypesTest {
     void unsupportedInsideNestedTypeFailsUpFront() {
         Field interval = field("iv", new ArrowType.Interval(IntervalUnit.DAY_TIME));
         UnsupportedArrowTypeException e = assertThrows(UnsupportedArrowTypeException.class,
-                () -> SqlServerTypes.forField(field("s", ArrowType.Struct.INSTANCE, interval)));
+                () -> ArrowColumnTypes.forField(field("s", ArrowType.Struct.INSTANCE, interval)));
         assertEquals("iv", e.column());
     }
 
@@ -137,7 +137,7 @@ class SqlServerTypesTest {
         Field enumField = new Field("e", new FieldType(true, new ArrowType.Int(8, false),
                 new DictionaryEncoding(0, false, new ArrowType.Int(8, false))), List.of());
         UnsupportedArrowTypeException e = assertThrows(UnsupportedArrowTypeException.class,
-                () -> SqlServerTypes.forField(enumField));
+                () -> ArrowColumnTypes.forField(enumField));
         assertTrue(e.getMessage().contains("dictionary"), e.getMessage());
     }
 }

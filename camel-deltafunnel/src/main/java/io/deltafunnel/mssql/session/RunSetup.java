@@ -1,5 +1,10 @@
 package io.deltafunnel.mssql.session;
 
+import java.sql.SQLException;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
 import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.BulkLoadSettings;
 import io.deltafunnel.mssql.SqlServerErrors;
@@ -16,13 +21,8 @@ import io.deltafunnel.mssql.bind.ValueOutOfRangeException;
 import io.deltafunnel.mssql.channel.ArrowBulkData;
 import io.deltafunnel.mssql.channel.SqlChannel;
 import io.deltafunnel.mssql.channel.SqlChannelProvider;
-
-import java.sql.SQLException;
-import java.util.List;
-import java.util.function.Function;
-import java.util.function.Supplier;
-
 import io.deltafunnel.mssql.state.StateTable;
+
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.slf4j.Logger;
@@ -38,9 +38,9 @@ import org.slf4j.LoggerFactory;
  * <p>The fields stay readable after a failed {@link #prepare} so that the run can clean up what was set up (close the
  * channel, drop a staging table this run created). Owned by one run; not thread-safe.
  */
-public final class RunTarget {
+public final class RunSetup {
 
-    private static final Logger LOG = LoggerFactory.getLogger(RunTarget.class);
+    private static final Logger LOG = LoggerFactory.getLogger(RunSetup.class);
 
     /** A step run on every channel right after it is opened (e.g. a sharded run's claim), before anything else. */
     @FunctionalInterface
@@ -81,7 +81,7 @@ public final class RunTarget {
      * @param onOpen        run on each channel right after it is opened, or null
      * @param context       the run's failure context at the moment of a failure
      */
-    public RunTarget(String runId, BulkLoadSettings settings, SqlChannelProvider provider,
+    public RunSetup(String runId, BulkLoadSettings settings, SqlChannelProvider provider,
             Function<TableName, TableName> stagingFor, boolean sharedStaging, OnOpen onOpen,
             Supplier<BulkLoadException.Context> context) {
         this.runId = runId;
