@@ -29,6 +29,9 @@ public final class StagingTable {
     /** SQL Server error 2714: "There is already an object named '%.*ls' in the database." */
     public static final int ALREADY_EXISTS = 2714;
 
+    /** SQL Server error 3701: "Cannot drop the table '%.*ls', because it does not exist or you do not have permission." */
+    static final int CANNOT_DROP = 3701;
+
     private final TableName name;
 
     public StagingTable(TableName name) {
@@ -105,10 +108,21 @@ public final class StagingTable {
         }
     }
 
-    /** Drops the table when it exists (existence through the catalog, a bound parameter; then a plain DROP). */
+    /**
+     * Drops the table when it exists (existence through the catalog, a bound parameter; then a plain DROP). Another
+     * session may drop it between the check and the DROP (two shards that both see the load done): SQL Server then
+     * answers 3701, which also means "no permission", so the catalog is asked again and only a table that is really
+     * gone counts as dropped.
+     */
     public void drop(SqlChannel c) throws SQLException {
         if (TargetCatalog.find(c, name) != null) {
-            c.execute("DROP TABLE " + name.quoted());
+            try {
+                c.execute("DROP TABLE " + name.quoted());
+            } catch (SQLException e) {
+                if (e.getErrorCode() != CANNOT_DROP || TargetCatalog.find(c, name) != null) {
+                    throw e;
+                }
+            }
         }
     }
 
