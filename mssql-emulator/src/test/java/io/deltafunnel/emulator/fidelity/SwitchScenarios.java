@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Future;
 
+import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -357,6 +358,38 @@ abstract class SwitchScenarios extends ConcurrentScenarios {
         exec("INSERT INTO " + src() + " ([pid]) VALUES (1)");
         exec(switchSql());
         assertEquals(1, count(conn, dst()));
+    }
+
+    @Test
+    void aNotTrustedCheckOfTheSourceForATrustedOneOfTheTargetIs4960() throws Exception {
+        exec("CREATE TABLE " + src() + " ([id] int NOT NULL, [v] int NOT NULL CONSTRAINT [ck_" + table
+                + "_s] CHECK ([v] >= 0))");
+        exec("CREATE TABLE " + dst() + " ([id] int NOT NULL, [v] int NOT NULL CONSTRAINT [ck_" + table
+                + "_d] CHECK ([v] >= 0))");
+        // a bulk load without CHECK_CONSTRAINTS leaves the source's constraint not trusted
+        try (SQLServerBulkCopy bc = new SQLServerBulkCopy(conn)) {
+            bc.setDestinationTableName(src());
+            bc.writeToServer(new IntRows(1, 4));
+        }
+        assertEquals(Boolean.TRUE, scalar("SELECT [is_not_trusted] FROM sys.check_constraints WHERE [name] = 'ck_"
+                + table + "_s'"));
+        assertEquals("ALTER TABLE SWITCH statement failed. Check constraint 'ck_" + table + "_s' in source table '"
+                + full("_src") + "' is NOCHECK constraint but the matching check constraint 'ck_" + table
+                + "_d' in target table '" + full("_dst") + "' is CHECK.", assertError(4960, switchSql()).getMessage());
+    }
+
+    @Test
+    void aNoCheckForeignKeyOfTheSourceForATrustedOneOfTheTargetIs4974() throws SQLException {
+        exec("CREATE TABLE " + other() + " ([id] int NOT NULL PRIMARY KEY)");
+        exec("CREATE TABLE " + src() + " ([pid] int NOT NULL)");
+        exec("ALTER TABLE " + src() + " WITH NOCHECK ADD CONSTRAINT [fk_" + table + "_s] FOREIGN KEY ([pid])"
+                + " REFERENCES " + other() + " ([id])");
+        exec("CREATE TABLE " + dst() + " ([pid] int NOT NULL CONSTRAINT [fk_" + table + "_d] REFERENCES " + other()
+                + " ([id]))");
+        assertEquals("ALTER TABLE SWITCH statement failed. Foreign key constraint 'fk_" + table + "_s' is NOCHECK in"
+                + " source table '" + full("_src") + "' and the corresponding constraint 'fk_" + table + "_d' is CHECK"
+                + " in target table '" + full("_dst") + "'. The source table constraint must be in CHECK.",
+                assertError(4974, switchSql()).getMessage());
     }
 
     @Test
