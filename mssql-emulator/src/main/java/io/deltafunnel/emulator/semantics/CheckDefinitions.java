@@ -28,6 +28,12 @@ public final class CheckDefinitions {
         for (int k = 0; k < body.size(); k++) {
             Token t = body.get(k);
             boolean call = k + 1 < body.size() && body.get(k + 1).isSymbol("(");
+            if (t.isSymbol("-") && k + 1 < body.size() && body.get(k + 1).kind() == Token.Kind.NUMBER
+                    && (k == 0 || body.get(k - 1).kind() == Token.Kind.SYMBOL && !body.get(k - 1).isSymbol(")")
+                    || body.get(k - 1).is("AND") || body.get(k - 1).is("OR"))) {
+                b.append("(-").append(body.get(++k).text()).append(')'); // a negative constant: (-1)
+                continue;
+            }
             switch (t.kind()) {
                 case NUMBER -> b.append('(').append(t.text()).append(')');
                 case STRING -> b.append(Identifiers.sqlLiteral(t.value()));

@@ -60,15 +60,17 @@ abstract class ConstraintCatalogScenarios extends Scenarios {
     void checkConstraintsAreListedWithTheirNormalisedDefinitionAndColumn() throws SQLException {
         exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL, [v] int NOT NULL CONSTRAINT [ck_" + table
                 + "_v] CHECK (v > 0), [s] varchar(10) NULL, CONSTRAINT [ck_" + table + "_t] CHECK ([id] >= 0 AND"
-                + " [v]<100), CONSTRAINT [ck_" + table + "_s] CHECK ([s] IS NOT NULL OR [id] = 0))");
+                + " [v]<100), CONSTRAINT [ck_" + table + "_s] CHECK ([s] IS NOT NULL OR [id] = 0), CONSTRAINT [ck_" + table
+                + "_n] CHECK ([v] > -5))");
         assertEquals(List.of(
+                "ck_" + table + "_n|0|([v]>(-5))|0|0",
                 "ck_" + table + "_s|0|([s] IS NOT NULL OR [id]=(0))|0|0",
                 "ck_" + table + "_t|0|([id]>=(0) AND [v]<(100))|0|0",
                 "ck_" + table + "_v|2|([v]>(0))|0|0"),
                 lines("SELECT [name], [parent_column_id], [definition], CAST([is_disabled] AS int),"
                         + " CAST([is_not_trusted] AS int) FROM sys.check_constraints"
                         + " WHERE [parent_object_id] = OBJECT_ID(?) ORDER BY [name]", "dbo." + table));
-        assertEquals(List.of("3|0"), lines("SELECT COUNT(DISTINCT [object_id]), SUM(CASE WHEN [object_id]"
+        assertEquals(List.of("4|0"), lines("SELECT COUNT(DISTINCT [object_id]), SUM(CASE WHEN [object_id]"
                 + " = [parent_object_id] THEN 1 ELSE 0 END) FROM sys.check_constraints"
                 + " WHERE [parent_object_id] = OBJECT_ID(?)", "dbo." + table));
     }

@@ -197,6 +197,19 @@ abstract class SwitchScenarios extends ConcurrentScenarios {
         assertEquals(0, count(conn, src()));
     }
 
+    @Test
+    void twoSwitchesInOneBatchWithoutSemicolons() throws SQLException {
+        String columns = "[id] int NOT NULL PRIMARY KEY, [v] int NOT NULL";
+        both(columns);
+        exec("CREATE TABLE " + other() + " (" + columns + ")");
+        exec("INSERT INTO " + dst() + " ([id], [v]) VALUES (1, 1)");
+        exec("INSERT INTO " + src() + " ([id], [v]) VALUES (2, 2)");
+        exec("BEGIN TRAN ALTER TABLE " + dst() + " SWITCH TO " + other() + " ALTER TABLE " + src() + " SWITCH TO "
+                + dst() + " COMMIT");
+        assertEquals(List.of(List.of(2, 2)), all(dst()));
+        assertEquals(List.of(List.of(1, 1)), all(other()));
+    }
+
     // ---- locking ---------------------------------------------------------------------------------------------------
 
     @Test
