@@ -6,6 +6,7 @@ import io.deltafunnel.emulator.semantics.ColumnDef;
 import io.deltafunnel.emulator.semantics.Constraints;
 import io.deltafunnel.emulator.semantics.ErrorCatalog;
 import io.deltafunnel.emulator.semantics.LockManager;
+import io.deltafunnel.emulator.semantics.TableIndexes;
 import io.deltafunnel.emulator.semantics.SqlServerError;
 import io.deltafunnel.emulator.semantics.TableDef;
 import io.deltafunnel.emulator.semantics.ValueConverter;
@@ -81,11 +82,12 @@ final class BulkLoadHandler {
                 throw ErrorCatalog.BULK_NOT_PREPARED.error("mssql-emulator: BULK_LOAD received without a preceding"
                         + " INSERT BULK statement.");
             }
-            // TABLOCK into a heap: a bulk update (BU) lock, shared with other TABLOCK bulk loads; TABLOCK into a
-            // table with a key: X; without TABLOCK (row locks in SQL Server): IX, shared with other inserters.
+            // TABLOCK into a heap without indexes: a bulk update (BU) lock, shared with other TABLOCK bulk loads;
+            // TABLOCK into a table with any index (a key constraint or CREATE INDEX): X; without TABLOCK (row locks in SQL Server): IX, shared with other inserters.
             // Held to the end of the transaction.
             s.locks.forBulkLoad(cmd.table, !cmd.tablock ? LockManager.Mode.IX
-                    : cmd.table.primaryKey().isEmpty() ? LockManager.Mode.BU : LockManager.Mode.X);
+                    : TableIndexes.of(s.catalog(), cmd.table).isEmpty() ? LockManager.Mode.BU
+                    : LockManager.Mode.X);
             int first = rd.atEnd() ? -1 : rd.readUnsignedByte();
             if (first == -1 || first == TokenType.DONE) {
                 throw prematureEnd(2, 16);

@@ -10,6 +10,7 @@ import io.deltafunnel.emulator.semantics.ErrorCatalog;
 import io.deltafunnel.emulator.semantics.LockManager;
 import io.deltafunnel.emulator.semantics.SqlServerError;
 import io.deltafunnel.emulator.semantics.TableDef;
+import io.deltafunnel.emulator.semantics.TemporalTables;
 import io.deltafunnel.emulator.tsql.CreateTableParser;
 import io.deltafunnel.emulator.tsql.Identifiers;
 import io.deltafunnel.emulator.tsql.ObjectName;
@@ -54,6 +55,9 @@ public final class DdlHandler {
         }
         s.beginImplicitIfNeeded(ctx.response);
         String verb = st.first().upper();
+        if ((verb.equals("CREATE") || verb.equals("ALTER")) && st.kw(1, "TABLE")) {
+            TemporalTables.refuse(st.tokens); // system-versioned temporal tables: refused (50100)
+        }
         if (verb.equals("CREATE") && st.kw(1, "TABLE")) {
             CreateTableParser.Parsed p = CreateTableParser.parse(st, s);
             createTable(p, st.text);
@@ -73,6 +77,8 @@ public final class DdlHandler {
             truncate(st);
         } else if (verb.equals("ALTER") && st.kw(1, "SCHEMA")) {
             new SchemaDdl(ctx, this).transfer(st);
+        } else if (verb.equals("ALTER") && SwitchDdl.isSwitch(st)) {
+            new SwitchDdl(ctx).execute(st); // allowed inside a transaction
         } else if (verb.equals("ALTER") && st.kw(1, "TABLE")) {
             alterTableAddForeignKey(st);
         } else {
@@ -124,6 +130,7 @@ public final class DdlHandler {
         for (Constraints.Check c : p.checks) {
             cat.addCheck(table.objectId(), c);
         }
+        p.clustering.forEach((name, clustered) -> cat.setKeyClustered(table.objectId(), name, clustered));
     }
 
     /** Resolves and checks a FOREIGN KEY of {@code child} (which may reference itself). */

@@ -1,6 +1,9 @@
 package io.deltafunnel.emulator.exec;
 
 import io.deltafunnel.emulator.semantics.Constraints;
+import io.deltafunnel.emulator.semantics.ErrorCatalog;
+import io.deltafunnel.emulator.semantics.IndexDef;
+import io.deltafunnel.emulator.semantics.TableIndexes;
 import io.deltafunnel.emulator.semantics.LockManager;
 import io.deltafunnel.emulator.semantics.SqlServerError;
 import io.deltafunnel.emulator.semantics.TableDef;
@@ -39,7 +42,9 @@ final class IndexDdl {
             unique = true;
             i++;
         }
+        boolean clustered = false;
         if (st.kw(i, "CLUSTERED") || st.kw(i, "NONCLUSTERED")) {
+            clustered = st.kw(i, "CLUSTERED");
             i++;
         }
         if (!st.kw(i, "INDEX")) {
@@ -58,14 +63,25 @@ final class IndexDdl {
         }
         StringBuilder cols = new StringBuilder();
         List<String> keyCols = new ArrayList<>();
+        List<IndexDef.KeyColumn> keyDefs = new ArrayList<>();
         j++;
         while (j < st.tokens.size() && !st.tokens.get(j).isSymbol(")")) {
             Token c = st.tokens.get(j);
             if (c.isIdentifier() && !c.is("ASC") && !c.is("DESC")) {
                 cols.append(cols.length() > 0 ? ", " : "").append(Identifiers.h2Quote(c.value()));
                 keyCols.add(c.value());
+                keyDefs.add(new IndexDef.KeyColumn(c.value(), st.kw(j + 1, "DESC")));
             }
             j++;
+        }
+        List<String> included = included(st, j + 1);
+        if (clustered) {
+            IndexDef existing = TableIndexes.clustered(s.catalog(), t);
+            if (existing != null) {
+                throw ErrorCatalog.SECOND_CLUSTERED_INDEX.error("Cannot create more than one clustered index on"
+                        + " table '" + t.schema() + "." + t.name() + "'. Drop the existing clustered index '"
+                        + existing.name + "' before creating another.");
+            }
         }
         try (Statement x = s.h2.createStatement()) {
             x.execute("CREATE " + (unique ? "UNIQUE " : "") + "INDEX " + Identifiers.h2Quote(t.schema()) + "."
@@ -74,7 +90,22 @@ final class IndexDdl {
         if (unique) {
             s.catalog().addKey(t.objectId(), new Constraints.Key(index, Constraints.KeyKind.UNIQUE_INDEX, keyCols));
         }
+        s.catalog().addIndex(t.objectId(), new IndexDef(index, clustered, unique, false, false, keyDefs, included));
         ctx.done(DoneStatus.CMD_NONE, -1);
+    }
+
+    /** {@code INCLUDE (c, ...)} at {@code i}, or none. */
+    private static List<String> included(Stmt st, int i) {
+        List<String> out = new ArrayList<>();
+        if (!st.kw(i, "INCLUDE") || i + 1 >= st.tokens.size() || !st.tokens.get(i + 1).isSymbol("(")) {
+            return out;
+        }
+        for (int k = i + 2; k < st.tokens.size() && !st.tokens.get(k).isSymbol(")"); k++) {
+            if (st.tokens.get(k).isIdentifier()) {
+                out.add(st.tokens.get(k).value());
+            }
+        }
+        return out;
     }
 
     void dropIndex(Stmt st) throws SqlServerError, SQLException, IOException {
@@ -90,6 +121,7 @@ final class IndexDdl {
                     + index));
         }
         s.catalog().removeKey(t.objectId(), index);
+        s.catalog().removeIndex(t.objectId(), index);
         ctx.done(DoneStatus.CMD_NONE, -1);
     }
 }

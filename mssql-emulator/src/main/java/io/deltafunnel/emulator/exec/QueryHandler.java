@@ -10,6 +10,7 @@ import io.deltafunnel.emulator.semantics.LockPlanner;
 import io.deltafunnel.emulator.semantics.SqlServerError;
 import io.deltafunnel.emulator.semantics.TableDef;
 import io.deltafunnel.emulator.tsql.Identifiers;
+import io.deltafunnel.emulator.tsql.JoinDml;
 import io.deltafunnel.emulator.tsql.ObjectName;
 import io.deltafunnel.emulator.tsql.SelectList;
 import io.deltafunnel.emulator.tsql.StatementParser;
@@ -149,12 +150,14 @@ public final class QueryHandler {
     }
 
     void dml(Stmt st, int curCmd) throws SqlServerError, SQLException, IOException {
-        TableDef target = target(st);
+        // DELETE/UPDATE ... FROM t [JOIN s ON ...]: rewritten for H2 (JoinDml); the target is the FROM's table
+        List<Token> written = curCmd == DoneStatus.CMD_INSERT ? st.tokens : JoinDml.rewrite(st.tokens);
+        TableDef target = written == st.tokens ? target(st) : target(written);
         if (ctx.fmtOnly) {
             ctx.done(curCmd, -1);
             return;
         }
-        List<Token> tokens = st.tokens;
+        List<Token> tokens = written;
         boolean explicitIdentity = false;
         if (target != null) {
             if (curCmd == DoneStatus.CMD_INSERT) {
@@ -169,7 +172,7 @@ public final class QueryHandler {
         }
         s.beginImplicitIfNeeded(ctx.response);
         H2Sql q = ctx.translator().translate(tokens);
-        s.locks.lock(LockPlanner.plan(s, st.tokens, true, false));
+        s.locks.lock(LockPlanner.plan(s, written, true, false));
         try (PreparedStatement ps = q.prepare(s.h2)) {
             long n = ps.executeLargeUpdate();
             if (explicitIdentity) {
@@ -192,15 +195,19 @@ public final class QueryHandler {
 
     /** The table a DML statement writes to (for messages), or null if not resolvable. */
     private TableDef target(Stmt st) {
+        return target(st.tokens);
+    }
+
+    private TableDef target(List<Token> toks) {
         int i = 1;
-        if (st.kw(i, "TOP")) {
+        if (toks.size() > i && toks.get(i).is("TOP")) {
             return null;
         }
-        if (st.kw(i, "INTO") || st.kw(i, "FROM")) {
+        if (toks.size() > i && (toks.get(i).is("INTO") || toks.get(i).is("FROM"))) {
             i++;
         }
         try {
-            ObjectName n = ObjectName.at(st.tokens, i);
+            ObjectName n = ObjectName.at(toks, i);
             return s.catalog().table(n.schema, n.name);
         } catch (SqlServerError e) {
             return null;

@@ -4,6 +4,8 @@ import io.deltafunnel.emulator.semantics.BulkChecks;
 import io.deltafunnel.emulator.semantics.Catalog;
 import io.deltafunnel.emulator.semantics.ColumnDef;
 import io.deltafunnel.emulator.semantics.Constraints;
+import io.deltafunnel.emulator.semantics.IndexDef;
+import io.deltafunnel.emulator.semantics.TableIndexes;
 import io.deltafunnel.emulator.semantics.SqlServerError;
 import io.deltafunnel.emulator.semantics.SqlType;
 import io.deltafunnel.emulator.semantics.TableDef;
@@ -12,6 +14,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -38,6 +41,10 @@ public final class CatalogFunctions {
         {"MSSQL_SYS_OBJECTS", "sysObjects"},
         {"MSSQL_SYS_DATABASES", "sysDatabases"},
         {"MSSQL_SYS_INDEXES", "sysIndexes"},
+        {"MSSQL_SYS_INDEX_COLUMNS", "sysIndexColumns"},
+        {"MSSQL_SYS_CHECK_CONSTRAINTS", "sysCheckConstraints"},
+        {"MSSQL_SYS_FOREIGN_KEYS", "sysForeignKeys"},
+        {"MSSQL_SYS_FOREIGN_KEY_COLUMNS", "sysForeignKeyColumns"},
         {"MSSQL_BULK_NOCHECK", "bulkNoCheck"},
     };
 
@@ -257,17 +264,21 @@ public final class CatalogFunctions {
         rs.addColumn("schema_id", Types.INTEGER, 10, 0);
         addText(rs, "type", 2);
         addText(rs, "type_desc", 60);
+        rs.addColumn("temporal_type", Types.TINYINT, 3, 0);
+        addText(rs, "temporal_type_desc", 60);
         for (TableDef t : cat.tables()) {
-            rs.addRow(t.name(), t.objectId(), cat.schemaId(t.schema()), "U", "USER_TABLE");
+            // no system-versioned temporal tables in the emulator (refused by CREATE/ALTER TABLE)
+            rs.addRow(t.name(), t.objectId(), cat.schemaId(t.schema()), "U", "USER_TABLE", (byte) 0,
+                    "NON_TEMPORAL_TABLE");
         }
         return rs;
     }
 
     /**
-     * sys.indexes, minimal: object_id, name, index_id, type_desc, is_unique, is_primary_key, is_unique_constraint;
-     * one row per primary key and unique constraint of the catalog and per index made by {@code CREATE INDEX}
-     * (H2 keeps those as {@code "<table>.<index>"} in the table's schema). No heap rows (index_id 0) and no
-     * clustered/nonclustered distinction: a primary key is reported CLUSTERED, every other index NONCLUSTERED.
+     * sys.indexes: one row per index of every table as {@link TableIndexes} numbers them (the clustered index 1,
+     * the others from 2), and a HEAP row (index_id 0, no name) for a table without a clustered index. Primary keys and
+     * unique constraints are listed with the index that backs them. Filtered, disabled, hypothetical and padded
+     * indexes do not exist in the emulator; fill_factor is 0, row and page locks allowed, data_space_id 1 (PRIMARY).
      */
     public static ResultSet sysIndexes(Connection c) throws SQLException {
         Catalog cat = catalog(c);
@@ -275,32 +286,146 @@ public final class CatalogFunctions {
         rs.addColumn("object_id", Types.INTEGER, 10, 0);
         addText(rs, "name", 128);
         rs.addColumn("index_id", Types.INTEGER, 10, 0);
+        rs.addColumn("type", Types.TINYINT, 3, 0);
         addText(rs, "type_desc", 60);
         rs.addColumn("is_unique", Types.BOOLEAN, 1, 0);
+        rs.addColumn("data_space_id", Types.INTEGER, 10, 0);
+        rs.addColumn("ignore_dup_key", Types.BOOLEAN, 1, 0);
         rs.addColumn("is_primary_key", Types.BOOLEAN, 1, 0);
         rs.addColumn("is_unique_constraint", Types.BOOLEAN, 1, 0);
+        rs.addColumn("fill_factor", Types.TINYINT, 3, 0);
+        rs.addColumn("is_padded", Types.BOOLEAN, 1, 0);
+        rs.addColumn("is_disabled", Types.BOOLEAN, 1, 0);
+        rs.addColumn("is_hypothetical", Types.BOOLEAN, 1, 0);
+        rs.addColumn("allow_row_locks", Types.BOOLEAN, 1, 0);
+        rs.addColumn("allow_page_locks", Types.BOOLEAN, 1, 0);
+        rs.addColumn("has_filter", Types.BOOLEAN, 1, 0);
+        addText(rs, "filter_definition", 4000);
         for (TableDef t : cat.tables()) {
-            int id = 1;
-            for (Constraints.Key k : cat.keys(t.objectId())) {
-                if (k.kind == Constraints.KeyKind.UNIQUE_INDEX) {
-                    continue; // listed below with the other CREATE INDEX indexes
-                }
-                boolean pk = k.kind == Constraints.KeyKind.PRIMARY_KEY;
-                rs.addRow(t.objectId(), k.name, id++, pk ? "CLUSTERED" : "NONCLUSTERED", true, pk, !pk);
+            List<TableIndexes.Entry> indexes = TableIndexes.of(cat, t);
+            if (indexes.isEmpty() || indexes.get(0).indexId() != 1) {
+                rs.addRow(t.objectId(), null, 0, (byte) 0, "HEAP", false, 1, false, false, false, (byte) 0, false,
+                        false, false, true, true, false, null);
             }
-            try (java.sql.PreparedStatement ps = c.prepareStatement("SELECT INDEX_NAME, INDEX_TYPE_NAME FROM"
-                    + " INFORMATION_SCHEMA.INDEXES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY INDEX_NAME")) {
-                ps.setString(1, t.schema());
-                ps.setString(2, t.name());
-                try (ResultSet r = ps.executeQuery()) {
-                    String prefix = t.name() + ".";
-                    while (r.next()) {
-                        String name = r.getString(1);
-                        if (name != null && name.startsWith(prefix)) {
-                            rs.addRow(t.objectId(), name.substring(prefix.length()), id++, "NONCLUSTERED",
-                                    "UNIQUE INDEX".equalsIgnoreCase(r.getString(2)), false, false);
-                        }
-                    }
+            for (TableIndexes.Entry e : indexes) {
+                IndexDef d = e.index();
+                rs.addRow(t.objectId(), d.name, e.indexId(), (byte) (d.clustered ? 1 : 2),
+                        d.clustered ? "CLUSTERED" : "NONCLUSTERED", d.unique, 1, false, d.primaryKey,
+                        d.uniqueConstraint, (byte) 0, false, false, false, true, true, false, null);
+            }
+        }
+        return rs;
+    }
+
+    /**
+     * sys.index_columns: per index of {@link #sysIndexes}, its key columns (key_ordinal 1, 2, ... in key order,
+     * is_descending_key) then its INCLUDE columns (key_ordinal 0, is_included_column); index_column_id numbers them
+     * in that order; column_id is the column's ordinal; partition_ordinal 0 (no partitioned tables).
+     */
+    public static ResultSet sysIndexColumns(Connection c) throws SQLException {
+        Catalog cat = catalog(c);
+        SimpleResultSet rs = new SimpleResultSet();
+        rs.addColumn("object_id", Types.INTEGER, 10, 0);
+        rs.addColumn("index_id", Types.INTEGER, 10, 0);
+        rs.addColumn("index_column_id", Types.INTEGER, 10, 0);
+        rs.addColumn("column_id", Types.INTEGER, 10, 0);
+        rs.addColumn("key_ordinal", Types.TINYINT, 3, 0);
+        rs.addColumn("partition_ordinal", Types.TINYINT, 3, 0);
+        rs.addColumn("is_descending_key", Types.BOOLEAN, 1, 0);
+        rs.addColumn("is_included_column", Types.BOOLEAN, 1, 0);
+        for (TableDef t : cat.tables()) {
+            for (TableIndexes.Entry e : TableIndexes.of(cat, t)) {
+                int n = 1;
+                int ordinal = 1;
+                for (IndexDef.KeyColumn k : e.index().keyColumns) {
+                    rs.addRow(t.objectId(), e.indexId(), n++, t.indexOf(k.name()) + 1, (byte) ordinal++, (byte) 0,
+                            k.descending(), false);
+                }
+                for (String inc : e.index().includedColumns) {
+                    rs.addRow(t.objectId(), e.indexId(), n++, t.indexOf(inc) + 1, (byte) 0, (byte) 0, false, true);
+                }
+            }
+        }
+        return rs;
+    }
+
+    /**
+     * sys.check_constraints: name, object_id, parent_object_id (the table), schema_id, type C, parent_column_id
+     * (0 for a table-level constraint), definition (SQL Server's normalised text, see {@code CheckDefinitions}),
+     * is_disabled (always false: ALTER TABLE ... NOCHECK CONSTRAINT is not supported), is_not_trusted (a bulk load
+     * without CHECK_CONSTRAINTS).
+     */
+    public static ResultSet sysCheckConstraints(Connection c) throws SQLException {
+        Catalog cat = catalog(c);
+        SimpleResultSet rs = new SimpleResultSet();
+        addText(rs, "name", 128);
+        rs.addColumn("object_id", Types.INTEGER, 10, 0);
+        rs.addColumn("parent_object_id", Types.INTEGER, 10, 0);
+        rs.addColumn("schema_id", Types.INTEGER, 10, 0);
+        addText(rs, "type", 2);
+        addText(rs, "type_desc", 60);
+        rs.addColumn("parent_column_id", Types.INTEGER, 10, 0);
+        addText(rs, "definition", 4000);
+        rs.addColumn("is_disabled", Types.BOOLEAN, 1, 0);
+        rs.addColumn("is_not_trusted", Types.BOOLEAN, 1, 0);
+        for (TableDef t : cat.tables()) {
+            for (Constraints.Check k : cat.checks(t.objectId())) {
+                rs.addRow(k.name, k.objectId, t.objectId(), cat.schemaId(t.schema()), "C", "CHECK_CONSTRAINT",
+                        k.column == null ? 0 : t.indexOf(k.column) + 1, k.definition, false, k.notTrusted);
+            }
+        }
+        return rs;
+    }
+
+    /**
+     * sys.foreign_keys: name, object_id, parent_object_id (the referencing table), referenced_object_id, schema_id,
+     * type F, is_disabled (false), is_not_trusted (WITH NOCHECK or a bulk load without CHECK_CONSTRAINTS), delete
+     * and update referential actions 0 / NO_ACTION (the only ones supported).
+     */
+    public static ResultSet sysForeignKeys(Connection c) throws SQLException {
+        Catalog cat = catalog(c);
+        SimpleResultSet rs = new SimpleResultSet();
+        addText(rs, "name", 128);
+        rs.addColumn("object_id", Types.INTEGER, 10, 0);
+        rs.addColumn("parent_object_id", Types.INTEGER, 10, 0);
+        rs.addColumn("referenced_object_id", Types.INTEGER, 10, 0);
+        rs.addColumn("schema_id", Types.INTEGER, 10, 0);
+        addText(rs, "type", 2);
+        addText(rs, "type_desc", 60);
+        rs.addColumn("is_disabled", Types.BOOLEAN, 1, 0);
+        rs.addColumn("is_not_trusted", Types.BOOLEAN, 1, 0);
+        rs.addColumn("delete_referential_action", Types.TINYINT, 3, 0);
+        addText(rs, "delete_referential_action_desc", 60);
+        rs.addColumn("update_referential_action", Types.TINYINT, 3, 0);
+        addText(rs, "update_referential_action_desc", 60);
+        for (TableDef t : cat.tables()) {
+            for (Constraints.ForeignKey fk : cat.foreignKeys(t.objectId(), true)) {
+                rs.addRow(fk.name, fk.id, fk.child, fk.parent, cat.schemaId(t.schema()), "F", "FOREIGN_KEY_CONSTRAINT",
+                        false, fk.notTrusted, (byte) 0, "NO_ACTION", (byte) 0, "NO_ACTION");
+            }
+        }
+        return rs;
+    }
+
+    /**
+     * sys.foreign_key_columns: per FOREIGN KEY column pair, constraint_object_id, constraint_column_id (1, 2, ...),
+     * parent_object_id / parent_column_id (the referencing side), referenced_object_id / referenced_column_id.
+     */
+    public static ResultSet sysForeignKeyColumns(Connection c) throws SQLException {
+        Catalog cat = catalog(c);
+        SimpleResultSet rs = new SimpleResultSet();
+        rs.addColumn("constraint_object_id", Types.INTEGER, 10, 0);
+        rs.addColumn("constraint_column_id", Types.INTEGER, 10, 0);
+        rs.addColumn("parent_object_id", Types.INTEGER, 10, 0);
+        rs.addColumn("parent_column_id", Types.INTEGER, 10, 0);
+        rs.addColumn("referenced_object_id", Types.INTEGER, 10, 0);
+        rs.addColumn("referenced_column_id", Types.INTEGER, 10, 0);
+        for (TableDef t : cat.tables()) {
+            for (Constraints.ForeignKey fk : cat.foreignKeys(t.objectId(), true)) {
+                TableDef parent = cat.tableById(fk.parent);
+                for (int k = 0; k < fk.childColumns.size(); k++) {
+                    rs.addRow(fk.id, k + 1, fk.child, t.indexOf(fk.childColumns.get(k)) + 1, fk.parent,
+                            parent == null ? null : parent.indexOf(fk.parentColumns.get(k)) + 1);
                 }
             }
         }

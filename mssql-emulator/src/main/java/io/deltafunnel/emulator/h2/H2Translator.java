@@ -373,6 +373,7 @@ public final class H2Translator {
             if (a.equalsIgnoreCase("sys")) {
                 switch (b) {
                     case "COLUMNS": case "TABLES": case "SCHEMAS": case "OBJECTS": case "INDEXES":
+                    case "INDEX_COLUMNS": case "CHECK_CONSTRAINTS": case "FOREIGN_KEYS": case "FOREIGN_KEY_COLUMNS":
                         emit("PUBLIC.MSSQL_SYS_" + b + "()");
                         return j;
                     case "DATABASES":

@@ -22,6 +22,10 @@ public final class Catalog {
     private final Map<Integer, List<Constraints.Key>> keys = new java.util.HashMap<>();
     private final Map<Integer, List<Constraints.Check>> checks = new java.util.HashMap<>();
     private final Map<Integer, Constraints.ForeignKey> foreignKeys = new LinkedHashMap<>();
+    /** Indexes made by CREATE INDEX, per table object id, in creation order (see {@link TableIndexes}). */
+    private final Map<Integer, List<IndexDef>> createdIndexes = new java.util.HashMap<>();
+    /** CLUSTERED / NONCLUSTERED written on a PRIMARY KEY or UNIQUE constraint: object id -> lower-case name -> clustered. */
+    private final Map<Integer, Map<String, Boolean>> keyClustering = new java.util.HashMap<>();
     private final AtomicInteger nextObjectId = new AtomicInteger(FIRST_OBJECT_ID);
     private int nextSchemaId = 5;
     /**
@@ -77,6 +81,8 @@ public final class Catalog {
         tables.remove(t.key());
         keys.remove(t.objectId());
         checks.remove(t.objectId());
+        createdIndexes.remove(t.objectId());
+        keyClustering.remove(t.objectId());
         foreignKeys.values().removeIf(fk -> fk.child == t.objectId());
     }
 
@@ -147,6 +153,10 @@ public final class Catalog {
         if (l != null) {
             l.replaceAll(k -> k.renamedColumn(from, to));
         }
+        List<IndexDef> ix = createdIndexes.get(objectId);
+        if (ix != null) {
+            ix.replaceAll(d -> d.renamedColumn(from, to));
+        }
         for (Constraints.ForeignKey fk : foreignKeys.values()) {
             if (fk.child == objectId) {
                 fk.childColumns = fk.childColumns.stream().map(c -> c.equalsIgnoreCase(from) ? to : c).toList();
@@ -205,5 +215,37 @@ public final class Catalog {
     public synchronized boolean schemaHasTables(String name) {
         String lower = name.toLowerCase(Locale.ROOT);
         return tables.values().stream().anyMatch(t -> t.schema().toLowerCase(Locale.ROOT).equals(lower));
+    }
+
+    // ---- indexes (sys.indexes, sys.index_columns, ALTER TABLE SWITCH) ------------------------------------------------
+
+    /** Records an index made by CREATE INDEX on table {@code objectId}. */
+    public synchronized void addIndex(int objectId, IndexDef index) {
+        createdIndexes.computeIfAbsent(objectId, x -> new ArrayList<>()).add(index);
+    }
+
+    /** DROP INDEX: forgets the CREATE INDEX index {@code name} of table {@code objectId}. */
+    public synchronized void removeIndex(int objectId, String name) {
+        List<IndexDef> l = createdIndexes.get(objectId);
+        if (l != null) {
+            l.removeIf(d -> d.name.equalsIgnoreCase(name));
+        }
+    }
+
+    /** The indexes made by CREATE INDEX on table {@code objectId}, in creation order. */
+    public synchronized List<IndexDef> createdIndexes(int objectId) {
+        return List.copyOf(createdIndexes.getOrDefault(objectId, List.of()));
+    }
+
+    /** Records that key constraint {@code name} was declared CLUSTERED ({@code true}) or NONCLUSTERED. */
+    public synchronized void setKeyClustered(int objectId, String name, boolean clustered) {
+        keyClustering.computeIfAbsent(objectId, x -> new java.util.HashMap<>())
+                .put(name.toLowerCase(Locale.ROOT), clustered);
+    }
+
+    /** CLUSTERED (true) / NONCLUSTERED (false) as written on key constraint {@code name}, null if not written. */
+    public synchronized Boolean keyClustered(int objectId, String name) {
+        Map<String, Boolean> m = keyClustering.get(objectId);
+        return m == null ? null : m.get(name.toLowerCase(Locale.ROOT));
     }
 }

@@ -37,12 +37,25 @@ public final class Constraints {
     public static final class Check {
         public final String name;
         public final String column;
+        /**
+         * The definition as {@code sys.check_constraints.definition} shows it (see {@link CheckDefinitions}); null
+         * where the creating statement did not record it.
+         */
+        public final String definition;
+        /** Its object id (sys.check_constraints.object_id); 0 where the creating statement gave it none. */
+        public final int objectId;
         /** A bulk load without CHECK_CONSTRAINTS skipped it (sys.check_constraints.is_not_trusted). */
         public volatile boolean notTrusted;
 
         public Check(String name, String column) {
+            this(name, column, null, 0);
+        }
+
+        public Check(String name, String column, String definition, int objectId) {
             this.name = name;
             this.column = column;
+            this.definition = definition;
+            this.objectId = objectId;
         }
     }
 

@@ -311,6 +311,59 @@ public enum ErrorCatalog {
     /** SQL Server message 5701. */
     DATABASE_CONTEXT_CHANGED(5701, 0, 2,
             "Changed database context to '%.*ls'."),
+    // ---- ALTER TABLE ... SWITCH and CREATE CLUSTERED INDEX (issue 26). Texts: "Database engine events and errors
+    // (4000 to 4999)", https://learn.microsoft.com/en-us/sql/relational-databases/errors-events/database-engine-events-and-errors-4000-to-4999
+    /** SQL Server message 1902. */
+    SECOND_CLUSTERED_INDEX(1902, 16, 3,
+            "Cannot create more than one clustered index on %S_MSG '%.*ls'. Drop the existing clustered index '%.*ls' before creating another."),
+    /** SQL Server message 4902 (ALTER TABLE on a table that does not exist). */
+    ALTER_TABLE_NO_OBJECT(4902, 16, 1,
+            "Cannot find the object \"%.*ls\" because it does not exist or you do not have permissions."),
+    /** SQL Server message 4903 (a warning, severity 10; the emulator sends INFO tokens with class 0). */
+    SWITCH_PARTITION_IGNORED(4903, 0, 1,
+            "Warning: The specified partition %d for the table '%.*ls' was ignored in ALTER TABLE SWITCH statement because the table is not partitioned."),
+    /** SQL Server message 4905. */
+    SWITCH_TARGET_NOT_EMPTY(4905, 16, 1,
+            "ALTER TABLE SWITCH statement failed. The target table '%.*ls' must be empty."),
+    /** SQL Server message 4913. */
+    SWITCH_CLUSTERED_INDEX_MISMATCH(4913, 16, 1,
+            "ALTER TABLE SWITCH statement failed. The table '%.*ls' has clustered index '%.*ls' while the table '%.*ls' does not have clustered index."),
+    /** SQL Server message 4942. */
+    SWITCH_COLUMN_NAME_MISMATCH(4942, 16, 1,
+            "ALTER TABLE SWITCH statement failed because column '%.*ls' at ordinal %d in table '%.*ls' has a different name than the column '%.*ls' at the same ordinal in table '%.*ls'."),
+    /** SQL Server message 4943. */
+    SWITCH_COLUMN_COUNT_MISMATCH(4943, 16, 1,
+            "ALTER TABLE SWITCH statement failed because table '%.*ls' has %d columns and table '%.*ls' has %d columns."),
+    /** SQL Server message 4944. */
+    SWITCH_COLUMN_TYPE_MISMATCH(4944, 16, 1,
+            "ALTER TABLE SWITCH statement failed because column '%.*ls' has data type %s in source table '%.*ls' which is different from its type %s in target table '%.*ls'."),
+    /** SQL Server message 4945. */
+    SWITCH_COLLATION_MISMATCH(4945, 16, 1,
+            "ALTER TABLE SWITCH statement failed because column '%.*ls' does not have the same collation in tables '%.*ls' and '%.*ls'."),
+    /** SQL Server message 4947. */
+    SWITCH_INDEX_MISMATCH(4947, 16, 1,
+            "ALTER TABLE SWITCH statement failed. There is no identical index in source table '%.*ls' for the index '%.*ls' in target table '%.*ls' ."),
+    /** SQL Server message 4955. */
+    SWITCH_SAME_TABLE(4955, 16, 1,
+            "ALTER TABLE SWITCH statement failed. The source table '%.*ls' and target table '%.*ls' are same."),
+    /** SQL Server message 4960. */
+    SWITCH_CHECK_NOT_TRUSTED(4960, 16, 1,
+            "ALTER TABLE SWITCH statement failed. Check constraint '%.*ls' in source table '%.*ls' is NOCHECK constraint but the matching check constraint '%.*ls' in target table '%.*ls' is CHECK."),
+    /** SQL Server message 4967. */
+    SWITCH_SOURCE_REFERENCED(4967, 16, 1,
+            "ALTER TABLE SWITCH statement failed. SWITCH is not allowed because source table '%.*ls' contains primary key for constraint '%.*ls'."),
+    /** SQL Server message 4968. */
+    SWITCH_FOREIGN_KEY_MISSING(4968, 16, 1,
+            "ALTER TABLE SWITCH statement failed. Target table '%.*ls' has foreign key for constraint '%.*ls' but source table '%.*ls' does not have corresponding key."),
+    /** SQL Server message 4972. */
+    SWITCH_CHECK_MISSING(4972, 16, 1,
+            "ALTER TABLE SWITCH statement failed. Check constraints or partition function of source table '%.*ls' allows values that are not allowed by check constraints or partition function on target table '%.*ls'."),
+    /** SQL Server message 4974. */
+    SWITCH_FOREIGN_KEY_NOT_TRUSTED(4974, 16, 1,
+            "ALTER TABLE SWITCH statement failed. Foreign key constraint '%.*ls' is NOCHECK in source table '%.*ls' and the corresponding constraint '%.*ls' is CHECK in target table '%.*ls'. The source table constraint must be in CHECK."),
+    /** SQL Server message 4985. */
+    SWITCH_NULLABILITY_MISMATCH(4985, 16, 1,
+            "ALTER TABLE SWITCH statement failed because column '%.*ls' does not have the same nullability attribute in tables '%.*ls' and '%.*ls'."),
     /** SQL Server message 50000. */
     EMULATOR_ERROR(50000, 16, 1,
             "mssql-emulator: %s (50000 is the number RAISERROR uses for ad-hoc messages; the emulator reports its own internal failures with it.)"),

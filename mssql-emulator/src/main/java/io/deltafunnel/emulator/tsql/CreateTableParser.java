@@ -24,6 +24,8 @@ public final class CreateTableParser {
         public final List<Constraints.Key> keys;
         public final List<Constraints.Check> checks;
         public final List<ForeignKeySpec> foreignKeys;
+        /** Key constraint name -> CLUSTERED (true) or NONCLUSTERED (false), where the statement wrote one. */
+        public final java.util.Map<String, Boolean> clustering = new java.util.LinkedHashMap<>();
 
         Parsed(TableDef table, List<String> h2Constraints, List<Constraints.Key> keys, List<Constraints.Check> checks,
                 List<ForeignKeySpec> foreignKeys) {
@@ -62,6 +64,7 @@ public final class CreateTableParser {
     private final List<Constraints.Check> checks = new ArrayList<>();
     private final List<ForeignKeySpec> fks = new ArrayList<>();
     private final List<String> h2Constraints = new ArrayList<>();
+    private final java.util.Map<String, Boolean> clustering = new java.util.LinkedHashMap<>();
 
     private CreateTableParser(List<Token> toks, Session session) {
         this.toks = toks;
@@ -171,7 +174,9 @@ public final class CreateTableParser {
         if (!pk.isEmpty()) {
             keys.add(0, new Constraints.Key(pkName, Constraints.KeyKind.PRIMARY_KEY, pk));
         }
-        return new Parsed(t, constraints, keys, checks, fks);
+        Parsed parsed = new Parsed(t, constraints, keys, checks, fks);
+        parsed.clustering.putAll(clustering);
+        return parsed;
     }
 
     private ColumnDef column(List<String> pk, List<String> constraints) throws SqlServerError {
@@ -225,17 +230,20 @@ public final class CreateTableParser {
                     throw SqlServerError.syntax(tok().text());
                 }
                 i++;
-                skipClustering();
+                Boolean cl = skipClustering();
                 if (!pk.isEmpty()) {
                     throw ErrorCatalog.MULTIPLE_PRIMARY_KEYS.error(
                             "Cannot add multiple PRIMARY KEY constraints to table.");
                 }
                 pk.add(name);
                 pkName = named("PK", null);
+                clustered(pkName, cl);
             } else if (t.is("UNIQUE")) {
                 i++;
-                skipClustering();
-                unique(List.of(name), named("UQ", null));
+                Boolean cl = skipClustering();
+                String uq = named("UQ", null);
+                unique(List.of(name), uq);
+                clustered(uq, cl);
             } else if (t.is("CONSTRAINT")) {
                 i++;
                 pendingName = tok().value();
@@ -306,9 +314,17 @@ public final class CreateTableParser {
         }
     }
 
-    private void skipClustering() {
+    /** Reads an optional CLUSTERED / NONCLUSTERED: true, false, or null when absent. */
+    private Boolean skipClustering() {
         if (i < toks.size() && (toks.get(i).is("CLUSTERED") || toks.get(i).is("NONCLUSTERED"))) {
-            i++;
+            return toks.get(i++).is("CLUSTERED");
+        }
+        return null;
+    }
+
+    private void clustered(String keyName, Boolean written) {
+        if (written != null) {
+            clustering.put(keyName, written);
         }
     }
 
@@ -369,7 +385,7 @@ public final class CreateTableParser {
                 }
                 i++;
             }
-            skipClustering();
+            Boolean cl = skipClustering();
             List<String> cols = columnList();
             if (tok().is("WITH") || tok().is("ON")) {
                 throw SqlServerError.unsupported("index options on a constraint");
@@ -381,8 +397,11 @@ public final class CreateTableParser {
                 }
                 pk.addAll(cols);
                 pkName = named("PK", null);
+                clustered(pkName, cl);
             } else {
-                unique(cols, named("UQ", null));
+                String uq = named("UQ", null);
+                unique(cols, uq);
+                clustered(uq, cl);
             }
         } else if (t.is("CHECK")) {
             i++;
@@ -427,7 +446,9 @@ public final class CreateTableParser {
         h2Constraints.add("CONSTRAINT " + Identifiers.h2Quote(name) + " CHECK (PUBLIC.MSSQL_BULK_NOCHECK() OR "
                 + new H2Translator(session, java.util.Collections.emptyMap(), true)
                         .translate(toks.subList(start, i)).sql + ")");
-        checks.add(new Constraints.Check(name, column));
+        checks.add(new Constraints.Check(name, column,
+                io.deltafunnel.emulator.semantics.CheckDefinitions.normalize(toks.subList(start, i)),
+                session.catalog().newObjectId()));
     }
 
     /** {@code ( col [ASC|DESC], ... )} at i. */

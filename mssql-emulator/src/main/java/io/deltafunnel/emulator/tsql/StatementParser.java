@@ -206,6 +206,9 @@ public final class StatementParser {
                 if (isStarter(t) && !continuesStatement(k, t, prev, seenSelect, seenSet, seenValues)) {
                     break;
                 }
+                if (k.equals("ALTER") && t.is("ALTER") && peek(1) != null && peek(1).is("TABLE")) {
+                    break; // ALTER TABLE a SWITCH TO b ALTER TABLE ...: a new statement (ALTER COLUMN continues)
+                }
                 if (t.is("SELECT")) {
                     seenSelect = true;
                 }

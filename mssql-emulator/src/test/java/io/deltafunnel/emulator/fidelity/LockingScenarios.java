@@ -381,6 +381,24 @@ abstract class LockingScenarios extends ConcurrentScenarios {
     }
 
     @Test
+    void tablockBulkLoadIntoAHeapWithANonclusteredIndexIsExclusive() throws Exception {
+        // an index on the heap (what a staging table built like its target has) takes BU away: loads serialise
+        exec("CREATE TABLE " + tb() + " ([id] int NOT NULL, [v] int NOT NULL)");
+        exec("CREATE INDEX [ix_" + table + "_b] ON " + tb() + " ([v])");
+        Connection first = session();
+        Connection second = session();
+        first.setAutoCommit(false);
+        second.setAutoCommit(false);
+        bulk(first, tb(), 0, 10, true);
+        exec(second, "SET LOCK_TIMEOUT " + SHORT_TIMEOUT_MS);
+        SQLException e = assertThrows(SQLException.class, () -> bulk(second, tb(), 100, 110, true));
+        assertEquals(1222, e.getErrorCode(), e.getMessage());
+        first.commit();
+        second.rollback();
+        assertEquals(10, intScalar(conn, "SELECT COUNT(*) FROM " + tb()));
+    }
+
+    @Test
     void tablockBulkLoadIntoAClusteredTableIsExclusive() throws Exception {
         Connection first = session();
         Connection second = session();
