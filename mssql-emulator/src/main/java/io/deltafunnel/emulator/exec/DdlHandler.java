@@ -73,6 +73,8 @@ public final class DdlHandler {
             truncate(st);
         } else if (verb.equals("ALTER") && st.kw(1, "SCHEMA")) {
             new SchemaDdl(ctx, this).transfer(st);
+        } else if (verb.equals("ALTER") && st.kw(1, "TABLE") && AlterColumnDdl.handles(st)) {
+            new AlterColumnDdl(ctx, this).execute(st);
         } else if (verb.equals("ALTER") && st.kw(1, "TABLE")) {
             alterTableAddForeignKey(st);
         } else {
@@ -124,6 +126,7 @@ public final class DdlHandler {
         for (Constraints.Check c : p.checks) {
             cat.addCheck(table.objectId(), c);
         }
+        p.defaultNames.forEach((column, name) -> cat.putDefaultName(table.objectId(), column, name));
     }
 
     /** Resolves and checks a FOREIGN KEY of {@code child} (which may reference itself). */

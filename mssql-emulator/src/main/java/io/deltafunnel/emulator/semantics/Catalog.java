@@ -22,6 +22,8 @@ public final class Catalog {
     private final Map<Integer, List<Constraints.Key>> keys = new java.util.HashMap<>();
     private final Map<Integer, List<Constraints.Check>> checks = new java.util.HashMap<>();
     private final Map<Integer, Constraints.ForeignKey> foreignKeys = new LinkedHashMap<>();
+    /** DEFAULT constraint names by table object id and lower-case column name. */
+    private final Map<Integer, Map<String, String>> defaultNames = new java.util.HashMap<>();
     private final AtomicInteger nextObjectId = new AtomicInteger(FIRST_OBJECT_ID);
     private int nextSchemaId = 5;
     /**
@@ -77,6 +79,7 @@ public final class Catalog {
         tables.remove(t.key());
         keys.remove(t.objectId());
         checks.remove(t.objectId());
+        defaultNames.remove(t.objectId());
         foreignKeys.values().removeIf(fk -> fk.child == t.objectId());
     }
 
@@ -147,6 +150,10 @@ public final class Catalog {
         if (l != null) {
             l.replaceAll(k -> k.renamedColumn(from, to));
         }
+        Map<String, String> d = defaultNames.get(objectId);
+        if (d != null && d.containsKey(from.toLowerCase(Locale.ROOT))) {
+            d.put(to.toLowerCase(Locale.ROOT), d.remove(from.toLowerCase(Locale.ROOT)));
+        }
         for (Constraints.ForeignKey fk : foreignKeys.values()) {
             if (fk.child == objectId) {
                 fk.childColumns = fk.childColumns.stream().map(c -> c.equalsIgnoreCase(from) ? to : c).toList();
@@ -205,5 +212,17 @@ public final class Catalog {
     public synchronized boolean schemaHasTables(String name) {
         String lower = name.toLowerCase(Locale.ROOT);
         return tables.values().stream().anyMatch(t -> t.schema().toLowerCase(Locale.ROOT).equals(lower));
+    }
+
+    /** Records the name of the DEFAULT constraint of {@code column} (CREATE TABLE or ALTER TABLE ADD). */
+    public synchronized void putDefaultName(int objectId, String column, String name) {
+        defaultNames.computeIfAbsent(objectId, x -> new java.util.HashMap<>()).put(column.toLowerCase(Locale.ROOT),
+                name);
+    }
+
+    /** The name of the DEFAULT constraint of {@code column}, or null if none was recorded. */
+    public synchronized String defaultName(int objectId, String column) {
+        Map<String, String> d = defaultNames.get(objectId);
+        return d == null ? null : d.get(column.toLowerCase(Locale.ROOT));
     }
 }

@@ -24,6 +24,8 @@ public final class CreateTableParser {
         public final List<Constraints.Key> keys;
         public final List<Constraints.Check> checks;
         public final List<ForeignKeySpec> foreignKeys;
+        /** DEFAULT constraint names (given or generated) by column name. */
+        public final java.util.Map<String, String> defaultNames = new java.util.LinkedHashMap<>();
 
         Parsed(TableDef table, List<String> h2Constraints, List<Constraints.Key> keys, List<Constraints.Check> checks,
                 List<ForeignKeySpec> foreignKeys) {
@@ -62,6 +64,7 @@ public final class CreateTableParser {
     private final List<Constraints.Check> checks = new ArrayList<>();
     private final List<ForeignKeySpec> fks = new ArrayList<>();
     private final List<String> h2Constraints = new ArrayList<>();
+    private final java.util.Map<String, String> defaultNames = new java.util.LinkedHashMap<>();
 
     private CreateTableParser(List<Token> toks, Session session) {
         this.toks = toks;
@@ -171,7 +174,9 @@ public final class CreateTableParser {
         if (!pk.isEmpty()) {
             keys.add(0, new Constraints.Key(pkName, Constraints.KeyKind.PRIMARY_KEY, pk));
         }
-        return new Parsed(t, constraints, keys, checks, fks);
+        Parsed parsed = new Parsed(t, constraints, keys, checks, fks);
+        parsed.defaultNames.putAll(defaultNames);
+        return parsed;
     }
 
     private ColumnDef column(List<String> pk, List<String> constraints) throws SqlServerError {
@@ -257,6 +262,7 @@ public final class CreateTableParser {
                 List<Token> expr = toks.subList(start, i);
                 defaultH2 = new H2Translator(session, java.util.Collections.emptyMap(), true).translate(expr).sql;
                 defaultSql = text(start, i);
+                defaultNames.put(name, named("DF", name));
             } else if (t.is("CHECK")) {
                 i++;
                 check(named("CK", name), name);
