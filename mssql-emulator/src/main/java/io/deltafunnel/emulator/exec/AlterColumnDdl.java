@@ -92,7 +92,7 @@ final class AlterColumnDdl {
         return next.isIdentifier() && !(next.kind() == Token.Kind.WORD && NOT_A_COLUMN.contains(next.upper()));
     }
 
-    void execute(Stmt st) throws SqlServerError, SQLException {
+    void execute(Stmt st) throws SqlServerError, SQLException, java.io.IOException {
         ddl.refuseInTransaction(st.text);
         ObjectName n = ObjectName.at(st.tokens, 2);
         TableDef t = s.catalog().table(n.schema, n.name);
