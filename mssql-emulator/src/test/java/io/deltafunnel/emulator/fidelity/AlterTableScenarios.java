@@ -292,4 +292,29 @@ abstract class AlterTableScenarios extends Scenarios {
         assertEquals("x", scalar("SELECT [dv] FROM " + t()), "the default stays");
         assertNull(scalar("SELECT [u] FROM " + t()));
     }
+
+    // ---- the component's path after evolution: bulk copy into the evolved table ------------------------------
+
+    @Test
+    void bulkCopyWritesTheEvolvedShape() throws SQLException {
+        dropIfExists(table);
+        exec("CREATE TABLE " + t() + " ([id] int NOT NULL PRIMARY KEY, [name] varchar(5) NULL)");
+        exec("INSERT INTO " + t() + " ([id], [name]) VALUES (1, 'old')");
+        exec("ALTER TABLE " + t() + " ADD [qty] bigint NULL");
+        exec("ALTER TABLE " + t() + " ALTER COLUMN [name] nvarchar(20) NULL");
+        io.deltafunnel.emulator.ListBulkData data = new io.deltafunnel.emulator.ListBulkData()
+                .column("id", java.sql.Types.INTEGER, 10, 0)
+                .column("name", java.sql.Types.NVARCHAR, 20, 0)
+                .column("qty", java.sql.Types.BIGINT, 19, 0)
+                .row(2, "\u0141\u00f3d\u017a long name", 9_000_000_000L);
+        try (com.microsoft.sqlserver.jdbc.SQLServerBulkCopy bc = new com.microsoft.sqlserver.jdbc.SQLServerBulkCopy(
+                conn)) {
+            bc.setDestinationTableName(t());
+            bc.writeToServer(data);
+        }
+        assertEquals(List.of(List.of(1, "old"), List.of(2, "\u0141\u00f3d\u017a long name")),
+                rows("SELECT [id], [name] FROM " + t() + " ORDER BY [id]"));
+        assertEquals(9_000_000_000L, ((Number) scalar("SELECT [qty] FROM " + t() + " WHERE [id] = 2")).longValue());
+        assertNull(scalar("SELECT [qty] FROM " + t() + " WHERE [id] = 1"));
+    }
 }
