@@ -33,8 +33,8 @@ import java.util.Set;
  *
  * <p>A bulk load (INSERT BULK + BULK_LOAD) is one statement: its data errors (2627, 2601, 547, 515, 2628, 8115,
  * 4815, 4816, ...) are statement-terminating like those of an INSERT; Microsoft documents no other rule for them, and
- * {@code ErrorScopeIT} checks 2627 in a bulk load against SQL Server (4815/4816, stream errors, are classed the same
- * way without a check). Numbers not in a list below are
+ * {@code ErrorScopeIT} checks 2627 in a bulk load against SQL Server, {@code BulkStreamIT} a 4816 (4815 is classed the
+ * same way without a check). Numbers not in a list below are
  * statement-terminating (SQL Server's usual class), except the emulator's own numbers (50000 and up: an internal
  * error or a refused statement), which end the batch and keep the transaction, as the emulator always did.
  *
