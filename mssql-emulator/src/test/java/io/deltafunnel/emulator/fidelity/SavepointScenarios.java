@@ -192,4 +192,21 @@ abstract class SavepointScenarios extends Scenarios {
         conn.setAutoCommit(true);
         assertEquals(List.of(1, 9), ids());
     }
+
+    @Test
+    void aTableCreatedAfterASavepointIsDroppedByTheRollbackToIt() throws SQLException {
+        create();
+        String later = table + "_later";
+        dropIfExists(later);
+        exec("BEGIN TRAN");
+        insert(1);
+        exec("SAVE TRAN before_ddl");
+        exec("CREATE TABLE [dbo].[" + later + "] ([id] int NOT NULL)");
+        org.junit.jupiter.api.Assertions.assertNotNull(scalar("SELECT OBJECT_ID('dbo." + later + "')"));
+        exec("ROLLBACK TRAN before_ddl");
+        org.junit.jupiter.api.Assertions.assertNull(scalar("SELECT OBJECT_ID('dbo." + later + "')"),
+                "the CREATE TABLE after the savepoint is undone");
+        exec("COMMIT");
+        assertEquals(List.of(1), ids());
+    }
 }
