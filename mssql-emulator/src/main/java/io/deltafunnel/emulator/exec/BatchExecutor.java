@@ -4,6 +4,7 @@ import io.deltafunnel.emulator.h2.H2Errors;
 import io.deltafunnel.emulator.h2.H2Sql;
 import io.deltafunnel.emulator.semantics.AttentionException;
 import io.deltafunnel.emulator.semantics.ErrorCatalog;
+import io.deltafunnel.emulator.semantics.ErrorScope;
 import io.deltafunnel.emulator.semantics.LockPlanner;
 import io.deltafunnel.emulator.semantics.SqlServerError;
 import io.deltafunnel.emulator.tsql.BulkInsertCommand;
@@ -27,8 +28,9 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Executes a T-SQL batch statement by statement. The first failing statement reports its ERROR and ends the
- * batch. Statements run with statement-level atomicity (savepoints) inside a transaction and auto-commit outside.
+ * Executes a T-SQL batch statement by statement. A failing statement reports its ERROR; {@link ErrorScope} decides
+ * from the error number whether the batch goes on and whether the transaction is rolled back. Statements run with
+ * statement-level atomicity (savepoints) inside a transaction and auto-commit outside.
  */
 final class BatchExecutor {
     private static final Logger LOG = Logger.getLogger(BatchExecutor.class.getName());
@@ -37,6 +39,8 @@ final class BatchExecutor {
     private final Session s;
     /** The tokens of the statement (or IF condition) running now: its errors repeat names as written there. */
     private List<Token> current;
+    /** An error was reported by this batch (the batch may have gone on after a statement-terminating one). */
+    private boolean failed;
 
     BatchExecutor(Session session, Response response, Map<String, SqlParam> vars, boolean inProc) {
         this.ctx = new ExecContext(session, response, vars, inProc);
@@ -57,10 +61,17 @@ final class BatchExecutor {
             report(e);
             return false;
         }
-        return executeList(stmts);
+        executeList(stmts);
+        return !failed;
+    }
+
+    /** True if the batch goes on after {@code e} (a statement-terminating error, see {@link ErrorScope}). */
+    private boolean continuesAfter(SqlServerError e) {
+        return !(e instanceof ExecHandler.NestedBatchFailed) && ErrorScope.of(e, s.xactAbort).batchContinues();
     }
 
     private void report(SqlServerError e) {
+        failed = true;
         if (e instanceof ExecHandler.NestedBatchFailed) {
             return;
         }
@@ -88,7 +99,7 @@ final class BatchExecutor {
                     cond = evaluate(st.condition);
                 } catch (SqlServerError e) {
                     report(e);
-                    return false;
+                    return continuesAfter(e);
                 }
                 return executeList(cond ? st.thenPart : st.elsePart);
             }
@@ -109,7 +120,7 @@ final class BatchExecutor {
                 throw H2Errors.map(e, null, s.database);
             }
         } catch (SqlServerError e) {
-            if (e.number() == 1205) {
+            if (ErrorScope.of(e, s.xactAbort).rollsBackTransaction()) {
                 rollbackStatement(null, e);
             }
             throw e;
@@ -125,8 +136,9 @@ final class BatchExecutor {
                 new TransactionStatements(ctx).execute(st);
                 return true;
             } catch (SqlServerError e) {
+                rollbackStatement(null, e);
                 report(e);
-                return false;
+                return continuesAfter(e);
             } catch (SQLException e) {
                 report(H2Errors.map(e, null, s.database));
                 return false;
@@ -141,11 +153,12 @@ final class BatchExecutor {
         } catch (SqlServerError e) {
             rollbackStatement(sp, e);
             report(e);
-            return false;
+            return continuesAfter(e);
         } catch (SQLException e) {
-            rollbackStatement(sp);
-            report(H2Errors.map(e, null, s.database));
-            return false;
+            SqlServerError mapped = H2Errors.map(e, null, s.database);
+            rollbackStatement(sp, mapped);
+            report(mapped);
+            return continuesAfter(mapped);
         } catch (AttentionException e) {
             rollbackStatement(sp);
             throw e;

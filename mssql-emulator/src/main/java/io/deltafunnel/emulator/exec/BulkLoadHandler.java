@@ -5,6 +5,7 @@ import io.deltafunnel.emulator.semantics.BulkChecks;
 import io.deltafunnel.emulator.semantics.ColumnDef;
 import io.deltafunnel.emulator.semantics.Constraints;
 import io.deltafunnel.emulator.semantics.ErrorCatalog;
+import io.deltafunnel.emulator.semantics.ErrorScope;
 import io.deltafunnel.emulator.semantics.LockManager;
 import io.deltafunnel.emulator.semantics.TableIndexes;
 import io.deltafunnel.emulator.semantics.SqlServerError;
@@ -194,8 +195,8 @@ final class BulkLoadHandler {
     }
 
     private void fail(MessageInput input, Savepoint sp, long rows, SqlServerError e) throws IOException {
-        if (e.number() == 1205 && s.inTransaction()) {
-            // the deadlock victim's transaction is rolled back, as in SQL Server
+        if (s.inTransaction() && ErrorScope.of(e, s.xactAbort).rollsBackTransaction()) {
+            // the deadlock victim's transaction is rolled back, as in SQL Server; so is any under XACT_ABORT ON
             try {
                 s.rollbackAll(r);
             } catch (SQLException x) {

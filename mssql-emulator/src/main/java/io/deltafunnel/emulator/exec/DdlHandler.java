@@ -79,6 +79,8 @@ public final class DdlHandler {
             new SchemaDdl(ctx, this).transfer(st);
         } else if (verb.equals("ALTER") && SwitchDdl.isSwitch(st)) {
             new SwitchDdl(ctx).execute(st); // allowed inside a transaction
+        } else if (verb.equals("ALTER") && st.kw(1, "TABLE") && AlterColumnDdl.handles(st)) {
+            new AlterColumnDdl(ctx, this).execute(st);
         } else if (verb.equals("ALTER") && st.kw(1, "TABLE")) {
             alterTableAddForeignKey(st);
         } else {
@@ -131,6 +133,7 @@ public final class DdlHandler {
             cat.addCheck(table.objectId(), c);
         }
         p.clustering.forEach((name, clustered) -> cat.setKeyClustered(table.objectId(), name, clustered));
+        p.defaultNames.forEach((column, name) -> cat.putDefaultName(table.objectId(), column, name));
     }
 
     /** Resolves and checks a FOREIGN KEY of {@code child} (which may reference itself). */

@@ -36,6 +36,23 @@ final class DdlUndoLog {
         undo.clear();
     }
 
+    /** The position of the next action (a savepoint's mark). */
+    int mark() {
+        return undo.size();
+    }
+
+    /** Rollback to a savepoint: runs the actions added after {@code mark}, newest first, and forgets them. */
+    void undoAfter(int mark) {
+        for (int i = undo.size() - 1; i >= mark; i--) {
+            try {
+                undo.get(i).undo();
+            } catch (SQLException e) {
+                LOG.log(Level.WARNING, "undoing DDL after a rolled back savepoint failed", e);
+            }
+            undo.remove(i);
+        }
+    }
+
     /** Commit: the DDL stays. */
     void forget() {
         undo.clear();

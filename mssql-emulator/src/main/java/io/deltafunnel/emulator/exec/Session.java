@@ -4,6 +4,7 @@ import io.deltafunnel.emulator.MssqlEmulator;
 import io.deltafunnel.emulator.semantics.AttentionException;
 import io.deltafunnel.emulator.semantics.Catalog;
 import io.deltafunnel.emulator.semantics.ErrorCatalog;
+import io.deltafunnel.emulator.semantics.ErrorScope;
 import io.deltafunnel.emulator.semantics.IdentityReseeder;
 import io.deltafunnel.emulator.semantics.LockPlanner;
 import io.deltafunnel.emulator.semantics.SessionView;
@@ -58,6 +59,8 @@ public final class Session implements SessionView {
     public int identityInsertTable;
     /** Undo actions for DDL run (auto-committed) inside the open transaction. */
     final DdlUndoLog ddlUndo = new DdlUndoLog();
+    /** SAVE TRAN savepoints and the outermost transaction's name. */
+    final Savepoints savepoints = new Savepoints();
     private final IdentityReseeder reseeder = new IdentityReseeder();
     /** This session's table and application locks; released at transaction end and on disconnect. */
     public final SessionLocks locks;
@@ -188,6 +191,7 @@ public final class Session implements SessionView {
             LOG.log(Level.FINE, "rollback on connection reset", e);
         }
         ddlUndo.undoAll();
+        savepoints.clear();
         locks.releaseSession(); // session-owned application locks too
         transactionRows = 0;
         tranCount = 0;
@@ -234,6 +238,7 @@ public final class Session implements SessionView {
             h2.commit();
             transactionRows = 0;
             ddlUndo.forget();
+            savepoints.clear();
             try {
                 reseeder.reseed(h2, catalog());
             } finally {
@@ -260,6 +265,7 @@ public final class Session implements SessionView {
             h2.rollback();
             reseeder.clear();
             ddlUndo.undoAll();
+            savepoints.clear();
         } finally {
             locks.releaseAll();
         }
@@ -301,15 +307,16 @@ public final class Session implements SessionView {
     }
 
     /**
-     * A statement failed with {@code error} (may be null): its work is undone. A deadlock victim (1205) loses its
-     * whole transaction, as in SQL Server; so does every failure under XACT_ABORT.
+     * A statement failed with {@code error} (may be null: a cancelled or broken request): its work is undone. Whether
+     * the whole transaction goes too is {@link ErrorScope}'s rule for the error number and XACT_ABORT; without a
+     * number only XACT_ABORT ON rolls it back.
      */
     void statementFailed(Savepoint sp, Response r, SqlServerError error) throws SQLException {
         try {
             if (tranCount == 0) {
                 h2.rollback();
                 reseeder.clear();
-            } else if (xactAbort || error != null && error.number() == 1205) {
+            } else if (error == null ? xactAbort : ErrorScope.of(error, xactAbort).rollsBackTransaction()) {
                 rollbackAll(r);
             } else if (sp != null) {
                 h2.rollback(sp);

@@ -318,6 +318,8 @@ public final class H2Translator {
                 param(session.emu.user(), "VARCHAR(128)");
                 return true;
             case "USER_NAME": param("dbo", "VARCHAR(128)"); return true;
+            // 1 or 0: a doomed transaction (-1) exists only inside TRY...CATCH, which is not supported (ErrorScope)
+            case "XACT_STATE": param(session.inTransaction() ? 1 : 0, "SMALLINT"); return true;
             default: return false;
         }
     }
@@ -327,7 +329,7 @@ public final class H2Translator {
         switch (t.upper()) {
             case "GETDATE": case "CURRENT_TIMESTAMP": case "SYSDATETIME": case "SYSDATETIMEOFFSET":
             case "GETUTCDATE": case "SYSUTCDATETIME": case "DB_NAME": case "SUSER_SNAME": case "SUSER_NAME":
-            case "USER_NAME":
+            case "USER_NAME": case "XACT_STATE":
                 return skipParenGroup(i + 1);
             default:
                 return i + 1;

@@ -26,6 +26,8 @@ public final class Catalog {
     private final Map<Integer, List<IndexDef>> createdIndexes = new java.util.HashMap<>();
     /** CLUSTERED / NONCLUSTERED written on a PRIMARY KEY or UNIQUE constraint: object id -> lower-case name -> clustered. */
     private final Map<Integer, Map<String, Boolean>> keyClustering = new java.util.HashMap<>();
+    /** DEFAULT constraint names by table object id and lower-case column name. */
+    private final Map<Integer, Map<String, String>> defaultNames = new java.util.HashMap<>();
     private final AtomicInteger nextObjectId = new AtomicInteger(FIRST_OBJECT_ID);
     private int nextSchemaId = 5;
     /**
@@ -83,6 +85,7 @@ public final class Catalog {
         checks.remove(t.objectId());
         createdIndexes.remove(t.objectId());
         keyClustering.remove(t.objectId());
+        defaultNames.remove(t.objectId());
         foreignKeys.values().removeIf(fk -> fk.child == t.objectId());
     }
 
@@ -156,6 +159,10 @@ public final class Catalog {
         List<IndexDef> ix = createdIndexes.get(objectId);
         if (ix != null) {
             ix.replaceAll(d -> d.renamedColumn(from, to));
+        }
+        Map<String, String> d = defaultNames.get(objectId);
+        if (d != null && d.containsKey(from.toLowerCase(Locale.ROOT))) {
+            d.put(to.toLowerCase(Locale.ROOT), d.remove(from.toLowerCase(Locale.ROOT)));
         }
         for (Constraints.ForeignKey fk : foreignKeys.values()) {
             if (fk.child == objectId) {
@@ -247,5 +254,17 @@ public final class Catalog {
     public synchronized Boolean keyClustered(int objectId, String name) {
         Map<String, Boolean> m = keyClustering.get(objectId);
         return m == null ? null : m.get(name.toLowerCase(Locale.ROOT));
+    }
+
+    /** Records the name of the DEFAULT constraint of {@code column} (CREATE TABLE or ALTER TABLE ADD). */
+    public synchronized void putDefaultName(int objectId, String column, String name) {
+        defaultNames.computeIfAbsent(objectId, x -> new java.util.HashMap<>()).put(column.toLowerCase(Locale.ROOT),
+                name);
+    }
+
+    /** The name of the DEFAULT constraint of {@code column}, or null if none was recorded. */
+    public synchronized String defaultName(int objectId, String column) {
+        Map<String, String> d = defaultNames.get(objectId);
+        return d == null ? null : d.get(column.toLowerCase(Locale.ROOT));
     }
 }

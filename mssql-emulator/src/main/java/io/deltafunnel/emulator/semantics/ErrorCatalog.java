@@ -284,6 +284,29 @@ public enum ErrorCatalog {
     /** SQL Server message 8672. */
     MERGE_SAME_ROW_TWICE(8672, 16, 1,
             "The MERGE statement attempted to UPDATE or DELETE the same row more than once. This happens when a target row matches more than one source row. A MERGE statement cannot UPDATE/DELETE the same row of the target table multiple times. Refine the ON clause to ensure a target row matches at most one source row, or use the GROUP BY clause to group the source rows."),
+    // ---- ALTER TABLE ADD / ALTER COLUMN and savepoints (issue 25) ----
+    /** SQL Server message 628. */
+    SAVE_WITHOUT_TRANSACTION(628, 16, 0,
+            "Cannot issue SAVE TRANSACTION when there is no active transaction."),
+    /** SQL Server message 4901. */
+    ADD_COLUMN_NOT_NULL(4901, 16, 1,
+            "ALTER TABLE only allows columns to be added that can contain nulls, or have a DEFAULT definition specified, or the column being added is an identity or timestamp column, or alternatively if none of the previous conditions are satisfied the table must be empty to allow addition of this column. Column '%.*ls' cannot be added to non-empty table '%.*ls' because it does not satisfy these conditions."),
+    /** SQL Server message 4902. */
+    ALTER_TABLE_NO_OBJECT(4902, 16, 1,
+            "Cannot find the object \"%.*ls\" because it does not exist or you do not have permissions."),
+    /** SQL Server message 4922. */
+    ALTER_COLUMN_OBJECTS_ACCESS(4922, 16, 9,
+            "ALTER TABLE ALTER COLUMN %.*ls failed because one or more objects access this column."),
+    /** SQL Server message 4924. */
+    ALTER_COLUMN_NO_COLUMN(4924, 16, 1,
+            "%ls failed because column '%.*ls' does not exist in table '%.*ls'."),
+    /** SQL Server message 5074. */
+    OBJECT_DEPENDS_ON_COLUMN(5074, 16, 1,
+            "The %S_MSG '%.*ls' is dependent on %S_MSG '%.*ls'."),
+    /** SQL Server message 6401. */
+    NO_SUCH_SAVEPOINT(6401, 16, 1,
+            "Cannot roll back %.*ls. No transaction or savepoint of that name was found."),
+    // ---- end of issue 25's block ----
     /** SQL Server message 15151. */
     NO_SUCH_SCHEMA_TO_ALTER(15151, 16, 1,
             "Cannot find the %S_MSG '%.*ls', because it does not exist or you do not have permission."),
@@ -316,9 +339,6 @@ public enum ErrorCatalog {
     /** SQL Server message 1902. */
     SECOND_CLUSTERED_INDEX(1902, 16, 3,
             "Cannot create more than one clustered index on %S_MSG '%.*ls'. Drop the existing clustered index '%.*ls' before creating another."),
-    /** SQL Server message 4902 (ALTER TABLE on a table that does not exist). */
-    ALTER_TABLE_NO_OBJECT(4902, 16, 1,
-            "Cannot find the object \"%.*ls\" because it does not exist or you do not have permissions."),
     /** SQL Server message 4903 (a warning, severity 10; the emulator sends INFO tokens with class 0). */
     SWITCH_PARTITION_IGNORED(4903, 0, 1,
             "Warning: The specified partition %d for the table '%.*ls' was ignored in ALTER TABLE SWITCH statement because the table is not partitioned."),

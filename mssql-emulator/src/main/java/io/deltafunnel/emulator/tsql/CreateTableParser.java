@@ -26,6 +26,8 @@ public final class CreateTableParser {
         public final List<ForeignKeySpec> foreignKeys;
         /** Key constraint name -> CLUSTERED (true) or NONCLUSTERED (false), where the statement wrote one. */
         public final java.util.Map<String, Boolean> clustering = new java.util.LinkedHashMap<>();
+        /** DEFAULT constraint names (given or generated) by column name. */
+        public final java.util.Map<String, String> defaultNames = new java.util.LinkedHashMap<>();
 
         Parsed(TableDef table, List<String> h2Constraints, List<Constraints.Key> keys, List<Constraints.Check> checks,
                 List<ForeignKeySpec> foreignKeys) {
@@ -65,6 +67,7 @@ public final class CreateTableParser {
     private final List<ForeignKeySpec> fks = new ArrayList<>();
     private final List<String> h2Constraints = new ArrayList<>();
     private final java.util.Map<String, Boolean> clustering = new java.util.LinkedHashMap<>();
+    private final java.util.Map<String, String> defaultNames = new java.util.LinkedHashMap<>();
 
     private CreateTableParser(List<Token> toks, Session session) {
         this.toks = toks;
@@ -176,6 +179,7 @@ public final class CreateTableParser {
         }
         Parsed parsed = new Parsed(t, constraints, keys, checks, fks);
         parsed.clustering.putAll(clustering);
+        parsed.defaultNames.putAll(defaultNames);
         return parsed;
     }
 
@@ -265,6 +269,7 @@ public final class CreateTableParser {
                 List<Token> expr = toks.subList(start, i);
                 defaultH2 = new H2Translator(session, java.util.Collections.emptyMap(), true).translate(expr).sql;
                 defaultSql = text(start, i);
+                defaultNames.put(name, named("DF", name));
             } else if (t.is("CHECK")) {
                 i++;
                 check(named("CK", name), name);

@@ -250,4 +250,24 @@ abstract class BulkStreamScenarios extends Scenarios {
         }
         assertEquals(0L, count());
     }
+
+    @Test
+    void a4816InsideATransactionEndsOnlyTheBulkStatement() throws Exception {
+        TypeInfo varchar10 = new TypeInfo(TypeId.BIGVARCHAR, 10, 0, 0, CI_AS);
+        try (RawTdsClient c = client()) {
+            create(c, "CREATE TABLE [dbo].[" + table + "] ([id] INT NOT NULL, [name] NVARCHAR(10) NULL)");
+            assertTrue(c.sqlBatch("BEGIN TRAN").errors.isEmpty());
+            assertTrue(c.sqlBatch("INSERT INTO [dbo].[" + table + "] ([id], [name]) VALUES (1, N'kept')")
+                    .errors.isEmpty());
+            TdsWriter w = colMetadata("id", varchar10, "name", NVARCHAR10);
+            row(w, varchar10, "2", NVARCHAR10, "x");
+            done(w, 1);
+            assertRefused(load(c, table, "[id] INT, [name] NVARCHAR(10)", w.toByteArray()), 4816, 1, 16,
+                    "Invalid column type from bcp client for colid 1.");
+            // the transaction is still active (semantics.ErrorScope: a bulk statement's error is statement-level)
+            RawTdsClient.Reply commit = c.sqlBatch("COMMIT");
+            assertTrue(commit.errors.isEmpty(), () -> server().kind() + ": " + commit.messages);
+        }
+        assertEquals(1L, count(), "the row inserted before the failed bulk load is committed");
+    }
 }
