@@ -33,7 +33,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The sharded consumer alone (no producer): shard routes over real corpus tables together give exactly the rows of
- * the unsharded route, every exchange carries its {@link ShardAssignment} (and the plan's incremental run), a done
+ * the unsharded route, every exchange carries its {@link ShardAssignment} (and the plan's incremental run) and, when
+ * the log's statistics tell it, the rows its share delivers (deletion vectors subtracted), a done
  * shard sends one empty batch marked alreadyDone, and bad sharding options or unsafe queries stop the route from
  * starting with a clear message. The load plan lives in the emulator (stateDataSource).
  */
