@@ -28,7 +28,8 @@ import org.apache.camel.WrappedFile;
  *       inferred column types ({@link ArrowJsonLines#fromJsonLines}), released by the returned sequence;</li>
  *   <li>anything else a type converter turns into a {@link VectorSchemaRoot}: that root, borrowed.</li>
  * </ul>
- * The caller closes the returned sequence.
+ * An IPC body that cannot be Arrow (its first message would declare more bytes than it holds) is refused before
+ * Arrow's reader allocates them ({@link IpcPrefixCheck}). The caller closes the returned sequence.
  */
 final class ArrowBodies {
 
@@ -48,14 +49,27 @@ final class ArrowBodies {
             body = file.toPath();
         }
         if (body instanceof Path path) {
+            IpcPrefixCheck.check(path);
             return ArrowIpc.read(path, ArrowConversionMemory.allocator(exchange.getContext()));
         }
         if (body instanceof byte[] bytes) {
+            IpcPrefixCheck.check(bytes);
             return ArrowIpc.read(bytes, ArrowConversionMemory.allocator(exchange.getContext()));
         }
         if (body instanceof InputStream || body instanceof StreamCache || body instanceof WrappedFile) {
-            return ArrowIpc.read(in.getMandatoryBody(InputStream.class),
-                    ArrowConversionMemory.allocator(exchange.getContext()));
+            InputStream stream = in.getMandatoryBody(InputStream.class);
+            InputStream checked;
+            try {
+                checked = IpcPrefixCheck.check(stream);
+            } catch (RuntimeException e) {
+                try {
+                    stream.close();
+                } catch (java.io.IOException closing) {
+                    e.addSuppressed(closing);
+                }
+                throw e;
+            }
+            return ArrowIpc.read(checked, ArrowConversionMemory.allocator(exchange.getContext()));
         }
         if (body instanceof String text && isJson(in.getHeader(Exchange.CONTENT_TYPE, String.class))) {
             return RecordBatches.owning(ArrowJsonLines.fromJsonLines(text,

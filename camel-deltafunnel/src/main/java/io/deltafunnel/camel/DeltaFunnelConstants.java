@@ -32,6 +32,18 @@ public final class DeltaFunnelConstants {
               javaType = "long")
     public static final String INPUT_ROWS = "CamelDeltaFunnelInputRows";
 
+    @Metadata(label = "consumer", description = "The rows this run will deliver in all, when the Delta log says so"
+                                                + " up front (for a progress percentage): the query reads one"
+                                                + " delta.VIEW table whole (select all columns from the view and"
+                                                + " nothing else), the view is read as a snapshot (not incremental),"
+                                                + " and every data file of it has stats.numRecords; each file counts"
+                                                + " its numRecords less its deletion vector's cardinality. In a sharded"
+                                                + " load (shardCount of 2 or more) of that view: the rows of this"
+                                                + " shard's share of the files (0 for a shard already done). Absent"
+                                                + " when unknown; never estimated.",
+              javaType = "long")
+    public static final String EXPECTED_ROWS = "CamelDeltaFunnelExpectedRows";
+
     @Metadata(label = "consumer", description = "The Delta Lake version read for each registered table in this"
                                                 + " run, as a map from view name to version (only when delta.VIEW"
                                                 + " tables are registered).",

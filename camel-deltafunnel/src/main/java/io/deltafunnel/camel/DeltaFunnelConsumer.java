@@ -33,7 +33,9 @@ import org.slf4j.LoggerFactory;
  * built up front and nothing runs in the background. What a poll reads is decided by the endpoint's
  * {@link RunSource} (latest snapshots, an incremental plan, or one shard of a sharded load's plan, carried in header
  * {@link DeltaFunnelConstants#SHARD}); the run and its replays are a {@link ReplayableRun}. A sharded consumer checks
- * its query with {@link ShardSafety} when it starts.
+ * its query with {@link ShardSafety} when it starts. When the Delta log says up front how many rows the run will
+ * deliver ({@link RunSource.Poll#expectedRows}: a shard's share, or a whole table), every exchange carries it in
+ * header {@link DeltaFunnelConstants#EXPECTED_ROWS}, for a progress percentage.
  *
  * <p>The exchange body is owned by this consumer and closed when the exchange completes.
  *
@@ -56,6 +58,8 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
     private RunSource source;
     private volatile RunSource.Poll runPoll;
     private volatile RunSource.Poll lastPoll;
+    /** The rows the run in progress will deliver, when known up front (header EXPECTED_ROWS); else null. */
+    private volatile Long runExpectedRows;
 
     public DeltaFunnelConsumer(DeltaFunnelEndpoint endpoint, Processor processor) {
         super(endpoint, processor);
@@ -147,6 +151,8 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
         List<ConnectionPreparer> preparers = poll.preparer() == null ? List.of() : List.of(poll.preparer());
         run = ReplayableRun.start(describe(), (runId, pinned) -> QueryRun.open(describe(), endpoint.duckDbSettings(),
                 preparers, endpoint.queryText(), endpoint.getBatchSize(), endpoint.getAllocator(), runId, pinned));
+        // known now that the run's views are registered; a replay reads the same versions, so it stays right
+        runExpectedRows = poll.expectedRows(endpoint.queryText());
     }
 
     private Exchange createExchange(ReplayableRun queryRun, ArrowBatch batch) {
@@ -159,6 +165,10 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
         in.setHeader(DeltaFunnelConstants.BATCH_ROWS, (long) batch.rowCount());
         in.setHeader(DeltaFunnelConstants.INPUT_BATCHES, stats.inputBatches());
         in.setHeader(DeltaFunnelConstants.INPUT_ROWS, stats.inputRows());
+        Long expected = runExpectedRows;
+        if (expected != null) {
+            in.setHeader(DeltaFunnelConstants.EXPECTED_ROWS, expected);
+        }
         Map<String, Long> versions = queryRun.pinnedVersions();
         if (!versions.isEmpty()) {
             in.setHeader(DeltaFunnelConstants.DELTA_VERSIONS, versions);
@@ -238,6 +248,7 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
 
     private void closeRun() {
         pendingExchanges = 0;
+        runExpectedRows = null;
         if (run != null) {
             ReplayableRun closing = run;
             run = null;

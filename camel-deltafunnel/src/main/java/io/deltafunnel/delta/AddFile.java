@@ -7,7 +7,7 @@ import java.util.Map;
  * decoded absolute location DuckDB reads; {@code partitionValues} is keyed by physical column name, values are the
  * serialized strings from the log (null for a null partition value); {@code deletionVector} may be null;
  * {@code numRecords} is the {@code stats.numRecords} the writer recorded, or null when the log has none (it is used
- * only to balance the shards of a sharded load, never to read rows).
+ * to balance the shards of a sharded load and to tell a run how many rows to expect, never to read rows).
  */
 public record AddFile(String path, String location, Map<String, String> partitionValues, long size, long modificationTime,
         DeletionVectorDescriptor deletionVector, Long numRecords) {

@@ -85,6 +85,25 @@ public final class DeltaSnapshot {
     }
 
     /**
+     * The rows a full read of this snapshot gives, by the log's statistics alone: the sum of every file's
+     * {@link AddFile#liveRecords()} ({@code stats.numRecords} less its deletion vector's cardinality; a file live
+     * twice with two deletion vectors counts twice, as the view reads it twice). Null when any file has no
+     * {@code numRecords}: the total is then unknown (it is never guessed). 0 for a snapshot without files. For a
+     * {@linkplain #shard sharded} snapshot: the rows of the shard's share.
+     */
+    public Long liveRecords() {
+        long sum = 0;
+        for (AddFile f : files) {
+            Long live = f.liveRecords();
+            if (live == null) {
+                return null;
+            }
+            sum += live;
+        }
+        return sum;
+    }
+
+    /**
      * The same snapshot with only the files {@code shard} reads ({@link ShardFilter}): one shard's share of a
      * sharded load. Schema, version and metadata are unchanged, so every shard's view has the same columns.
      */

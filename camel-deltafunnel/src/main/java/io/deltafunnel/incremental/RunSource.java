@@ -11,7 +11,6 @@ import java.util.function.Supplier;
 import io.deltafunnel.delta.DeltaLog;
 import io.deltafunnel.delta.DeltaSnapshot;
 import io.deltafunnel.delta.DeltaTableSpec;
-import io.deltafunnel.delta.DeltaViews;
 import io.deltafunnel.delta.ShardFilter;
 import io.deltafunnel.handoff.HandoffPhase;
 import io.deltafunnel.handoff.HandoffStats;
@@ -23,6 +22,7 @@ import io.deltafunnel.handoff.ShardPlanException;
 import io.deltafunnel.query.DuckDbConnections;
 import io.deltafunnel.query.DuckDbSettings;
 import io.deltafunnel.query.PinningPreparer;
+import io.deltafunnel.query.WholeViewQuery;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +45,19 @@ public final class RunSource {
      */
     public record Poll(boolean changed, IncrementalLoad incremental, ShardAssignment shard,
             PinningPreparer preparer) {
+
+        /**
+         * The rows the run of this poll will deliver, when the Delta log says so up front: {@code query} is
+         * {@code SELECT * FROM <view>} ({@link WholeViewQuery}) of a view this poll registers as a snapshot (not an
+         * incremental run), and every file of that view has {@code stats.numRecords}; each file counts its
+         * {@code numRecords} less its deletion vector's cardinality. For the sharded view of a sharded load that is
+         * the shard's share (0 for a shard that is already done). Known once the run's views are registered (its
+         * first attempt opened); null when unknown, and never a guess.
+         */
+        public Long expectedRows(String query) {
+            String view = WholeViewQuery.view(query);
+            return view != null && preparer instanceof SnapshotPreparer snapshots ? snapshots.liveRecords(view) : null;
+        }
     }
 
     /**
@@ -297,23 +310,8 @@ public final class RunSource {
         }
     }
 
-    /**
-     * Registers each table (latest, or its deltaVersion/deltaTimestamp pin) and reports the versions read; a replay
-     * gets those versions back and reads exactly them.
-     */
-    static PinningPreparer snapshots(List<DeltaTableSpec> specs, String shardView, ShardFilter shard) {
-        return (connection, pinned) -> {
-            List<DeltaTableSpec> effective = new ArrayList<>(specs.size());
-            for (DeltaTableSpec spec : specs) {
-                Long version = pinned.get(spec.view());
-                effective.add(version == null ? spec : new DeltaTableSpec(spec.view(), spec.path(), version, null));
-            }
-            List<DeltaSnapshot> snapshots = DeltaViews.register(connection, effective, shardView, shard);
-            Map<String, Long> versions = new LinkedHashMap<>();
-            for (int i = 0; i < effective.size(); i++) {
-                versions.put(effective.get(i).view(), snapshots.get(i).version());
-            }
-            return versions;
-        };
+    /** The preparer of a snapshot poll ({@link SnapshotPreparer}). */
+    static SnapshotPreparer snapshots(List<DeltaTableSpec> specs, String shardView, ShardFilter shard) {
+        return new SnapshotPreparer(specs, shardView, shard);
     }
 }

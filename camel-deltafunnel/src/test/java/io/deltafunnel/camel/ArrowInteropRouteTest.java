@@ -157,6 +157,41 @@ class ArrowInteropRouteTest extends EmulatorRouteTestSupport {
     }
 
     @Test
+    void aBodyThatIsNoArrowIsRefusedBeforeArrowAllocatesWhatItsFirstBytesDeclare() throws Exception {
+        String target = mssql("createTable=true");
+        context.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:load").to(target);
+            }
+        });
+        // a text file: Arrow Java reads "this" as a metadata length of 1,936,287,860 bytes and allocates it
+        Path text = Files.writeString(dir.resolve("broken.arrows"), "this is not Arrow IPC");
+        // 0xFFFFFFFF and a length of 2^31 - 16: more than a 2 GB heap holds (an OutOfMemoryError in Arrow's reader)
+        byte[] huge = java.nio.ByteBuffer.allocate(12).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(-1)
+                .putInt(Integer.MAX_VALUE - 15).putInt(0).array();
+        byte[] textBytes = Files.readAllBytes(text);
+        List<Object> bodies = List.of(huge, new ByteArrayInputStream(huge), text, text.toFile(), textBytes,
+                new ByteArrayInputStream(textBytes));
+        for (Object body : bodies) {
+            Exchange refused = template.send("direct:load", e -> e.getIn().setBody(body));
+            ArrowIpcException failure = assertInstanceOf(ArrowIpcException.class, refused.getException(),
+                    body.getClass().getSimpleName() + ": " + refused.getException());
+            assertTrue(failure.getMessage().contains("not a readable Arrow IPC stream or file: its first message would"
+                    + " declare "), failure.getMessage());
+            assertEquals(0, failure.batchesRead());
+        }
+        Exchange file = template.send("direct:load", e -> e.getIn().setBody(text));
+        String message = file.getException().getMessage();
+        assertTrue(message.contains(text.toString()), "the file is named: " + message);
+        assertTrue(message.contains("declare 1,936,287,860 bytes of metadata, but the input holds only 21 bytes"),
+                message);
+        assertTrue(message.contains("starts with 74 68 69 73 20 69 73 20 (\"this is \")"), message);
+        assertEquals(0, countIfExists());
+        assertConversionsReleased();
+    }
+
+    @Test
     void jsonLinesBodyIsWrittenOnlyWhenDeclaredAsJson() throws Exception {
         String target = mssql("createTable=true");
         context.addRoutes(new RouteBuilder() {

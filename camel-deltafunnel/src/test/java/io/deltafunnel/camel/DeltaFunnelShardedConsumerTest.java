@@ -33,7 +33,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The sharded consumer alone (no producer): shard routes over real corpus tables together give exactly the rows of
- * the unsharded route, every exchange carries its {@link ShardAssignment} (and the plan's incremental run), a done
+ * the unsharded route, every exchange carries its {@link ShardAssignment} (and the plan's incremental run) and, when
+ * the log's statistics tell it, the rows its share delivers (deletion vectors subtracted), a done
  * shard sends one empty batch marked alreadyDone, and bad sharding options or unsafe queries stop the route from
  * starting with a clear message. The load plan lives in the emulator (stateDataSource).
  */
@@ -238,6 +239,77 @@ class DeltaFunnelShardedConsumerTest extends EmulatorRouteTestSupport {
         }
         assertEquals(runs.get(0).headers.get(0).get(DeltaFunnelConstants.INCREMENTAL),
                 runs.get(1).headers.get(0).get(DeltaFunnelConstants.INCREMENTAL), "one plan for both shards");
+        stopAndAssertNoArrowLeak();
+    }
+
+    /** The rows a run delivered: the sum of its batches' row counts. */
+    private static long delivered(Seen run) {
+        return run.headers.stream().mapToLong(h -> (Long) h.get(DeltaFunnelConstants.BATCH_ROWS)).sum();
+    }
+
+    /** The one value of header {@code name} on every exchange of {@code run} (asserting it is the same on all). */
+    private static Object single(Seen run, String name) {
+        Object first = run.headers.get(0).get(name);
+        for (Map<String, Object> h : run.headers) {
+            assertEquals(first, h.get(name), "every exchange of a run carries the same " + name);
+        }
+        return first;
+    }
+
+    @Test
+    void eachShardsExpectedRowsAreTheRowsItDeliversDeletionVectorsSubtracted() throws Exception {
+        int withDeletions = 0;
+        for (String table : List.of("cdf-table-with-cdc-and-dvs", "checkpoint-v2-table", "table-with-dv-small",
+                "table_with_column_mapping", "delta-2.2.0-partitioned-types")) {
+            String name = "exp_" + table.replaceAll("[^A-Za-z0-9]", "_");
+            List<Seen> runs = shardsAndWhole(name, "delta.t=" + tablePath(table) + "&query=SELECT * FROM t&batchSize=2",
+                    3);
+            long sum = 0;
+            for (Seen run : runs) {
+                Object expected = single(run, DeltaFunnelConstants.EXPECTED_ROWS);
+                assertNotNull(expected, table + ": every file has stats.numRecords, so the rows are known up front");
+                assertEquals(delivered(run), expected, table + ", route " + run.routeId
+                        + ": the expected rows are the rows the run delivers");
+            }
+            Seen whole = runs.get(3);
+            for (int i = 0; i < 3; i++) {
+                sum += (Long) single(runs.get(i), DeltaFunnelConstants.EXPECTED_ROWS);
+            }
+            assertEquals(delivered(whole), sum, table + ": the shares add up to the table");
+            // the tables with deletion vectors: counting numRecords alone would claim more rows than are live
+            try (java.sql.Connection duck = io.deltafunnel.query.DuckDbConnections.open(
+                    io.deltafunnel.query.DuckDbSettings.inMemory())) {
+                var snapshot = io.deltafunnel.delta.DeltaLog.snapshot(duck, tablePath(table), null, null);
+                long physical = snapshot.files().stream().mapToLong(f -> f.numRecords()).sum();
+                if (snapshot.files().stream().anyMatch(f -> f.deletionVector() != null)) {
+                    assertTrue(physical > delivered(whole), table + ": " + physical + " physical rows");
+                    withDeletions++;
+                }
+            }
+        }
+        assertTrue(withDeletions >= 2, "tables with deletion vectors: " + withDeletions);
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void expectedRowsAreAbsentWhenTheLogCannotTellThem() throws Exception {
+        // no stats.numRecords in the log
+        List<Seen> noStats = shardsAndWhole("exp_nostats", "delta.t=" + tablePath("delta-0.8.0-partitioned")
+                + "&query=SELECT * FROM t&batchSize=3", 2);
+        // a query that is not the whole view
+        List<Seen> filtered = shardsAndWhole("exp_filtered", "delta.t=" + tablePath("table_with_column_mapping")
+                + "&query=SELECT * FROM t WHERE false&batchSize=3", 2);
+        // an incremental run
+        List<Seen> incremental = shardsAndWhole("exp_inc", "delta.t=" + tablePath("cdf-table")
+                + "&query=SELECT * FROM t&incremental=changes&batchSize=4", 2);
+        for (List<Seen> runs : List.of(noStats, filtered, incremental)) {
+            for (Seen run : runs) {
+                for (Map<String, Object> h : run.headers) {
+                    assertFalse(h.containsKey(DeltaFunnelConstants.EXPECTED_ROWS), run.routeId + ": " + h);
+                }
+            }
+        }
+        assertFalse(delivered(noStats.get(2)) == 0, "the table without stats has rows");
         stopAndAssertNoArrowLeak();
     }
 

@@ -18,7 +18,7 @@ import java.util.UUID;
  * A small, append-only Delta Lake writer for local tables: it writes Parquet data files with DuckDB and
  * commits them with a JSON log entry. It exists to build sample and benchmark tables reproducibly with the
  * project's own code; it is not a general-purpose Delta writer (no partitions, no concurrent writers, no
- * checkpoints).
+ * checkpoints). Each {@code add} carries {@code stats} with {@code numRecords} only (no column statistics).
  *
  * <p>The caller owns the DuckDB connection.
  */
@@ -68,8 +68,15 @@ public final class SampleDeltaWriter {
                 Path file = table.resolve(name);
                 st.execute("COPY (SELECT * EXCLUDE (__part) FROM __deltafunnel_write WHERE __part = " + f
                            + ") TO " + sqlString(file.toString()) + " (FORMAT parquet, COMPRESSION snappy)");
+                long rows;
+                try (ResultSet rs = st.executeQuery("SELECT count(*) FROM __deltafunnel_write WHERE __part = " + f)) {
+                    rs.next();
+                    rows = rs.getLong(1);
+                }
+                // stats.numRecords, as Delta writers record it: readers can tell the rows without opening the file
                 actions.add("{\"add\":{\"path\":" + jsonString(name) + ",\"partitionValues\":{},\"size\":"
-                            + Files.size(file) + ",\"modificationTime\":" + now + ",\"dataChange\":true}}");
+                            + Files.size(file) + ",\"modificationTime\":" + now + ",\"dataChange\":true,"
+                            + "\"stats\":" + jsonString("{\"numRecords\":" + rows + "}") + "}}");
             }
             st.execute("DROP TABLE __deltafunnel_write");
         }

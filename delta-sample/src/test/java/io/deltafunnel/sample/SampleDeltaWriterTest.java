@@ -32,6 +32,11 @@ class SampleDeltaWriterTest {
             assertEquals(3, v0.stream().filter(l -> l.startsWith("{\"add\"")).count());
             assertTrue(v1.stream().noneMatch(l -> l.startsWith("{\"metaData\"")), "later commits only add");
             assertEquals(1, v1.stream().filter(l -> l.startsWith("{\"add\"")).count());
+            // each add records its rows (stats.numRecords): 10 rows over 3 files as row_number() % 3 splits them
+            assertEquals(List.of(4L, 3L, 3L), v0.stream().filter(l -> l.startsWith("{\"add\""))
+                    .map(SampleDeltaWriterTest::numRecords).toList());
+            assertEquals(List.of(5L), v1.stream().filter(l -> l.startsWith("{\"add\""))
+                    .map(SampleDeltaWriterTest::numRecords).toList());
 
             try (Statement st = duck.createStatement();
                  ResultSet rs = st.executeQuery("SELECT count(*), sum(id) FROM read_parquet('"
@@ -41,5 +46,13 @@ class SampleDeltaWriterTest {
                 assertEquals(105, rs.getLong(2));
             }
         }
+    }
+
+    /** {@code stats.numRecords} of an add line (stats is a JSON string inside the action). */
+    private static long numRecords(String addLine) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"stats\":\"\\{\\\\\"numRecords\\\\\":(\\d+)\\}\"")
+                .matcher(addLine);
+        assertTrue(m.find(), addLine);
+        return Long.parseLong(m.group(1));
     }
 }

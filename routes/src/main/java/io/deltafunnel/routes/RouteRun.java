@@ -49,6 +49,8 @@ final class RouteRun {
     volatile long lastLog;
     volatile DeltaFunnelMssqlEndpoint target;
     volatile RunTotals.Total total;
+    /** The rows the consumer says the run will deliver (header CamelDeltaFunnelExpectedRows); null when unknown. */
+    volatile Long expectedRows;
     volatile ShardAssignment shard;
     volatile String loadStatus;
 
@@ -75,8 +77,19 @@ final class RouteRun {
         batchesOut = 0;
         shard = null;
         loadStatus = null;
+        expectedRows = null;
         total = RunTotals.start(source);
         active = true;
+    }
+
+    /**
+     * The run's total rows, when known: the application's own count of a whole-table read ({@link RunTotals}), else
+     * what the consumer said up front (a shard's share, from the Delta log's statistics); null when neither knows.
+     */
+    Long knownTotal() {
+        RunTotals.Total counted = total;
+        Long rows = counted == null ? null : counted.rows();
+        return rows != null ? rows : expectedRows;
     }
 
     void phase(Phase next) {

@@ -18,13 +18,13 @@ final class RunLines {
 
     /**
      * e.g. {@code load-table: writing 120,000 of 300,000 rows (40%), 35,210 rows/s, ETA 5 s, 12.4 s}; before the first
-     * batch is written {@code load-table: opening target, first batch, 0.8 s}.
+     * batch is written {@code load-table: opening target, first batch, 0.8 s}. The total is
+     * {@link RouteRun#knownTotal()}: for a shard, its share's rows.
      */
     static String progressLine(RouteRun route, long now) {
         double seconds = (now - route.start) / 1e9;
         long rows = route.rowsOut;
-        RunTotals.Total total = route.total;
-        Long known = total == null ? null : total.rows();
+        Long known = route.knownTotal();
         StringBuilder sb = new StringBuilder(route.routeId).append(": ").append(route.phase.label);
         if (route.phase == RouteRun.Phase.REPLAY_WAIT) {
             sb.append(" as attempt ").append(route.attempt);

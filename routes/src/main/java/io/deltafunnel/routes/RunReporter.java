@@ -154,6 +154,10 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
         if (shard != null) {
             route.shard = shard;
         }
+        Long expected = exchange.getIn().getHeader(DeltaFunnelConstants.EXPECTED_ROWS, Long.class);
+        if (expected != null) {
+            route.expectedRows = expected; // e.g. a shard's share: the consumer knows it from the Delta log
+        }
         if (event instanceof CamelEvent.ExchangeSendingEvent sending
             && sending.getEndpoint() instanceof DeltaFunnelMssqlEndpoint target) {
             route.target = target;

@@ -4,14 +4,13 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
-import java.util.Locale;
-import java.util.regex.Pattern;
 
 import io.deltafunnel.camel.DeltaFunnelEndpoint;
 import io.deltafunnel.delta.DeltaTableSpec;
 import io.deltafunnel.delta.DeltaViews;
 import io.deltafunnel.query.DuckDbConnections;
 import io.deltafunnel.query.DuckDbSettings;
+import io.deltafunnel.query.WholeViewQuery;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,14 +18,14 @@ import org.slf4j.LoggerFactory;
  * The number of rows a run will deliver, when it can be known up front: for a source that reads one Delta table
  * whole ({@code delta.<view>=…} and {@code query=SELECT * FROM <view>}), the row count of that snapshot, counted in
  * the background on a private DuckDB connection (DuckDB answers {@code count(*)} over Parquet from the file
- * metadata, deletion vectors applied). Any other query, and a shard of a sharded load (it reads a share of the
- * files): unknown (no percentage, no ETA).
+ * metadata, deletion vectors applied; it needs no {@code stats} in the log). A shard of a sharded load reads a share
+ * of the files, so the table's count would be wrong: its total is what the consumer says in header
+ * {@code CamelDeltaFunnelExpectedRows} (the share's rows from the Delta log's statistics, when every file has them;
+ * {@link RouteRun#knownTotal()}). Any other query: unknown (no percentage, no ETA).
  */
 final class RunTotals {
 
     private static final Logger LOG = LoggerFactory.getLogger(RunTotals.class);
-
-    private static final Pattern SELECT_ALL = Pattern.compile("(?is)\\s*select\\s+\\*\\s+from\\s+\"?([A-Za-z_][A-Za-z0-9_]*)\"?\\s*;?\\s*");
 
     private RunTotals() {
     }
@@ -58,8 +57,7 @@ final class RunTotals {
                 // a shard reads its share of the files only: the table's total would be wrong
                 return null;
             }
-            var m = SELECT_ALL.matcher(query);
-            if (!m.matches() || !m.group(1).toLowerCase(Locale.ROOT).equals(specs.get(0).view().toLowerCase(Locale.ROOT))) {
+            if (!WholeViewQuery.readsWhole(query, specs.get(0).view())) {
                 return null;
             }
             spec = specs.get(0);

@@ -17,7 +17,6 @@ import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -146,10 +145,13 @@ class ProducerOnlyRoutesTest {
         assertTrue(r.output().contains("DeltaFunnel starting: AppSettings[routes=["), r.output());
     }
 
+    /**
+     * Text in an {@code .arrows} file: its first bytes {@code this} read as an IPC length declare 1,936,287,860 bytes
+     * of metadata, which Arrow Java's reader used to allocate on the heap at once; with a fuller heap (the whole
+     * suite) that was an OutOfMemoryError, the file stayed marked in progress and the job waited forever. The producer
+     * now refuses such a body before Arrow reads it.
+     */
     @Test
-    @Disabled("flaky: in two of three full-suite runs the file consumer never took broken.arrows and the job waited"
-            + " for its 10-minute idle exit (thread dump: file consumer idle, file still in place); the cause is not"
-            + " found yet, see the session note")
     void aFileThatIsNoArrowEndsTheJobAtOnceWithStatusOne() throws Exception {
         Path in = Files.createDirectories(work.resolve("in"));
         Files.writeString(in.resolve("broken.arrows"), "this is not Arrow IPC");
@@ -160,7 +162,8 @@ class ProducerOnlyRoutesTest {
                     "deltafunnel.mssql.password", target.password()));
             assertEquals(1, r.status(), r.output());
             assertTrue(r.output().lines().anyMatch(l -> l.startsWith("DeltaFunnel target dbo.broken: 0 runs, 0 rows,"
-                    + " 1 run FAILED (last: ") && l.contains("broken.arrows")), r.output());
+                    + " 1 run FAILED (last: ") && l.contains("broken.arrows")
+                    && l.contains("its first message would declare 1,936,287,860 bytes of metadata")), r.output());
             assertTrue(r.output().contains("ending the job at once"), r.output());
         }
     }

@@ -24,6 +24,18 @@ class RunLinesTest {
     }
 
     @Test
+    void aShardsLineHasThePercentageOfItsShareWhenTheConsumerKnowsIt() {
+        RouteRun run = run(RouteRun.Phase.WRITING);
+        run.rowsOut = 1000;
+        String unknown = RunLines.progressLine(run, System.nanoTime());
+        assertTrue(unknown.startsWith("load-table: writing 1,000 rows, "), unknown);
+        run.expectedRows = 3000L; // header CamelDeltaFunnelExpectedRows: the share's rows
+        String line = RunLines.progressLine(run, System.nanoTime());
+        assertTrue(line.startsWith("load-table: writing 1,000 of 3,000 rows (33%), "), line);
+        assertTrue(line.contains(" rows/s, ETA "), line);
+    }
+
+    @Test
     void waitingToReplayNamesTheAttemptTheReplayWillBe() {
         RouteRun run = run(RouteRun.Phase.REPLAY_WAIT);
         run.attempt = 4; // ReplayRequest.attempt(): "replaying as attempt 4 in 4000 ms"
