@@ -86,6 +86,9 @@ final class ViewBuilder {
                     }
                 }
                 PhysicalSchema physical = physicalSchema(duckdb, table, locations);
+                if (!physical.uniform()) {
+                    ShreddingLayouts.check(duckdb, table, locations, columns, physical.columns());
+                }
                 boolean partitioned = !snapshot.partitionColumns().isEmpty();
                 List<long[]> deleted = DeletionVectorReader.read(duckdb, table, files);
                 if (partitioned) {

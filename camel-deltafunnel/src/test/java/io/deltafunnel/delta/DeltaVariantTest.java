@@ -165,6 +165,36 @@ class DeltaVariantTest extends DuckDbTestSupport {
     }
 
     @Test
+    void filesShreddingOneFieldAsDifferentIntegerWidthsAreReadTogether() throws Exception {
+        DeltaTableWriter t = table("widths");
+        t.dataFile("a.parquet", "SELECT 1::BIGINT AS id, " + VariantTables.shredded("NULL::BLOB", "7::INTEGER") + " AS v");
+        t.dataFile("b.parquet", "SELECT 2::BIGINT AS id, " + VariantTables.shredded("NULL::BLOB", "8000000000::BIGINT")
+                + " AS v");
+        t.commit(0, protocol(3, 7, "variantType", "variantShredding"), metadata(schema(field("id", prim("long")),
+                field("v", prim("variant")))), add("a.parquet"), add("b.parquet"));
+        register("t", t);
+        assertEquals(List.of(Map.of("id", 1L, "v", "7"), Map.of("id", 2L, "v", "8000000000")),
+                read("SELECT * FROM t ORDER BY id"));
+    }
+
+    @Test
+    void filesShreddingOneFieldAsDifferentTypesAreRefusedRatherThanReadAsTheWrongJsonType() {
+        DeltaTableWriter t = table("conflict");
+        String object = "{'a': " + VariantTables.group("NULL::BLOB", "%s") + "}";
+        t.dataFile("a.parquet", "SELECT 1::BIGINT AS id, {'v': " + VariantTables.shredded("NULL::BLOB",
+                String.format(object, "42::BIGINT")) + "} AS s");
+        t.dataFile("b.parquet", "SELECT 2::BIGINT AS id, {'v': " + VariantTables.shredded("NULL::BLOB",
+                String.format(object, "'x'")) + "} AS s");
+        String struct = "{\"type\":\"struct\",\"fields\":[" + field("v", prim("variant")) + "]}";
+        t.commit(0, protocol(3, 7, "variantType", "variantShredding"), metadata(schema(field("id", prim("long")),
+                field("s", struct))), add("a.parquet"), add("b.parquet"));
+        UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class, () -> register("t", t));
+        assertEquals("variantShredding", e.feature());
+        assertTrue(e.getMessage().contains("variant column s") && e.getMessage().contains("BIGINT")
+                && e.getMessage().contains("VARCHAR") && e.getMessage().contains("a.parquet"), e.getMessage());
+    }
+
+    @Test
     void filesWithDuckDbsOwnVariantTypeAreDecodedToo() throws Exception {
         DeltaTableWriter t = table("duckdb-variant");
         t.dataFile("a.parquet", "SELECT 1::BIGINT AS id, {'b': [1, 2], 'a': 'x'}::VARIANT AS v UNION ALL "
