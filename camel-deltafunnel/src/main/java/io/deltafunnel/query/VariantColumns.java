@@ -69,9 +69,11 @@ public final class VariantColumns {
             for (int c = 0; c < schema.getFields().size(); c++) {
                 FieldVector src = root.getVector(c);
                 FieldVector dst = decoded.getVector(c);
-                if (containsVariant(src.getField())) {
+                Field field = schema.getFields().get(c);
+                if (containsVariant(field)) {
+                    Node node = bind(field, src, dst, field.getName());
                     for (int r = 0; r < rows; r++) {
-                        copy(src, dst, r, r, src.getName(), r, json);
+                        node.copy(r, r, r, json);
                     }
                 } else {
                     src.makeTransferPair(dst).transfer();
@@ -85,6 +87,124 @@ public final class VariantColumns {
         }
         root.close();
         return decoded;
+    }
+
+    /**
+     * One vector of a column holding a variant, bound to its source and target vectors for one batch, so that the
+     * per-value work does no schema look-ups: a variant, a struct or list (map) around one, or a subtree without any
+     * (copied value by value).
+     */
+    private abstract static class Node {
+        final FieldVector src;
+        final FieldVector dst;
+        final String path;
+
+        Node(FieldVector src, FieldVector dst, String path) {
+            this.src = src;
+            this.dst = dst;
+            this.path = path;
+        }
+
+        /** Copies value {@code si} to position {@code di}; {@code row} is the top-level row, for errors. */
+        abstract void copy(int si, int di, int row, JsonText json);
+    }
+
+    private static Node bind(Field field, FieldVector src, FieldVector dst, String path) {
+        if (isVariant(field)) {
+            return new VariantNode((StructVector) src, (VarCharVector) dst, path);
+        }
+        if (!containsVariant(field)) {
+            return new Node(src, dst, path) {
+                @Override
+                void copy(int si, int di, int row, JsonText json) {
+                    dst.copyFromSafe(si, di, src);
+                }
+            };
+        }
+        if (src instanceof StructVector s) {
+            List<FieldVector> from = s.getChildrenFromFields();
+            List<FieldVector> to = ((StructVector) dst).getChildrenFromFields();
+            List<Node> children = new ArrayList<>();
+            for (int k = 0; k < from.size(); k++) {
+                children.add(bind(field.getChildren().get(k), from.get(k), to.get(k), path + "." + from.get(k).getName()));
+            }
+            return new Node(src, dst, path) {
+                @Override
+                void copy(int si, int di, int row, JsonText json) {
+                    StructVector d = (StructVector) dst;
+                    if (s.isNull(si)) {
+                        d.setNull(di);
+                        return;
+                    }
+                    d.setIndexDefined(di);
+                    for (Node child : children) {
+                        child.copy(si, di, row, json);
+                    }
+                }
+            };
+        }
+        if (src instanceof ListVector l) {
+            // also MapVector, a list of key/value structs
+            ListVector d = (ListVector) dst;
+            String elementPath = path + (field.getType() instanceof ArrowType.Map ? "{}" : "[]");
+            Node element = bind(field.getChildren().get(0), l.getDataVector(), d.getDataVector(), elementPath);
+            return new Node(src, dst, path) {
+                @Override
+                void copy(int si, int di, int row, JsonText json) {
+                    if (l.isNull(si)) {
+                        d.setNull(di);
+                        return;
+                    }
+                    int start = l.getElementStartIndex(si);
+                    int end = l.getElementEndIndex(si);
+                    int at = d.startNewValue(di);
+                    for (int j = start; j < end; j++) {
+                        element.copy(j, at + j - start, row, json);
+                    }
+                    d.endValue(di, end - start);
+                }
+            };
+        }
+        throw new VariantDecodeException(path, 0, "a variant inside Arrow type " + field.getType()
+                + " cannot be decoded", null);
+    }
+
+    /** A variant struct, written as JSON text. */
+    private static final class VariantNode extends Node {
+        private final StructVector variant;
+        private final VarCharVector out;
+        private final VarBinaryVector metadata;
+        private final FieldVector value;
+        private final FieldVector typed;
+
+        VariantNode(StructVector variant, VarCharVector out, String path) {
+            super(variant, out, path);
+            this.variant = variant;
+            this.out = out;
+            this.metadata = (VarBinaryVector) variant.getChild(VariantStruct.METADATA);
+            this.value = (FieldVector) variant.getChild(VariantStruct.VALUE);
+            this.typed = (FieldVector) variant.getChild(VariantStruct.TYPED_VALUE);
+        }
+
+        @Override
+        void copy(int si, int di, int row, JsonText json) {
+            if (variant.isNull(si)) {
+                out.setNull(di);
+                return;
+            }
+            json.reset();
+            try {
+                if (metadata.isNull(si)) {
+                    throw new IllegalArgumentException("the variant metadata is NULL");
+                }
+                if (!ShreddedVariant.append(json, new VariantJson.Metadata(metadata.get(si)), value, typed, si)) {
+                    json.appendAscii("null");
+                }
+            } catch (RuntimeException e) {
+                throw new VariantDecodeException(path, row, e.getMessage(), e);
+            }
+            out.setSafe(di, json.bytes(), 0, json.length());
+        }
     }
 
     static boolean isVariant(Field f) {
@@ -118,74 +238,5 @@ public final class VariantColumns {
             children.add(decoded(child));
         }
         return new Field(f.getName(), f.getFieldType(), children);
-    }
-
-    /**
-     * Copies value {@code si} of {@code src} to position {@code di} of {@code dst}, decoding variants on the way.
-     * {@code path} names the column for errors; {@code row} is the top-level row.
-     */
-    private static void copy(FieldVector src, FieldVector dst, int si, int di, String path, int row, JsonText json) {
-        Field field = src.getField();
-        if (isVariant(field)) {
-            VarCharVector out = (VarCharVector) dst;
-            StructVector variant = (StructVector) src;
-            if (variant.isNull(si)) {
-                out.setNull(di);
-                return;
-            }
-            json.reset();
-            try {
-                VarBinaryVector metadata = (VarBinaryVector) variant.getChild(VariantStruct.METADATA);
-                if (metadata.isNull(si)) {
-                    throw new IllegalArgumentException("the variant metadata is NULL");
-                }
-                if (!ShreddedVariant.append(json, new VariantJson.Metadata(metadata.get(si)),
-                        (FieldVector) variant.getChild(VariantStruct.VALUE),
-                        (FieldVector) variant.getChild(VariantStruct.TYPED_VALUE), si)) {
-                    json.appendAscii("null");
-                }
-            } catch (RuntimeException e) {
-                throw new VariantDecodeException(path, row, e.getMessage(), e);
-            }
-            out.setSafe(di, json.bytes(), 0, json.length());
-            return;
-        }
-        if (!containsVariant(field)) {
-            dst.copyFromSafe(si, di, src);
-            return;
-        }
-        if (src instanceof StructVector s) {
-            StructVector d = (StructVector) dst;
-            if (s.isNull(si)) {
-                d.setNull(di);
-                return;
-            }
-            d.setIndexDefined(di);
-            List<FieldVector> from = s.getChildrenFromFields();
-            List<FieldVector> to = d.getChildrenFromFields();
-            for (int k = 0; k < from.size(); k++) {
-                copy(from.get(k), to.get(k), si, di, path + "." + from.get(k).getName(), row, json);
-            }
-            return;
-        }
-        if (src instanceof ListVector l) {
-            // also MapVector, a list of key/value structs
-            ListVector d = (ListVector) dst;
-            if (l.isNull(si)) {
-                d.setNull(di);
-                return;
-            }
-            int start = l.getElementStartIndex(si);
-            int end = l.getElementEndIndex(si);
-            int at = d.startNewValue(di);
-            String element = path + (field.getType() instanceof ArrowType.Map ? "{}" : "[]");
-            for (int j = start; j < end; j++) {
-                copy(l.getDataVector(), d.getDataVector(), j, at + j - start, element, row, json);
-            }
-            d.endValue(di, end - start);
-            return;
-        }
-        throw new VariantDecodeException(path, row, "a variant inside Arrow type " + field.getType()
-                + " cannot be decoded", null);
     }
 }
