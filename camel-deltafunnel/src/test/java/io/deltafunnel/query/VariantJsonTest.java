@@ -128,6 +128,25 @@ class VariantJsonTest {
     }
 
     @Test
+    void timestampTextIsWhatTheIsoFormattersGiveForAnyInstant() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(30);
+        long[] edges = {0, -1, 1, 86_399_999_999L, -62_135_596_800_000_000L, 253_402_300_799_999_999L,
+            253_402_300_800_000_000L, -62_167_219_200_000_001L, Long.MAX_VALUE / 1000, Long.MIN_VALUE / 1000};
+        for (int i = 0; i < 20_000 + edges.length; i++) {
+            long micros = i < edges.length ? edges[i] : random.nextLong(-400_000_000_000_000_000L / 1000,
+                    400_000_000_000_000_000L / 1000) * (random.nextBoolean() ? 1 : 1000);
+            java.time.ZonedDateTime t = java.time.Instant.EPOCH.plus(micros, ChronoUnit.MICROS).atZone(ZoneOffset.UTC);
+            assertEquals("\"" + VariantJson.UTC.format(t) + "\"", json(timestamp(micros)), "micros " + micros);
+            assertEquals("\"" + VariantJson.NTZ.format(t) + "\"", json(timestampNtz(micros)), "micros " + micros);
+            long nanos = micros * 1000 + random.nextInt(1000);
+            if (Math.floorDiv(nanos, 1000) == micros) {
+                java.time.ZonedDateTime n = java.time.Instant.EPOCH.plusNanos(nanos).atZone(ZoneOffset.UTC);
+                assertEquals("\"" + VariantJson.UTC.format(n) + "\"", json(timestampNanos(nanos)), "nanos " + nanos);
+            }
+        }
+    }
+
+    @Test
     void timeOfDay() {
         assertEquals("\"12:34:56.5\"", json(timeNtz(LocalTime.of(12, 34, 56, 500_000_000).toNanoOfDay() / 1000)));
         assertEquals("\"00:00:00\"", json(timeNtz(0)));
