@@ -8,7 +8,7 @@ import java.util.TreeMap;
  * Builds the SQL expression that turns a Parquet column (as DuckDB reads it, {@link DuckType}) into the Delta column
  * the view exposes: renames physical (column-mapped) nested field names to logical ones, casts widened types to the
  * table's current type, converts timestamps as UTC whatever the session time zone, and yields typed NULLs for fields
- * a file does not have. An unchanged column stays a bare column reference so that DuckDB can push filters into the
+ * a file does not have, and hands variants over as a {@link VariantStruct}. An unchanged column stays a bare column reference so that DuckDB can push filters into the
  * Parquet scan.
  */
 final class ColumnProjection {
@@ -57,8 +57,48 @@ final class ColumnProjection {
             return new Expr("map_from_entries(list_transform(map_entries(" + input + "), lambda " + var
                     + ": struct_pack(key := " + key.sql() + ", value := " + value.sql() + ")))", false);
         }
-        // variant columns are never projected (see DeltaSnapshot.viewColumns)
-        return new Expr(input, true);
+        if (target instanceof DeltaType.Variant) {
+            return new Expr(variant(input, physical), false);
+        }
+        throw new IllegalArgumentException("no projection for Delta type " + target.simpleString());
+    }
+
+    /**
+     * A variant as the {@link VariantStruct} the reader decodes: the file's {@code metadata}, {@code value} and, when
+     * shredded, {@code typed_value}, renamed to the reserved field names. DuckDB reads a Parquet group without the
+     * {@code VARIANT} annotation (what Spark 4.0 / Delta 3.x-4.0 write) as a plain {@code STRUCT}; a group with it as its
+     * own {@code VARIANT} type, which {@code variant_to_parquet_variant} turns back into unshredded binary parts.
+     */
+    private static String variant(String input, DuckType physical) {
+        String metadata;
+        String value;
+        String typed = null;
+        if (physical.is("VARIANT")) {
+            String parts = "CAST(variant_to_parquet_variant(" + input + ") AS STRUCT(metadata BLOB, \"value\" BLOB))";
+            metadata = "struct_extract(" + parts + ", 'metadata')";
+            value = "struct_extract(" + parts + ", 'value')";
+        } else {
+            Map<String, DuckType> fields = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+            if (physical.is("STRUCT")) {
+                fields.putAll(physical.fields());
+            }
+            if (!fields.containsKey("metadata") || !(fields.containsKey("value") || fields.containsKey("typed_value"))) {
+                throw new IllegalArgumentException("a variant column must be stored as a group of metadata, value "
+                        + "[and typed_value], but the data file has " + physical.render());
+            }
+            metadata = "struct_extract(" + input + ", 'metadata')";
+            value = fields.containsKey("value") ? "struct_extract(" + input + ", 'value')" : "CAST(NULL AS BLOB)";
+            if (fields.containsKey("typed_value")) {
+                typed = "struct_extract(" + input + ", 'typed_value')";
+            }
+        }
+        StringJoiner packed = new StringJoiner(", ", "struct_pack(", ")");
+        packed.add(SqlText.ident(VariantStruct.METADATA) + " := " + metadata);
+        packed.add(SqlText.ident(VariantStruct.VALUE) + " := " + value);
+        if (typed != null) {
+            packed.add(SqlText.ident(VariantStruct.TYPED_VALUE) + " := " + typed);
+        }
+        return "CASE WHEN " + input + " IS NULL THEN NULL ELSE " + packed + " END";
     }
 
     private static Expr struct(String input, DeltaType.Struct target, DuckType physical, int depth) {

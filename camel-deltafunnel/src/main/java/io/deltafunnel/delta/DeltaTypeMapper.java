@@ -42,7 +42,7 @@ final class DeltaTypeMapper {
         if (type instanceof DeltaType.MapType m) {
             return "MAP(" + duckType(m.keyType()) + ", " + duckType(m.valueType()) + ")";
         }
-        // variant: the raw physical struct-of-binary (only used for NULL placeholders; variant columns are not exposed)
-        return "STRUCT(\"value\" BLOB, metadata BLOB)";
+        // variant: the struct the view hands to the reader, which decodes it into JSON text (see VariantStruct)
+        return VariantStruct.duckType();
     }
 }

@@ -9,7 +9,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Registers Delta table snapshots as DuckDB TEMP views on a caller-owned connection, so that a SQL query on that same
- * connection can read them by name. Each view shows the table's logical columns (variant columns left out) with
+ * connection can read them by name. Each view shows the table's logical columns (variants as the {@link VariantStruct} the reader decodes) with
  * deletion vectors, column mapping, partition values and type widening applied. See DELTA.md.
  */
 public final class DeltaViews {
@@ -62,8 +62,8 @@ public final class DeltaViews {
             }
             ViewBuilder.register(duckdb, spec.view(), snapshot);
             if (!snapshot.skippedColumns().isEmpty()) {
-                LOG.warn("Delta table {}: view {} leaves out variant column(s) {}", snapshot.tablePath(), spec.view(),
-                        snapshot.skippedColumns());
+                LOG.warn("Delta table {}: view {} leaves out column(s) it cannot read: {}", snapshot.tablePath(),
+                        spec.view(), snapshot.skippedColumnReasons());
             }
             if (announce) {
                 LOG.info("Delta table {}: registered view {} at version {} ({} files) in {} ms", snapshot.tablePath(),

@@ -13,8 +13,8 @@ final class ProtocolSupport {
     static final int MAX_READER_VERSION = 3;
 
     /**
-     * Reader features this reader implements. The variant features are accepted because variant columns are left out
-     * of the view (see DELTA.md); {@code vacuumProtocolCheck} has no read-side effect.
+     * Reader features this reader implements. Variant columns, shredded or not, are decoded into JSON text (see
+     * DELTA.md, "Variant columns"); {@code vacuumProtocolCheck} has no read-side effect.
      */
     static final Set<String> SUPPORTED_READER_FEATURES = Set.of("columnMapping", "deletionVectors", "timestampNtz",
             "typeWidening", "typeWidening-preview", "v2Checkpoint", "vacuumProtocolCheck", "variantType",

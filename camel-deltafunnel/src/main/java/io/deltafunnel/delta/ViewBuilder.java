@@ -55,8 +55,8 @@ final class ViewBuilder {
         String table = snapshot.tablePath();
         List<DeltaColumn> columns = snapshot.viewColumns();
         if (columns.isEmpty()) {
-            throw new UnsupportedFeatureException(table, "variant", "every column of the table is a variant column; "
-                    + "variant columns are not exposed, so the view would have no columns");
+            throw new UnsupportedFeatureException(table, "columns", "no column of the table can be read ("
+                    + snapshot.skippedColumnReasons() + "), so the view would have no columns");
         }
         try {
             String select;
@@ -86,6 +86,9 @@ final class ViewBuilder {
                     }
                 }
                 PhysicalSchema physical = physicalSchema(duckdb, table, locations);
+                if (!physical.uniform()) {
+                    ShreddingLayouts.check(duckdb, table, locations, columns, physical.columns());
+                }
                 boolean partitioned = !snapshot.partitionColumns().isEmpty();
                 List<long[]> deleted = DeletionVectorReader.read(duckdb, table, files);
                 if (partitioned) {
@@ -103,8 +106,13 @@ final class ViewBuilder {
                     if (partitionIndex >= 0) {
                         expr = "f." + SqlText.ident("p" + partitionIndex);
                     } else {
-                        expr = ColumnProjection.project("d." + SqlText.ident(c.physicalName()), c.type(),
-                                physical.columns().get(c.physicalName()), 0).sql();
+                        try {
+                            expr = ColumnProjection.project("d." + SqlText.ident(c.physicalName()), c.type(),
+                                    physical.columns().get(c.physicalName()), 0).sql();
+                        } catch (IllegalArgumentException e) {
+                            throw new UnsupportedFeatureException(table, c.type().simpleString(), "column " + c.name()
+                                    + " (" + c.type().simpleString() + ") cannot be read: " + e.getMessage());
+                        }
                     }
                     cols.add(expr + " AS " + SqlText.ident(c.name()));
                 }

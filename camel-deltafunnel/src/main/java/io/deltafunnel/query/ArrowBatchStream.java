@@ -31,6 +31,9 @@ import org.duckdb.DuckDBResultSet;
  * and closes after the stream. Each {@link ArrowBatch} returned by {@link #next()} is owned by the
  * caller, allocated from the caller's allocator, and survives the stream's close.
  *
+ * <p><b>Variants.</b> Delta {@code variant} values, which a Delta view hands over as raw binary parts, leave the
+ * stream as JSON text ({@link VariantColumns}); a batch without one is passed through untouched.
+ *
  * <p><b>Input statistics.</b> {@link #stats()} counts the batches handed out (input side only).
  *
  * <p>An empty result yields exactly one empty batch that carries the result schema, marked last.
@@ -104,7 +107,8 @@ public final class ArrowBatchStream implements AutoCloseable {
             lookAhead = null;
             if (current == null) {
                 // Nothing at all: one empty batch that still carries the result schema.
-                current = VectorSchemaRoot.create(reader.getVectorSchemaRoot().getSchema(), allocator);
+                current = VectorSchemaRoot.create(VariantColumns.decodedSchema(reader.getVectorSchemaRoot().getSchema()),
+                        allocator);
                 current.setRowCount(0);
                 finished = true;
             } else {
@@ -157,11 +161,13 @@ public final class ArrowBatchStream implements AutoCloseable {
                 pair.transfer();
             }
             owned.setRowCount(shared.getRowCount());
-            return owned;
         } catch (RuntimeException e) {
             owned.close();
             throw e;
         }
+        // Delta variants (VariantStruct) become JSON text here, before the batch leaves the reader; decode takes
+        // ownership of `owned` (returned unchanged when the batch has no variant).
+        return VariantColumns.decode(owned, allocator);
     }
 
     private static String rootMessage(Throwable e) {

@@ -111,7 +111,12 @@ public class DeltaConformanceTest {
             assertEquals(types, snapshot.schema().stream().map(c -> c.type().simpleString()).toList(), "column types");
             List<String> skipped = expected.containsKey("skipped_columns")
                     ? (List<String>) expected.get("skipped_columns") : List.of();
-            assertEquals(skipped, snapshot.skippedColumns(), "skipped columns");
+            // the corpus fingerprints leave variant columns out; this reader decodes them (checked against the
+            // generating tests' values in VariantCorpusTest), so only the other skipped columns must be skipped here
+            List<String> variantColumns = snapshot.schema().stream().filter(c -> c.type().containsVariant())
+                    .map(DeltaColumn::name).toList();
+            assertEquals(skipped.stream().filter(c -> !variantColumns.contains(c)).toList(), snapshot.skippedColumns(),
+                    "skipped columns");
             try (RootAllocator allocator = new RootAllocator();
                     Statement st = conn.createStatement();
                     ResultSet rs = st.executeQuery("SELECT * FROM t");

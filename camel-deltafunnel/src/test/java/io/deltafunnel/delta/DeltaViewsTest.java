@@ -227,16 +227,19 @@ class DeltaViewsTest extends DuckDbTestSupport {
     }
 
     @Test
-    void variantColumnsAreLeftOut() throws Exception {
+    void variantColumnsAreInTheViewNoLongerLeftOut() throws Exception {
         DeltaTableWriter t = table("variant");
         String arr = "{\"type\":\"array\",\"elementType\":\"variant\",\"containsNull\":true}";
-        t.dataFile("a.parquet", "SELECT 1::BIGINT AS id, {'value': '\\x00'::BLOB, 'metadata': '\\x01'::BLOB} AS v, "
-                + "[{'value': '\\x00'::BLOB, 'metadata': '\\x01'::BLOB}] AS av");
+        t.dataFile("a.parquet", "SELECT 1::BIGINT AS id, {'value': '\\x0C\\x05'::BLOB, 'metadata': '\\x01\\x00\\x00'::BLOB} AS v, "
+                + "[{'value': '\\x00'::BLOB, 'metadata': '\\x01\\x00\\x00'::BLOB}] AS av");
         t.commit(0, protocol(3, 7, "variantType"), metadata(schema(field("id", prim("long")), field("v", prim("variant")),
                 field("av", arr))), add("a.parquet"));
         DeltaSnapshot s = register("v", t);
-        assertEquals(List.of("v", "av"), s.skippedColumns());
-        assertEquals(Map.of("id", "BIGINT"), describe("v"));
+        assertEquals(List.of(), s.skippedColumns());
+        String variant = "STRUCT(" + VariantStruct.METADATA + " BLOB, " + VariantStruct.VALUE + " BLOB)";
+        assertEquals(Map.of("id", "BIGINT", "v", variant, "av", variant + "[]"), describe("v"));
+        assertEquals(List.of("0C05|00"), rows("SELECT hex(v." + VariantStruct.VALUE + "), hex(av[1]."
+                + VariantStruct.VALUE + ") FROM v"));
     }
 
     @Test
