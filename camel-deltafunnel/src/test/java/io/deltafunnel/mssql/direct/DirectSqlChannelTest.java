@@ -58,7 +58,7 @@ class DirectSqlChannelTest {
     @Test
     void placeholdersAreNumberedOutsideStringsIdentifiersAndComments() {
         assertEquals("SELECT '?', [a?b], @P0 -- ?\n, @P1 /* ? */ WHERE x = @P2 AND y = 'it''s ?'",
-                RpcRequest.numberPlaceholders(
+                RpcRequestBuilder.numberPlaceholders(
                         "SELECT '?', [a?b], ? -- ?\n, ? /* ? */ WHERE x = ? AND y = 'it''s ?'"));
     }
 
