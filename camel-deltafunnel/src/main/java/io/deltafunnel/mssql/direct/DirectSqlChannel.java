@@ -126,6 +126,8 @@ public final class DirectSqlChannel implements SqlChannel {
 
     @Override
     public void bulkWrite(TableName destination, BulkBatch batch, BulkLoadSettings settings) throws SQLException {
+        // Before anything is sent (a rejection leaves the session as it was); a no-op for a validated batch.
+        batch.validate();
         Map<String, Collation> collations = collations(destination);
         DirectBulkWriter writer = new DirectBulkWriter(connection).serverCollations(collations)
                 .tableLock(settings.tableLock())

@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  */
 final class ShardFinalStep {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ShardFinalStep.class);
+    /** The shard session's logger: these are its log lines (docs/application.md shows them under ShardSession). */
+    private static final Logger LOG = LoggerFactory.getLogger(ShardSession.class);
 
     private final String runId;
     private final BulkLoadSettings settings;
