@@ -106,6 +106,23 @@ class PackageStructureTest {
     }
 
     @Test
+    void theDirectPathUsesNoDriverType() throws IOException {
+        // bulkEncoder=direct writes the driver-neutral BulkBatch: nothing of mssql-jdbc, nor its ISQLServerBulkData
+        // adapter (ArrowBulkData, BoundBulkData), is referred to by the direct package's code
+        Pattern driver = Pattern.compile("com\\.microsoft\\.sqlserver|\\bArrowBulkData\\b|\\bBoundBulkData\\b");
+        List<String> wrong = new ArrayList<>();
+        for (Path f : FILES.getOrDefault(BASE + ".mssql.direct", List.of())) {
+            String code = COMMENTS_AND_STRINGS.matcher(Files.readString(f)).replaceAll(" ");
+            Matcher m = driver.matcher(code);
+            while (m.find()) {
+                wrong.add(MAIN.relativize(f) + ": " + m.group());
+            }
+        }
+        assertTrue(FILES.containsKey(BASE + ".mssql.direct"), "no direct package found");
+        assertEquals(List.of(), wrong);
+    }
+
+    @Test
     void theMssqlRootHoldsOnlyTheSharedVocabulary() {
         List<Path> root = FILES.getOrDefault(BASE + ".mssql", List.of());
         assertTrue(root.size() <= 12, "io.deltafunnel.mssql has " + root.size() + " files: " + root);

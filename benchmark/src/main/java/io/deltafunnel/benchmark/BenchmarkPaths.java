@@ -28,6 +28,7 @@ import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.bind.BoundColumn;
 import io.deltafunnel.mssql.bind.TargetColumn;
 import io.deltafunnel.mssql.channel.ArrowBulkData;
+import io.deltafunnel.mssql.channel.BulkBatch;
 import io.deltafunnel.mssql.direct.DirectBulkWriter;
 import io.deltafunnel.mssql.direct.DirectTdsConnection;
 import io.deltafunnel.query.ArrowBatch;
@@ -290,8 +291,7 @@ final class BenchmarkPaths {
                             if (columns == null) {
                                 columns = BulkColumns.bind(meta, TABLE, root.getSchema());
                             }
-                            ArrowBulkData data = new ArrowBulkData(root, columns);
-                            data.validate(0);
+                            ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, columns, 0).validate());
                             while (data.next()) {
                                 sink += System.identityHashCode(data.getRowData()[0]) & 1;
                             }
@@ -337,8 +337,7 @@ final class BenchmarkPaths {
                         if (columnsRef.get() == null) {
                             columnsRef.set(BulkColumns.bind(meta, TABLE, root.getSchema()));
                         }
-                        ArrowBulkData data = new ArrowBulkData(root, columnsRef.get());
-                        data.validate(0);
+                        ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, columnsRef.get(), 0).validate());
                         while (i < keep && data.next()) {
                             prebuilt[i++] = data.getRowData().clone();
                         }

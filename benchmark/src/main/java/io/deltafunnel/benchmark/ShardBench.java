@@ -21,6 +21,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.deltafunnel.mssql.shard.LoadRowStatus;
+import io.deltafunnel.mssql.shard.ShardRowStatus;
 import io.deltafunnel.mssql.shard.ShardTables;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.camel.CamelContext;
@@ -360,7 +362,8 @@ public final class ShardBench {
                         throw new IllegalStateException("load " + loadId + ": no row in " + t.loads()
                                 + " (the producer did not run the shard protocol)");
                     }
-                    if (!ShardTables.DONE.equals(rs.getString(1)) || rs.getInt(2) != n || rs.getObject(3) == null) {
+                    if (!LoadRowStatus.DONE.text().equals(rs.getString(1)) || rs.getInt(2) != n
+                            || rs.getObject(3) == null) {
                         throw new IllegalStateException("load " + loadId + ": status " + rs.getString(1) + ", "
                                 + rs.getInt(2) + " shards, finished_by " + rs.getObject(3) + "; expected done, " + n
                                 + ", a shard");
@@ -374,7 +377,8 @@ public final class ShardBench {
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         int i = rs.getInt(1);
-                        if (i != seen || !ShardTables.DONE.equals(rs.getString(2)) || rs.getLong(3) != perShard[i]) {
+                        if (i != seen || !ShardRowStatus.DONE.text().equals(rs.getString(2))
+                                || rs.getLong(3) != perShard[i]) {
                             throw new IllegalStateException("load " + loadId + ": shard row " + i + " is "
                                     + rs.getString(2) + " with " + rs.getLong(3) + " rows; the route of shard " + seen
                                     + " saw " + perShard[seen] + " rows");

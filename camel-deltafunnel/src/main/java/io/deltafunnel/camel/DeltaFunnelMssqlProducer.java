@@ -105,7 +105,8 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
             written = writer.write(batch, batches, stats -> publish(exchange, stats));
         }
         if (written.loadStatus() != null) {
-            exchange.getMessage().setHeader(DeltaFunnelConstants.LOAD_STATUS, written.loadStatus());
+            // the header carries the status's text (shard-done, load-done, already-done), read as such by the routes app
+            exchange.getMessage().setHeader(DeltaFunnelConstants.LOAD_STATUS, written.loadStatus().text());
         }
         if (!batch.complete()) {
             // The route failing after this batch ends the run at the source: discard it here at once.

@@ -15,7 +15,7 @@ import com.microsoft.sqlserver.jdbc.SQLServerDataSource;
 import io.deltafunnel.delta.DeltaConformanceTest;
 import io.deltafunnel.handoff.IncrementalLoad;
 import io.deltafunnel.handoff.ShardAssignment;
-import io.deltafunnel.mssql.shard.ShardTables;
+import io.deltafunnel.mssql.shard.LoadRowStatus;
 import io.deltafunnel.query.ShardUnsafeQueryException;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.camel.Exchange;
@@ -163,7 +163,7 @@ class DeltaFunnelShardedConsumerTest extends EmulatorRouteTestSupport {
                     assertEquals(loadId, a.loadId(), "both shards load the same plan");
                 }
             }
-            assertEquals(List.of(List.of(loadId, name, 2, ShardTables.OPEN)),
+            assertEquals(List.of(List.of(loadId, name, 2, LoadRowStatus.OPEN.text())),
                     query("SELECT [load_id], [load_key], [shard_count], [status] FROM [dbo].[deltafunnel_state_loads]"
                             + " WHERE [load_key] = N'" + name + "'"));
         }

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 
-import io.deltafunnel.mssql.session.BulkLoadSession;
+import io.deltafunnel.mssql.session.StagingTable;
 
 import org.junit.jupiter.api.Test;
 
@@ -32,10 +32,10 @@ class BulkLoadSettingsTest {
 
     @Test
     void stagingNameStaysWithinTheIdentifierLimit() {
-        TableName staging = BulkLoadSession.stagingName(new TableName("s", "orders"),
+        TableName staging = StagingTable.forRun(new TableName("s", "orders"),
                 "0f8fad5b-d9cb-469f-a165-70867728950e");
         assertEquals(new TableName("s", "orders__df_0f8fad5bd9cb"), staging);
-        TableName longOne = BulkLoadSession.stagingName(new TableName("s", "x".repeat(128)), "abc");
+        TableName longOne = StagingTable.forRun(new TableName("s", "x".repeat(128)), "abc");
         assertTrue(longOne.table().length() <= 128, longOne.table());
         assertTrue(longOne.table().endsWith("__df_abc"));
     }

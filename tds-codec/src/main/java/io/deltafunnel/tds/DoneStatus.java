@@ -1,6 +1,6 @@
 package io.deltafunnel.tds;
 
-/** DONE / DONEPROC / DONEINPROC status bits and common CurCmd values. */
+/** DONE / DONEPROC / DONEINPROC status bits and common CurCmd values (MS-TDS 2.2.7.6, 2.2.7.7, 2.2.7.8). */
 public final class DoneStatus {
     public static final int FINAL = 0x00;
     public static final int MORE = 0x01;

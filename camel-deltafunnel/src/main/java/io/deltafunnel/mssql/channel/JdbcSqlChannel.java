@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@link SqlChannel} over an mssql-jdbc {@link Connection} ({@code bulkEncoder=driver}): batches are written with
- * {@link SQLServerBulkCopy} from {@link ArrowBulkData}. Owns the connection it is given.
+ * {@link SQLServerBulkCopy} from {@link ArrowBulkData} (the only place a {@link BulkBatch} becomes mssql-jdbc's
+ * {@code ISQLServerBulkData}). Owns the connection it is given.
  */
 public final class JdbcSqlChannel implements SqlChannel {
 
@@ -161,7 +162,8 @@ public final class JdbcSqlChannel implements SqlChannel {
     }
 
     @Override
-    public void bulkWrite(TableName destination, ArrowBulkData data, BulkLoadSettings settings) throws SQLException {
+    public void bulkWrite(TableName destination, BulkBatch batch, BulkLoadSettings settings) throws SQLException {
+        ArrowBulkData data = new ArrowBulkData(batch.validate());
         try (SQLServerBulkCopy copy = new SQLServerBulkCopy(connection)) {
             SQLServerBulkCopyOptions options = new SQLServerBulkCopyOptions();
             options.setTableLock(settings.tableLock());
@@ -173,7 +175,7 @@ public final class JdbcSqlChannel implements SqlChannel {
             options.setBulkCopyTimeout(settings.timeoutSeconds());
             copy.setBulkCopyOptions(options);
             copy.setDestinationTableName(destination.quoted());
-            List<BoundColumn> columns = data.columns();
+            List<BoundColumn> columns = batch.columns();
             for (int i = 0; i < columns.size(); i++) {
                 copy.addColumnMapping(i + 1, columns.get(i).target().name());
             }

@@ -50,8 +50,14 @@ public interface SqlChannel extends SqlStatements, AutoCloseable {
         return null;
     }
 
-    /** Bulk-writes every row of {@code data} into {@code destination} with the settings' bulk options. */
-    void bulkWrite(TableName destination, ArrowBulkData data, BulkLoadSettings settings) throws SQLException;
+    /**
+     * Bulk-writes every row of {@code batch} into {@code destination} with the settings' bulk options. A batch not
+     * {@linkplain BulkBatch#validated() validated} yet is validated first, so that nothing is sent unless every
+     * value fits. The batch's root stays the caller's.
+     *
+     * @throws BulkBatch.Rejection a value does not fit its target column (nothing was sent)
+     */
+    void bulkWrite(TableName destination, BulkBatch batch, BulkLoadSettings settings) throws SQLException;
 
     /** A short name for logs: {@code driver} or {@code direct}. */
     String encoder();

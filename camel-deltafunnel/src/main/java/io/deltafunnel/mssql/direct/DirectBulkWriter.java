@@ -13,9 +13,12 @@ import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.bind.BoundColumn;
 import io.deltafunnel.mssql.bind.TargetBinding;
 import io.deltafunnel.mssql.bind.TargetColumn;
-import io.deltafunnel.mssql.channel.ArrowBulkData;
+import io.deltafunnel.mssql.channel.BulkBatch;
 import io.deltafunnel.tds.Collation;
+import io.deltafunnel.tds.DoneStatus;
 import io.deltafunnel.tds.TdsMessageWriter;
+import io.deltafunnel.tds.TokenType;
+import io.deltafunnel.tds.TokenWriter;
 
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -27,8 +30,9 @@ import org.apache.arrow.vector.types.pojo.Field;
  * columns).
  *
  * <p>Before anything is sent, every value is checked with the mssql-jdbc path's rules
- * ({@link ArrowBulkData#validate(long)}, {@link TargetBinding}): a value that does not fit exactly raises
- * {@link ArrowBulkData.Rejection} naming column and row, and nothing is sent. The wire type follows the target
+ * ({@link BulkBatch#validate()}, {@link TargetBinding}): a value that does not fit exactly raises
+ * {@link BulkBatch.Rejection} naming column and row, and nothing is sent. The writer reads the driver-neutral
+ * {@link BulkBatch}; nothing of mssql-jdbc is involved. The wire type follows the target
  * column and temporal values always travel as native TDS types (never as text).
  *
  * <p>Encoded pairs (Arrow → target: wire type), i.e. every pair the producer accepts:
@@ -113,22 +117,25 @@ public final class DirectBulkWriter {
     }
 
     /**
-     * Writes every row of {@code data}'s batch into {@code table} with {@code data}'s bound columns, in INSERT BULK
-     * rounds of {@code roundRows} rows (0 = one round, as mssql-jdbc's batchSize), without checking the values again:
-     * the caller has validated the whole batch with {@link ArrowBulkData#validate(long)} (as {@code BulkLoadSession}
-     * does). The column encoders are built once for all rounds.
+     * Writes every row of {@code batch} into {@code table} with its bound columns, in INSERT BULK rounds of
+     * {@code roundRows} rows (0 = one round, as mssql-jdbc's batchSize). The batch is validated first unless it is
+     * already ({@link BulkBatch#validated()}: {@code BulkLoadSession} validates every batch before the channel
+     * gets it), so the values are never checked twice. The column encoders are built once for all rounds. The
+     * batch's root stays the caller's.
      *
      * @return the row count the server reported, summed over the rounds
+     * @throws BulkBatch.Rejection a value does not fit its target column (nothing was sent)
      */
-    public long writeValidated(TableName table, ArrowBulkData data, int roundRows) throws IOException {
-        List<BoundColumn> bound = data.columns();
+    public long write(TableName table, BulkBatch batch, int roundRows) throws IOException {
+        batch.validate();
+        List<BoundColumn> bound = batch.columns();
         DirectEncoders.Encoder[] encoders = new DirectEncoders.Encoder[bound.size()];
         for (int i = 0; i < encoders.length; i++) {
             BoundColumn c = bound.get(i);
-            encoders[i] = DirectEncoders.forColumn(c, data.root().getVector(c.sourceIndex()),
+            encoders[i] = DirectEncoders.forColumn(c, batch.vector(i),
                     serverCollations.get(c.target().name().toLowerCase(Locale.ROOT)));
         }
-        int rows = data.root().getRowCount();
+        int rows = batch.rowCount();
         int round = roundRows > 0 ? roundRows : Math.max(rows, 1);
         long written = 0;
         for (int from = 0; from < rows; from += round) {
@@ -161,7 +168,7 @@ public final class DirectBulkWriter {
             encoders[i] = DirectEncoders.forColumn(column, root.getVector(i));
         }
         if (validate) {
-            new ArrowBulkData(root, bound).validate(0);
+            new BulkBatch(root, bound, 0).validate();
         }
         return write(table, bound, encoders, from, to);
     }
@@ -219,21 +226,24 @@ public final class DirectBulkWriter {
 
         TdsMessageWriter w = connection.beginBulkLoad();
         try {
-            w.writeByte(0x81).writeShort(encoders.length); // COLMETADATA
+            w.writeByte(TokenType.COLMETADATA).writeShort(encoders.length);
             for (int i = 0; i < encoders.length; i++) {
-                // user type; flags: updatable, plus nullable as the catalog says (as mssql-jdbc copies them)
-                w.writeInt(0).writeShort(targets.get(i).nullable() ? 0x0009 : 0x0008);
+                // UserType 0; flags: usUpdateable 2 ("unknown"), plus fNullable as the catalog says (as mssql-jdbc
+                // copies them)
+                w.writeInt(0).writeShort(TokenWriter.FLAG_UPDATEABLE_UNKNOWN
+                        | (targets.get(i).nullable() ? TokenWriter.FLAG_NULLABLE : 0));
                 encoders[i].typeInfo(w);
                 String name = targets.get(i).name();
                 w.writeByte(name.length()).writeChars(name);
             }
             for (int r = from; r < to; r++) {
-                w.writeByte(0xD1); // ROW
+                w.writeByte(TokenType.ROW);
                 for (DirectEncoders.Encoder e : encoders) {
                     e.value(w, r);
                 }
             }
-            w.writeByte(0xFD).writeShort(0).writeShort(0).writeLong(0); // DONE
+            // DONE: status DONE_FINAL, CurCmd 0, DoneRowCount 0 (MS-TDS 2.2.7.6)
+            w.writeByte(TokenType.DONE).writeShort(DoneStatus.FINAL).writeShort(DoneStatus.CMD_NONE).writeLong(0);
             w.end();
         } catch (IOException | RuntimeException | Error e) {
             // The message broke off: the server may hold part of it (packets already flushed), so no request may

@@ -14,15 +14,15 @@ import io.deltafunnel.mssql.channel.SqlChannelProvider;
 /** Opens {@link DirectSqlChannel}s ({@code bulkEncoder=direct}) with fixed options and an optional fallback. */
 public final class DirectChannels implements SqlChannelProvider {
 
-    private final DirectTdsConnection.Options options;
+    private final DirectOptions options;
     private final SqlChannelProvider fallback;
 
     /**
-     * @throws IllegalArgumentException contradictory options (see {@link DirectTdsConnection.Options#validate()})
+     * @throws IllegalArgumentException contradictory options (see {@link DirectOptions#validate()})
      * @param fallback the provider a run switches to when the direct writer cannot encode one of its columns, or
      *                 null to fail such runs
      */
-    public DirectChannels(DirectTdsConnection.Options options, SqlChannelProvider fallback) {
+    public DirectChannels(DirectOptions options, SqlChannelProvider fallback) {
         options.validate(); // contradictory settings fail when the producer starts, not at the first batch
         this.options = options;
         this.fallback = fallback;

@@ -49,7 +49,7 @@ import org.apache.arrow.vector.UInt8Vector;
  * real/float; DECIMALN (also for numeric) with the compact length of the target precision; BIGCHAR/BIGVARCHAR/NCHAR/NVARCHAR
  * with the target length and collation (PLP for (max) and for text/ntext); BIGBINARY/BIGVARBINARY (PLP for (max) and
  * image); GUID; DATEN, TIMEN, DATETIME2N, DATETIMEOFFSETN with the target scale; DATETIMN (8 bytes for datetime, 4
- * for smalldatetime). Every value has already been checked by {@code ArrowBulkData.validate} with the producer's
+ * for smalldatetime). Every value has already been checked by {@code BulkBatch.validate} with the producer's
  * rules, so the encoders only convert exact values (nothing is rounded here).
  *
  * <p>Slow paths (a boxed value per row, documented and rare): a decimal whose unscaled value does not fit 64 bits

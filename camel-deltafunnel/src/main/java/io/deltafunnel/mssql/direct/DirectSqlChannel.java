@@ -13,7 +13,7 @@ import java.util.Map;
 import io.deltafunnel.mssql.BulkLoadSettings;
 import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.bind.BoundColumn;
-import io.deltafunnel.mssql.channel.ArrowBulkData;
+import io.deltafunnel.mssql.channel.BulkBatch;
 import io.deltafunnel.mssql.channel.SqlChannel;
 import io.deltafunnel.tds.Collation;
 
@@ -125,13 +125,15 @@ public final class DirectSqlChannel implements SqlChannel {
     }
 
     @Override
-    public void bulkWrite(TableName destination, ArrowBulkData data, BulkLoadSettings settings) throws SQLException {
+    public void bulkWrite(TableName destination, BulkBatch batch, BulkLoadSettings settings) throws SQLException {
+        // Before anything is sent (a rejection leaves the session as it was); a no-op for a validated batch.
+        batch.validate();
         Map<String, Collation> collations = collations(destination);
         DirectBulkWriter writer = new DirectBulkWriter(connection).serverCollations(collations)
                 .tableLock(settings.tableLock())
                 .keepNulls(settings.keepNulls()).checkConstraints(settings.checkConstraints())
                 .fireTriggers(settings.fireTriggers());
-        run(() -> writer.writeValidated(destination, data, settings.bulkBatchSize()));
+        run(() -> writer.write(destination, batch, settings.bulkBatchSize()));
     }
 
     /**

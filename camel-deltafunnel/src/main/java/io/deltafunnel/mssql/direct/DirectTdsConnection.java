@@ -20,12 +20,9 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.security.KeyStore;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
 import java.util.function.Supplier;
 
 import javax.net.ssl.SSLContext;
@@ -42,18 +39,18 @@ import javax.net.ssl.SSLSocket;
  *
  * <ul>
  * <li><b>Authentication</b>: SQL authentication (user + password, LOGIN7 with the obfuscated password) or an Entra
- * ID access token ({@link Options#accessToken(Supplier)}: PRELOGIN FEDAUTHREQUIRED, LOGIN7 FEDAUTH feature with the
+ * ID access token ({@link DirectOptions#accessToken(Supplier)}: PRELOGIN FEDAUTHREQUIRED, LOGIN7 FEDAUTH feature with the
  * SECURITYTOKEN library, MS-TDS 2.2.6.4). Integrated security / Kerberos / NTLM are not supported.</li>
  * <li><b>Encryption</b> ({@link Encryption}): {@code MANDATORY} (default, TDS 7.4: PRELOGIN, then a TLS 1.2
  * handshake wrapped in PRELOGIN packets, then raw TLS for the whole session), {@code STRICT} (TDS 8.0: TLS 1.2/1.3
  * handshake first with ALPN "tds/8.0", PRELOGIN and LOGIN7 inside TLS, the certificate always validated) or
  * {@code OFF} (no TLS at all; the server must agree). Login-only encryption is not supported.</li>
- * <li><b>Certificates</b>: validated against the JDK's default trust store or {@link Options#trustStore}, with the
- * host name (or {@link Options#hostNameInCertificate}) checked by the HTTPS rules, unless
- * {@link Options#trustServerCertificate(boolean)} (not allowed with {@code STRICT}).</li>
+ * <li><b>Certificates</b>: validated against the JDK's default trust store or {@link DirectOptions#trustStore}, with the
+ * host name (or {@link DirectOptions#hostNameInCertificate}) checked by the HTTPS rules, unless
+ * {@link DirectOptions#trustServerCertificate(boolean)} (not allowed with {@code STRICT}).</li>
  * <li><b>Routing</b>: a routing ENVCHANGE (type 20) in the login answer makes the client reconnect once to the named
  * host and port with the same options and log in again (the certificate then has to name the new host); a second
- * redirect, or any redirect with {@link Options#followRouting(boolean) followRouting(false)}, is a
+ * redirect, or any redirect with {@link DirectOptions#followRouting(boolean) followRouting(false)}, is a
  * {@link DirectRoutingException}.</li>
  * </ul>
  *
@@ -62,12 +59,12 @@ import javax.net.ssl.SSLSocket;
  *
  * <p>Used by the producer with {@code bulkEncoder=direct} (experimental). Not thread-safe.
  *
- * <p>What lives elsewhere: the trust set-up and the TLS failure reasons in {@link DirectTls}, the TLS 7.x handshake
- * itself in tds-codec's {@link PreloginTls}, the LOGIN7 message in {@link Login7Request}, the {@code sp_executesql}
- * RPC body in {@link RpcRequest}, the token stream of a reply in {@link DirectReply}. What stays here is the
- * connection's state, which the steps share and change as they go (the socket and its streams as TLS comes up, the
- * phase for timeout messages, the negotiated packet size, the transaction descriptor, the routing target and the
- * FEDAUTH echo/acknowledgement), with the {@link Options} the public API has always exposed as a nested class.
+ * <p>What lives elsewhere: the settings in {@link DirectOptions}, the trust set-up and the TLS failure reasons in
+ * {@link DirectTls}, the TLS 7.x handshake itself in tds-codec's {@link PreloginTls}, the LOGIN7 message in
+ * {@link Login7Builder}, the {@code sp_executesql} RPC body in {@link RpcRequestBuilder}, the token stream of a reply in
+ * {@link DirectReply}. What stays here is the connection's state, which the steps share and change as they go (the
+ * socket and its streams as TLS comes up, the phase for timeout messages, the negotiated packet size, the transaction
+ * descriptor, the routing target and the FEDAUTH echo/acknowledgement).
  */
 public final class DirectTdsConnection implements AutoCloseable {
 
@@ -81,234 +78,9 @@ public final class DirectTdsConnection implements AutoCloseable {
         STRICT
     }
 
-    /**
-     * Connection settings. Encryption is {@link Encryption#MANDATORY} and the certificate is validated unless told
-     * otherwise. The options object is only read by {@link #open(Options)}; it keeps references to the password, the
-     * token supplier and the trust store password, so callers should not keep it longer than needed. Its fields are
-     * package-private so that the connection's helpers ({@link DirectTls}, {@link Login7Request}) read the settings
-     * (secrets included) without public getters.
-     */
-    public static final class Options {
-        String host = "localhost";
-        int port = 1433;
-        String database = "";
-        String user;
-        String password;
-        Supplier<String> accessToken;
-        Encryption encryption = Encryption.MANDATORY;
-        boolean trustServerCertificate;
-        String hostNameInCertificate;
-        Path trustStore;
-        char[] trustStorePassword;
-        String trustStoreType = KeyStore.getDefaultType();
-        int packetSize = 8000;
-        int connectTimeoutMillis = 15_000;
-        int loginTimeoutMillis = 30_000;
-        String applicationName = "deltafunnel-direct";
-        String workstationId;
-        boolean readOnlyIntent;
-        boolean followRouting = true;
-
-        public Options host(String host) {
-            this.host = Objects.requireNonNull(host);
-            return this;
-        }
-
-        public Options port(int port) {
-            this.port = port;
-            return this;
-        }
-
-        public Options database(String database) {
-            this.database = database == null ? "" : database;
-            return this;
-        }
-
-        /** SQL authentication user (not with {@link #accessToken(Supplier)}). */
-        public Options user(String user) {
-            this.user = user;
-            return this;
-        }
-
-        /** SQL authentication password (not with {@link #accessToken(Supplier)}). Never logged. */
-        public Options password(String password) {
-            this.password = password;
-            return this;
-        }
-
-        /**
-         * Entra ID (Azure AD) access token authentication: {@code token} is called once per physical connection (so
-         * once more after a routing redirect) and its result is sent in the LOGIN7 FEDAUTH feature; user and
-         * password must not be set. Requires encryption. The token is never logged.
-         */
-        public Options accessToken(Supplier<String> token) {
-            this.accessToken = token;
-            return this;
-        }
-
-        /** TLS for the whole session (default true = {@link Encryption#MANDATORY}); false = {@link Encryption#OFF}. */
-        public Options encrypt(boolean encrypt) {
-            this.encryption = encrypt ? Encryption.MANDATORY : Encryption.OFF;
-            return this;
-        }
-
-        public Options encryption(Encryption encryption) {
-            this.encryption = Objects.requireNonNull(encryption);
-            return this;
-        }
-
-        /**
-         * Accept any server certificate (default false: trust store plus host name check). Not allowed with
-         * {@link Encryption#STRICT}: strict mode always validates (mssql-jdbc silently ignores this setting there;
-         * we refuse the combination instead).
-         */
-        public Options trustServerCertificate(boolean trust) {
-            this.trustServerCertificate = trust;
-            return this;
-        }
-
-        /**
-         * The name the server certificate must carry, instead of {@link #host(String)} (like mssql-jdbc's
-         * {@code hostNameInCertificate}). Also sent as TLS SNI. Not applied to a routed connection, which is
-         * checked against the routed host name.
-         */
-        public Options hostNameInCertificate(String name) {
-            this.hostNameInCertificate = name;
-            return this;
-        }
-
-        /**
-         * Trust material instead of the JDK default trust store (like mssql-jdbc's {@code trustStore},
-         * {@code trustStorePassword}, {@code trustStoreType}); {@code type} null means {@link KeyStore#getDefaultType()}.
-         * The password array is copied; it is never logged.
-         */
-        public Options trustStore(Path path, char[] password, String type) {
-            this.trustStore = path;
-            this.trustStorePassword = password == null ? null : password.clone();
-            this.trustStoreType = type == null ? KeyStore.getDefaultType() : type;
-            return this;
-        }
-
-        public Options packetSize(int packetSize) {
-            this.packetSize = packetSize;
-            return this;
-        }
-
-        /** TCP connect timeout per attempt (default 15 s). */
-        public Options connectTimeoutMillis(int millis) {
-            this.connectTimeoutMillis = millis;
-            return this;
-        }
-
-        /**
-         * Read timeout for every step of the connection setup (TLS handshake, PRELOGIN, LOGIN7 answers; default
-         * 30 s), so a server that does not answer (e.g. a TDS 7.x server to a strict ClientHello) fails instead of
-         * hanging. Requests after the login have no read timeout.
-         */
-        public Options loginTimeoutMillis(int millis) {
-            this.loginTimeoutMillis = millis;
-            return this;
-        }
-
-        public Options applicationName(String name) {
-            this.applicationName = name;
-            return this;
-        }
-
-        // Read access (for the URL parser's tests and diagnostics); the password and token have no getter.
-
-        public String host() {
-            return host;
-        }
-
-        public int port() {
-            return port;
-        }
-
-        public String database() {
-            return database;
-        }
-
-        public String user() {
-            return user;
-        }
-
-        /** True unless the encryption is OFF. */
-        public boolean encrypt() {
-            return encryption != Encryption.OFF;
-        }
-
-        public Encryption encryption() {
-            return encryption;
-        }
-
-        public String hostNameInCertificate() {
-            return hostNameInCertificate;
-        }
-
-        public boolean hasAccessToken() {
-            return accessToken != null;
-        }
-
-        public boolean trustServerCertificate() {
-            return trustServerCertificate;
-        }
-
-        public int packetSize() {
-            return packetSize;
-        }
-
-        /** LOGIN7 HostName (default: this machine's host name), like mssql-jdbc's {@code workstationID}. */
-        public Options workstationId(String name) {
-            this.workstationId = name;
-            return this;
-        }
-
-        /** LOGIN7 TypeFlags read-only application intent (default false = read/write). */
-        public Options readOnlyIntent(boolean readOnly) {
-            this.readOnlyIntent = readOnly;
-            return this;
-        }
-
-        /** Follow one routing ENVCHANGE (default true); false makes a redirect a {@link DirectRoutingException}. */
-        public Options followRouting(boolean follow) {
-            this.followRouting = follow;
-            return this;
-        }
-
-        /** Refuses contradictory settings (token with user/password or without encryption, strict with trust-all). */
-        public void validate() {
-            if (accessToken != null) {
-                if (user != null || password != null) {
-                    throw new IllegalArgumentException("set either user/password or accessToken, not both");
-                }
-                if (encryption == Encryption.OFF) {
-                    throw new IllegalArgumentException("an access token is never sent unencrypted: "
-                            + "use encryption MANDATORY or STRICT");
-                }
-            } else {
-                Objects.requireNonNull(user, "user");
-                Objects.requireNonNull(password, "password");
-            }
-            if (encryption == Encryption.STRICT && trustServerCertificate) {
-                throw new IllegalArgumentException("encryption STRICT always validates the server certificate; "
-                        + "trustServerCertificate(true) is not allowed with it (use trustStore instead)");
-            }
-        }
-
-        /** The settings without secrets. */
-        @Override
-        public String toString() {
-            return "Options[host=" + host + ", port=" + port + ", database=" + database + ", auth="
-                    + (accessToken != null ? "accessToken" : "sql user " + user) + ", encryption=" + encryption
-                    + ", trustServerCertificate=" + trustServerCertificate + ", hostNameInCertificate="
-                    + hostNameInCertificate + ", trustStore=" + trustStore + ", packetSize=" + packetSize
-                    + ", followRouting=" + followRouting + "]";
-        }
-    }
-
-    public static Options options() {
-        return new Options();
+    /** New connection settings, the defaults set. */
+    public static DirectOptions options() {
+        return new DirectOptions();
     }
 
     private final Socket socket;
@@ -343,10 +115,10 @@ public final class DirectTdsConnection implements AutoCloseable {
      * @throws DirectTlsException TLS could not be set up (handshake, untrusted certificate, host name mismatch)
      * @throws DirectRoutingException a redirect was not followed
      * @throws DirectTdsException the server refused the login (e.g. number 18456) or broke the protocol, or did not
-     *         answer within {@link Options#loginTimeoutMillis(int)}
+     *         answer within {@link DirectOptions#loginTimeoutMillis(int)}
      * @throws IllegalArgumentException contradictory options
      */
-    public static DirectTdsConnection open(Options o) throws IOException {
+    public static DirectTdsConnection open(DirectOptions o) throws IOException {
         o.validate();
         SSLContext ssl = o.encryption == Encryption.OFF ? null : DirectTls.sslContext(o);
         String certHost = o.hostNameInCertificate != null ? o.hostNameInCertificate : o.host;
@@ -371,7 +143,7 @@ public final class DirectTdsConnection implements AutoCloseable {
         return routed;
     }
 
-    private static DirectTdsConnection connect(Options o, SSLContext ssl, String host, int port, String certHost)
+    private static DirectTdsConnection connect(DirectOptions o, SSLContext ssl, String host, int port, String certHost)
             throws IOException {
         Socket socket = new Socket();
         DirectTdsConnection c = new DirectTdsConnection(socket, host, port);
@@ -458,7 +230,7 @@ public final class DirectTdsConnection implements AutoCloseable {
 
     // ---------------------------------------------------------------- PRELOGIN
 
-    private void prelogin(Options o, SSLContext ssl, String certHost) throws IOException {
+    private void prelogin(DirectOptions o, SSLContext ssl, String certHost) throws IOException {
         phase = "PRELOGIN";
         // mssql-jdbc sends ENCRYPT_NOT_SUP in strict mode too: TLS is already up, nothing more to negotiate
         int encryption = o.encryption == Encryption.MANDATORY ? PreloginOptions.ENCRYPT_ON
@@ -508,7 +280,7 @@ public final class DirectTdsConnection implements AutoCloseable {
     }
 
     /** TDS 7.x: TLS 1.2 handshake records wrapped in PRELOGIN packets, then raw TLS. */
-    private void startTls(Options o, SSLContext ctx, String certHost) throws IOException {
+    private void startTls(DirectOptions o, SSLContext ctx, String certHost) throws IOException {
         phase = "TLS handshake (in PRELOGIN)";
         SSLEngine engine = ctx.createSSLEngine(certHost, port);
         engine.setUseClientMode(true);
@@ -552,7 +324,7 @@ public final class DirectTdsConnection implements AutoCloseable {
      * Sends LOGIN7 with the flags mssql-jdbc uses (checked field by field by LoginEquivalenceTest) and reads the
      * answer; {@code serverName} is the host being logged in to (the routed one after a redirect).
      */
-    private void login(Options o, String serverName) throws IOException {
+    private void login(DirectOptions o, String serverName) throws IOException {
         phase = "LOGIN7";
         byte[] token = null;
         if (o.accessToken != null) {
@@ -562,7 +334,7 @@ public final class DirectTdsConnection implements AutoCloseable {
             }
             token = t.getBytes(StandardCharsets.UTF_16LE);
         }
-        byte[] message = Login7Request.build(o, serverName, token, fedAuthEcho);
+        byte[] message = Login7Builder.build(o, serverName, token, fedAuthEcho);
         try {
             TdsMessageWriter w = new TdsMessageWriter(out, PacketType.LOGIN7, 4096);
             w.writeBytes(message);
@@ -604,7 +376,7 @@ public final class DirectTdsConnection implements AutoCloseable {
         if (params.length == 0) {
             return executeBatchReply(sql);
         }
-        TdsWriter body = RpcRequest.executeSql(sql, params);
+        TdsWriter body = RpcRequestBuilder.executeSql(sql, params);
         TdsMessageWriter w = new TdsMessageWriter(out, PacketType.RPC, packetSize);
         allHeaders(w);
         w.writeBytes(body.array(), 0, body.size());

@@ -29,7 +29,7 @@ final class DirectTls {
      * @throws DirectTlsException the trust store cannot be used (wrong type or password, no X.509 trust manager)
      * @throws IOException the trust store file cannot be read
      */
-    static SSLContext sslContext(DirectTdsConnection.Options o) throws IOException {
+    static SSLContext sslContext(DirectOptions o) throws IOException {
         try {
             TrustManager tm;
             if (o.trustServerCertificate) {

@@ -22,7 +22,7 @@ public final class DirectUrl {
      * The options for {@code url}, with {@code user}/{@code password} (the endpoint's username/password options)
      * taking precedence over the URL's.
      */
-    public static DirectTdsConnection.Options parse(String url, String user, String password)
+    public static DirectOptions parse(String url, String user, String password)
             throws DirectUnsupportedSettingException {
         if (url == null || !url.regionMatches(true, 0, PREFIX, 0, PREFIX.length())) {
             throw new DirectUnsupportedSettingException("not an mssql-jdbc URL (expected " + PREFIX + "...)");
@@ -31,7 +31,7 @@ public final class DirectUrl {
         int semi = rest.indexOf(';');
         String server = semi < 0 ? rest : rest.substring(0, semi);
         Map<String, String> p = properties(semi < 0 ? "" : rest.substring(semi + 1));
-        DirectTdsConnection.Options o = DirectTdsConnection.options();
+        DirectOptions o = DirectTdsConnection.options();
 
         String host = server;
         Integer port = null;

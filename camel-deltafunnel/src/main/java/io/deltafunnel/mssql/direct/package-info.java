@@ -7,7 +7,7 @@
  * ({@link io.deltafunnel.mssql.direct.DirectSqlChannel}, opened by {@link io.deltafunnel.mssql.direct.DirectChannels}
  * from an mssql-jdbc URL read by {@link io.deltafunnel.mssql.direct.DirectUrl}).
  *
- * <p>Values are validated with the same rules as the mssql-jdbc path ({@code ArrowBulkData.validate}) before anything
+ * <p>Values are validated with the same rules as the mssql-jdbc path ({@code BulkBatch.validate}) before anything
  * is sent. The wire vocabulary (packets, tokens, TYPE_INFO, value codecs, TLS record streams, PRELOGIN/LOGIN7 layout)
  * is the {@code tds-codec} module's, shared with the {@code mssql-emulator}.
  *

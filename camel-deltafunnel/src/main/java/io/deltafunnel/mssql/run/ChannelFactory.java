@@ -4,6 +4,7 @@ import io.deltafunnel.mssql.BulkEncoder;
 import io.deltafunnel.mssql.channel.ConnectionSettings;
 import io.deltafunnel.mssql.channel.SqlChannelProvider;
 import io.deltafunnel.mssql.direct.DirectChannels;
+import io.deltafunnel.mssql.direct.DirectOptions;
 import io.deltafunnel.mssql.direct.DirectTdsConnection;
 import io.deltafunnel.mssql.direct.DirectUnsupportedSettingException;
 import io.deltafunnel.mssql.direct.DirectUrl;
@@ -43,7 +44,7 @@ public final class ChannelFactory {
                     + " it cannot use a dataSource)";
         } else {
             try {
-                DirectTdsConnection.Options options;
+                DirectOptions options;
                 if (connection.accessTokens() != null) {
                     // Token login: no user/password (the direct client refuses both at once).
                     options = DirectUrl.parse(connection.url(), null, null).user(null).password(null)

@@ -17,6 +17,7 @@ import io.deltafunnel.mssql.TransactionMode;
 import io.deltafunnel.mssql.WriteMode;
 import io.deltafunnel.mssql.channel.SqlChannelProvider;
 import io.deltafunnel.mssql.session.BulkLoadSession;
+import io.deltafunnel.mssql.session.LoadStatus;
 import io.deltafunnel.mssql.session.RunSession;
 import io.deltafunnel.mssql.shard.ShardSession;
 
@@ -87,7 +88,7 @@ public final class RunWriter implements AutoCloseable {
      * @param loadStatus for a sharded run's last body, what it did to the load ({@code shard-done},
      *                   {@code load-done}, {@code already-done}); else null
      */
-    public record Written(HandoffStats stats, String loadStatus) {
+    public record Written(HandoffStats stats, LoadStatus loadStatus) {
     }
 
     private final BulkLoadSettings settings;

@@ -1,7 +1,6 @@
 package io.deltafunnel.mssql.session;
 
 import java.sql.SQLException;
-import java.util.List;
 
 import io.deltafunnel.handoff.HandoffStats;
 import io.deltafunnel.handoff.IncrementalLoad;
@@ -12,8 +11,7 @@ import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.TransactionMode;
 import io.deltafunnel.mssql.WorkOutcome;
 import io.deltafunnel.mssql.WriteMode;
-import io.deltafunnel.mssql.bind.BoundColumn;
-import io.deltafunnel.mssql.channel.ArrowBulkData;
+import io.deltafunnel.mssql.channel.BulkBatch;
 import io.deltafunnel.mssql.channel.ConnectionProvider;
 import io.deltafunnel.mssql.channel.SessionEnd;
 import io.deltafunnel.mssql.channel.SqlChannel;
@@ -27,7 +25,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One run's bulk load into SQL Server: one {@link SqlChannel} (mssql-jdbc's bulk copy or the direct TDS writer),
- * target metadata read once, batches written from {@link ArrowBulkData}, and the run's finalisation (commit, replace,
+ * target metadata read once, batches written as {@link BulkBatch}es, and the run's finalisation (commit, replace,
  * merge) or clean-up (rollback, staging table dropped), all on that channel.
  *
  * <p>Lifecycle: {@link #start} (nothing opened yet), {@link #write} per batch in order (the first one opens the
@@ -42,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * batch (without truncating again); everything else is retried by replaying the run in a new session.
  *
  * <p>The parts: {@link RunSetup} sets the run up on its first batch (channel and fallback, target, binding,
- * staging), {@link StagingTable} names, creates and drops the staging table, {@link MergeStatement} builds the MERGE
+ * staging; the one source of the run's channel, target, staging table and bound columns, which this class reads from
+ * it), {@link StagingTable} names, creates and drops the staging table, {@link MergeStatement} builds the MERGE
  * (change rows ranked), {@link StateTable} records an incremental run; this class keeps the run's state machine,
  * statistics, transaction and failure handling.
  *
@@ -57,14 +56,11 @@ public final class BulkLoadSession implements RunSession {
 
     private final String runId;
     private final BulkLoadSettings settings;
-    private SqlChannelProvider provider;
+    /** The provider the session was started with ({@link #provider()}: the set-up's once it exists). */
+    private final SqlChannelProvider startProvider;
 
     /** The first batch's set-up (channel, target, binding, staging); null before it. */
     private RunSetup setup;
-    private SqlChannel channel;
-    private TableName target;
-    private TableName staging;
-    private List<BoundColumn> columns;
     private HandoffStats stats = HandoffStats.ZERO;
     /** The stats before the batch being written, so that a resumed session does not count a failed batch. */
     private HandoffStats statsBeforeBatch = HandoffStats.ZERO;
@@ -78,13 +74,10 @@ public final class BulkLoadSession implements RunSession {
     private IncrementalLoad incremental;
     private StateTable stateTable;
 
-    /** Column names that mark change rows; excluded from the target's columns ({@link MergeStatement}). */
-    public static final List<String> CHANGE_COLUMNS = MergeStatement.CHANGE_COLUMNS;
-
     private BulkLoadSession(String runId, BulkLoadSettings settings, SqlChannelProvider provider) {
         this.runId = runId;
         this.settings = settings;
-        this.provider = provider;
+        this.startProvider = provider;
     }
 
     /** A new session for run {@code runId}; nothing is opened until the first batch. */
@@ -99,6 +92,7 @@ public final class BulkLoadSession implements RunSession {
 
     /** The encoder of the open channel ({@code driver} or {@code direct}), or null before the first batch. */
     public String encoder() {
+        SqlChannel channel = channel();
         return channel == null ? null : channel.encoder();
     }
 
@@ -138,7 +132,7 @@ public final class BulkLoadSession implements RunSession {
             throw new IllegalStateException("run " + runId + " on " + settings.table() + " (" + state + ", "
                     + settings.transactionMode() + ", " + settings.writeMode() + ") cannot be resumed");
         }
-        BulkLoadSession next = new BulkLoadSession(runId, settings, provider);
+        BulkLoadSession next = new BulkLoadSession(runId, settings, provider());
         next.stats = statsBeforeBatch;
         next.statsBeforeBatch = statsBeforeBatch;
         next.truncateCommitted = truncateCommitted;
@@ -154,7 +148,7 @@ public final class BulkLoadSession implements RunSession {
 
     /** The staging table of a replace/merge run once created, else null. */
     public TableName stagingTable() {
-        return staging;
+        return setup == null || setup.staging() == null ? null : setup.staging().name();
     }
 
     /**
@@ -171,7 +165,7 @@ public final class BulkLoadSession implements RunSession {
         statsBeforeBatch = stats;
         stats = stats.withInputBatch(rows);
         try {
-            if (columns == null) {
+            if (setup == null) {
                 prepare(root.getSchema());
             }
             setup.writeBatch(root, stats.outputRows(), "", context());
@@ -223,17 +217,12 @@ public final class BulkLoadSession implements RunSession {
 
     private void prepare(Schema arrowSchema) throws SQLException {
         boolean replaceOrMerge = settings.writeMode() == WriteMode.REPLACE || settings.writeMode() == WriteMode.MERGE;
-        setup = new RunSetup(runId, settings, provider, replaceOrMerge ? t -> StagingTable.forRun(t, runId) : null,
-                false, null, this::context);
+        setup = new RunSetup(runId, settings, startProvider,
+                replaceOrMerge ? t -> StagingTable.forRun(t, runId) : null, false, null, this::context);
         setup.prepare(arrowSchema, stateTable, incremental != null);
-        channel = setup.channel();
-        provider = setup.provider();
-        target = setup.target();
-        staging = setup.staging() == null ? null : setup.staging().name();
-        columns = setup.columns();
-        channel.setAutoCommit(false);
+        channel().setAutoCommit(false);
         if (settings.writeMode() == WriteMode.TRUNCATE && !truncateCommitted) {
-            execute("TRUNCATE TABLE " + target.quoted());
+            execute("TRUNCATE TABLE " + setup.target().quoted());
             if (settings.transactionMode() == TransactionMode.BATCH) {
                 commit();
                 truncateCommitted = true;
@@ -241,18 +230,19 @@ public final class BulkLoadSession implements RunSession {
         }
     }
 
-    /** Whether {@code name} is one of {@link #CHANGE_COLUMNS} (case-insensitive). */
-    public static boolean isChangeColumn(String name) {
-        return MergeStatement.isChangeColumn(name);
+    /** The run's open channel (the set-up's), or null before the first batch and once closed. */
+    private SqlChannel channel() {
+        return setup == null ? null : setup.channel();
     }
 
-    /** {@code <table>__df_<run id prefix>} in the target's schema, within SQL Server's 128-character limit. */
-    public static TableName stagingName(TableName target, String runId) {
-        return StagingTable.forRun(target, runId);
+    /** The provider of the run's channels: the set-up's (the fallback after a switch), else the one started with. */
+    private SqlChannelProvider provider() {
+        return setup == null ? startProvider : setup.provider();
     }
-
 
     private void finish() throws SQLException {
+        SqlChannel channel = channel();
+        TableName target = setup.target();
         switch (settings.writeMode()) {
             case REPLACE -> {
                 execute("TRUNCATE TABLE " + target.quoted());
@@ -275,7 +265,8 @@ public final class BulkLoadSession implements RunSession {
             channel.setAutoCommit(true);
             dropStaging(channel);
         } catch (SQLException | RuntimeException e) {
-            LOG.warn("Run {}: committed, but dropping staging table {} failed: {}", runId, staging, e.toString());
+            LOG.warn("Run {}: committed, but dropping staging table {} failed: {}", runId, stagingTable(),
+                    e.toString());
         } finally {
             closeConnection();
         }
@@ -285,7 +276,7 @@ public final class BulkLoadSession implements RunSession {
     private void commit() throws SQLException {
         committing = true;
         try {
-            channel.commit();
+            channel().commit();
         } catch (SQLException | RuntimeException e) {
             commitInDoubt = true;
             throw e;
@@ -295,7 +286,7 @@ public final class BulkLoadSession implements RunSession {
     }
 
     private void execute(String sql) throws SQLException {
-        channel.execute(sql);
+        channel().execute(sql);
     }
 
     // ---- failure handling ----
@@ -332,11 +323,8 @@ public final class BulkLoadSession implements RunSession {
      * dropped on a new connection, and the rollback failure is added to {@code into} (suppressed) or logged.
      */
     private void cleanUp(Throwable into) {
-        SqlChannel c = setup == null ? null : setup.channel();
+        SqlChannel c = channel();
         boolean alive = SessionEnd.rollback(c, into, "Run " + runId + " on " + settings.table());
-        if (setup != null) {
-            provider = setup.provider(); // the fallback when the run switched to it
-        }
         if (setup != null && setup.stagingCreated()) {
             try {
                 if (alive) {
@@ -371,6 +359,5 @@ public final class BulkLoadSession implements RunSession {
         if (setup != null) {
             setup.closeChannel();
         }
-        channel = null;
     }
 }

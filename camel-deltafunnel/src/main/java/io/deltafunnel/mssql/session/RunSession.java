@@ -53,7 +53,7 @@ public interface RunSession extends AutoCloseable {
      * What the run did to a sharded load ({@code shard-done}, {@code load-done}, {@code already-done}) once its
      * last batch is written; null for an ordinary run or before.
      */
-    default String loadStatus() {
+    default LoadStatus loadStatus() {
         return null;
     }
 

@@ -18,7 +18,7 @@ import io.deltafunnel.mssql.bind.TargetCatalog;
 import io.deltafunnel.mssql.bind.TargetColumn;
 import io.deltafunnel.mssql.bind.TargetTable;
 import io.deltafunnel.mssql.bind.ValueOutOfRangeException;
-import io.deltafunnel.mssql.channel.ArrowBulkData;
+import io.deltafunnel.mssql.channel.BulkBatch;
 import io.deltafunnel.mssql.channel.SqlChannel;
 import io.deltafunnel.mssql.channel.SqlChannelProvider;
 import io.deltafunnel.mssql.state.StateTable;
@@ -264,16 +264,16 @@ public final class RunSetup {
             throw new ColumnMappingException("the Arrow schema changed within the run (was " + schema + ", now "
                     + root.getSchema() + ")", ctx);
         }
-        ArrowBulkData data = new ArrowBulkData(root, columns);
+        BulkBatch batch = new BulkBatch(root, columns, rowsBefore);
         try {
-            data.validate(rowsBefore);
-        } catch (ArrowBulkData.Rejection r) {
+            batch.validate();
+        } catch (BulkBatch.Rejection r) {
             throw new ValueOutOfRangeException(prefix + r.getMessage() + " (target column "
                     + r.column().target().name() + " " + r.column().target().typeText() + ")",
                     ctx.withColumn(r.column().sourceName()).withRow(r.rowInBatch(), r.rowInRun()));
         }
         if (root.getRowCount() > 0) {
-            channel.bulkWrite(destination(), data, settings);
+            channel.bulkWrite(destination(), batch, settings);
         }
     }
 

@@ -137,22 +137,22 @@ public final class MssqlLoadPlans implements LoadPlanStore {
         return loadId != null
                 ? c.query(columns + " WHERE [load_id] = ?", loadId)
                 : c.query(columns + " WHERE [load_key] = ? AND [status] = ? ORDER BY [load_id]", loadKey,
-                        ShardTables.OPEN);
+                        LoadRowStatus.OPEN.text());
     }
 
     private LoadPlan create(SqlChannel c, String loadKey, String loadId, int shardCount, int shardIndex,
             LoadPlan.Pinned pinned) throws Exception {
         c.update("INSERT INTO " + tables.loads().quoted() + " ([load_id], [load_key], [shard_count], [status], [pins],"
                 + " [created_at]) VALUES (?, ?, ?, ?, ?, SYSUTCDATETIME())", loadId, loadKey, shardCount,
-                ShardTables.OPEN, pinsJson(pinned));
+                LoadRowStatus.OPEN.text(), pinsJson(pinned));
         for (int i = 0; i < shardCount; i++) {
             c.update("INSERT INTO " + tables.shards().quoted() + " ([load_id], [shard_index], [status])"
-                    + " VALUES (?, ?, ?)", loadId, i, ShardTables.PENDING);
+                    + " VALUES (?, ?, ?)", loadId, i, ShardRowStatus.PENDING.text());
         }
         LOG.info("Load {} of key '{}' planned by shard {}/{}: versions {}, incremental {}, {} files assigned",
                 loadId, loadKey, shardIndex, shardCount, pinned.versions(), pinned.incremental(),
                 pinned.files().size());
-        return new LoadPlan(loadId, shardCount, ShardTables.OPEN, pinned.versions(), pinned.incremental(), false,
+        return new LoadPlan(loadId, shardCount, LoadRowStatus.OPEN.text(), pinned.versions(), pinned.incremental(), false,
                 true, pinned.files());
     }
 
@@ -167,6 +167,7 @@ public final class MssqlLoadPlans implements LoadPlanStore {
         String key = (String) row[1];
         int count = ((Number) row[2]).intValue();
         String status = (String) row[3];
+        LoadRowStatus loadStatus = LoadRowStatus.of(status);
         if (!loadKey.equals(key)) {
             throw refused("load " + id + " belongs to the key '" + key + "', not '" + loadKey + "'", id, shardIndex);
         }
@@ -174,7 +175,7 @@ public final class MssqlLoadPlans implements LoadPlanStore {
             throw refused("load " + id + " was planned with " + count + " shards; this shard was started with "
                     + "shardCount=" + shardCount, id, shardIndex);
         }
-        if (ShardTables.ABANDONED.equals(status)) {
+        if (loadStatus == LoadRowStatus.ABANDONED) {
             throw refused("load " + id + " was abandoned by an operator; start a new load (another loadId)", id,
                     shardIndex);
         }
@@ -184,7 +185,7 @@ public final class MssqlLoadPlans implements LoadPlanStore {
             throw refused("load " + id + " has no row for shard " + shardIndex + " in " + tables.shards(), id,
                     shardIndex);
         }
-        boolean done = ShardTables.DONE.equals(shard.get(0)[0]);
+        boolean done = ShardRowStatus.of(shard.get(0)[0]) == ShardRowStatus.DONE;
         JsonNode pins = JSON.readTree((String) row[4]);
         Map<String, Long> versions = JSON.convertValue(pins.path("versions"), new TypeReference<Map<String, Long>>() {
         });

@@ -14,12 +14,15 @@ import io.deltafunnel.handoff.ShardPlanException;
 import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.BulkLoadSettings;
 import io.deltafunnel.mssql.SqlServerErrors;
+import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.TransactionMode;
 import io.deltafunnel.mssql.WorkOutcome;
+import io.deltafunnel.mssql.bind.TargetCatalog;
 import io.deltafunnel.mssql.channel.SessionEnd;
 import io.deltafunnel.mssql.channel.SqlChannel;
 import io.deltafunnel.mssql.channel.SqlChannelProvider;
 import io.deltafunnel.mssql.session.BulkLoadSession;
+import io.deltafunnel.mssql.session.LoadStatus;
 import io.deltafunnel.mssql.session.RunSession;
 import io.deltafunnel.mssql.session.RunSetup;
 import io.deltafunnel.mssql.session.StagingTable;
@@ -56,6 +59,10 @@ import org.slf4j.LoggerFactory;
  *       table is dropped (best effort, logged).</li>
  * </ol>
  *
+ * The parts: {@link ShardClaim} takes, checks and releases the application lock, {@link RunSetup} sets the share up
+ * (target, binding, the load's staging table; this class reads them from it), {@link ShardFinalStep} runs the final
+ * step; this class keeps the run's state machine, the load-row checks, the share's transaction and failure handling.
+ *
  * A shard whose row is already done writes nothing (its input is counted) and only tries the final step, which does
  * nothing unless it is owed. At the end the lock is released ({@code sp_releaseapplock}) and the channel closed; when
  * the release fails the connection is aborted instead, so that a pool never hands out a session that still holds
@@ -64,13 +71,6 @@ import org.slf4j.LoggerFactory;
 public final class ShardSession implements RunSession {
 
     private static final Logger LOG = LoggerFactory.getLogger(ShardSession.class);
-
-    /** The share is committed; other shards are still missing. */
-    public static final String SHARD_DONE = "shard-done";
-    /** This run completed the set (or found the final step owed) and ran the final step. */
-    public static final String LOAD_DONE = "load-done";
-    /** The shard was done before this run: nothing written, and no final step was owed. */
-    public static final String ALREADY_DONE = "already-done";
 
     /** How long a claim waits for the shard's application lock unless told otherwise. */
     public static final Duration DEFAULT_CLAIM_TIMEOUT = Duration.ofSeconds(5);
@@ -81,11 +81,12 @@ public final class ShardSession implements RunSession {
     private final ShardAssignment shard;
     private final IncrementalLoad incremental;
     private final ShardTables tables;
-    private final String resource;
-    private final Duration claimTimeout;
+    private final ShardClaim claim;
 
+    /** The share's set-up (channel, target, binding, staging); null before it (or when nothing is owed). */
     private RunSetup setup;
-    private SqlChannel channel;
+    /** The channel opened for the claim, the open channel until {@link #setup} has one ({@link #channel()}). */
+    private SqlChannel claimChannel;
     private boolean started;
     /** The shard row was done when this run claimed it: nothing is written. */
     private boolean alreadyDone;
@@ -96,7 +97,7 @@ public final class ShardSession implements RunSession {
     private boolean commitInDoubt;
     private HandoffStats stats = HandoffStats.ZERO;
     private BulkLoadSession.State state = BulkLoadSession.State.OPEN;
-    private String loadStatus;
+    private LoadStatus loadStatus;
 
     private ShardSession(String runId, BulkLoadSettings settings, SqlChannelProvider provider, ShardAssignment shard,
             IncrementalLoad incremental, Duration claimTimeout) {
@@ -107,12 +108,8 @@ public final class ShardSession implements RunSession {
         this.shard = Objects.requireNonNull(shard, "shard");
         this.incremental = incremental;
         this.tables = ShardTables.of(shard.stateTable());
-        this.resource = "deltafunnel:" + shard.loadId() + ":" + shard.shardIndex();
-        this.claimTimeout = Objects.requireNonNull(claimTimeout, "claimTimeout");
-        if (claimTimeout.isNegative() || claimTimeout.toMillis() > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("the shard claim timeout must be 0 to " + Integer.MAX_VALUE
-                    + " ms, got " + claimTimeout.toMillis() + " ms");
-        }
+        this.claim = new ShardClaim(shard, claimTimeout, this.settings.timeoutSeconds(), this::prefix, this::context,
+                message -> refusal(message, null));
     }
 
     /**
@@ -150,7 +147,7 @@ public final class ShardSession implements RunSession {
     }
 
     @Override
-    public String loadStatus() {
+    public LoadStatus loadStatus() {
         return loadStatus;
     }
 
@@ -180,9 +177,10 @@ public final class ShardSession implements RunSession {
                     commitShare();
                 }
                 if (!loadFinished) {
-                    finalStep();
+                    loadStatus = new ShardFinalStep(runId, settings, shard, tables, incremental)
+                            .run(channel(), setup, alreadyDone, this::commit, this::context);
                 } else {
-                    loadStatus = ALREADY_DONE;
+                    loadStatus = LoadStatus.ALREADY_DONE;
                 }
                 state = BulkLoadSession.State.COMMITTED;
                 release();
@@ -215,9 +213,9 @@ public final class ShardSession implements RunSession {
             throw new SQLException("cannot connect to SQL Server: " + e.getMessage(), e.getSQLState(),
                     e.getErrorCode(), e);
         }
-        channel = first;
+        claimChannel = first;
         first.setQueryTimeout(settings.timeoutSeconds());
-        claim(first);
+        claim.claim(first);
         checkLoad(first);
         if (loadFinished) {
             // Nothing to write, no final step owed: no staging table is created, and one left behind (a final step
@@ -246,7 +244,7 @@ public final class ShardSession implements RunSession {
             public void run(SqlChannel c) throws SQLException {
                 if (c != first) { // a fallback channel: claim again (the first one released the lock)
                     c.setQueryTimeout(settings.timeoutSeconds());
-                    claim(c);
+                    claim.claim(c);
                 }
             }
 
@@ -254,18 +252,17 @@ public final class ShardSession implements RunSession {
             public void beforeFallback(SqlChannel c) throws SQLException {
                 // Released before the channel is closed: SQL Server ends a closed session asynchronously, and the
                 // fallback's claim must not meet this session's lock.
-                releaseLock(c);
+                claim.release(c);
             }
         };
         setup = new RunSetup(runId, settings, once, t -> StagingTable.forLoad(t, shard.loadId()), true,
                 claimOnFallback, this::context);
         setup.prepare(schema, incremental == null ? null : StateTable.parse(incremental.stateTable()),
                 incremental != null);
-        channel = setup.channel();
         checkStillOpen();
         checkBinding();
         if (!alreadyDone) {
-            channel.setAutoCommit(false); // the share's transaction
+            channel().setAutoCommit(false); // the share's transaction
         }
     }
 
@@ -275,13 +272,11 @@ public final class ShardSession implements RunSession {
      * this shard created it again: this shard drops it and is refused.
      */
     private void checkStillOpen() throws SQLException {
-        List<Object[]> rows = channel.query("SELECT [status] FROM " + tables.loads().quoted() + " WHERE [load_id] = ?",
-                shard.loadId());
-        String status = rows.isEmpty() ? null : (String) rows.get(0)[0];
-        if (ShardTables.OPEN.equals(status) || alreadyDone && ShardTables.DONE.equals(status)) {
+        LoadRowStatus status = tables.loadStatus(channel(), shard.loadId(), false);
+        if (status == LoadRowStatus.OPEN || alreadyDone && status == LoadRowStatus.DONE) {
             return; // a done load: the final step finds it done, ends, and drops the staging table
         }
-        dropStaging(channel);
+        ShardFinalStep.dropQuietly(shard, setup.staging(), channel());
         throw refusal("the load became " + status + " while this shard was setting up; its staging table "
                 + setup.staging() + " is dropped and nothing is written", null);
     }
@@ -294,6 +289,7 @@ public final class ShardSession implements RunSession {
     private void checkBinding() throws SQLException {
         LoadBinding mine = LoadBinding.of(settings, setup);
         LoadBinding recorded;
+        SqlChannel channel = channel();
         channel.setAutoCommit(false);
         try {
             List<Object[]> rows = channel.query("SELECT [pins] FROM " + tables.loads().quoted()
@@ -328,10 +324,10 @@ public final class ShardSession implements RunSession {
     /** Drops the load's staging table when it exists (nothing more is owed); a failure is logged, not thrown. */
     private void dropLeftStaging(SqlChannel c) {
         try {
-            io.deltafunnel.mssql.TableName target = io.deltafunnel.mssql.bind.TargetCatalog.find(c, settings.table());
+            TableName target = TargetCatalog.find(c, settings.table());
             if (target != null) {
                 StagingTable staging = new StagingTable(StagingTable.forLoad(target, shard.loadId()));
-                if (io.deltafunnel.mssql.bind.TargetCatalog.find(c, staging.name()) != null) {
+                if (TargetCatalog.find(c, staging.name()) != null) {
                     staging.drop(c);
                     LOG.info("{}: the load is finished; dropped its staging table {}, left by an earlier run",
                             shard.describe(), staging);
@@ -343,80 +339,6 @@ public final class ShardSession implements RunSession {
         }
     }
 
-    private void dropStaging(SqlChannel c) {
-        try {
-            setup.staging().drop(c);
-        } catch (SQLException | RuntimeException e) {
-            LOG.warn("{}: dropping the staging table {} failed (drop it by hand): {}", shard.describe(),
-                    setup.staging(), e.toString());
-        }
-    }
-
-    /**
-     * {@code sp_getapplock}, Exclusive, owner Session, waiting at most the claim timeout (an earlier session of this
-     * shard may still be rolling back). By return code: 0/1 granted; -1 not granted in time and -3 deadlock victim
-     * are a transient {@link ShardLockException}; anything else a refusal.
-     */
-    private void claim(SqlChannel c) throws SQLException {
-        int waitMillis = (int) claimTimeout.toMillis();
-        int statementTimeout = settings.timeoutSeconds();
-        if (statementTimeout > 0) {
-            // the statement may wait for the lock: its own timeout must not end it first
-            c.setQueryTimeout(statementTimeout + (int) Math.ceil(waitMillis / 1000.0));
-        }
-        List<Object[]> r;
-        try {
-            r = c.query("DECLARE @r int; EXEC @r = sp_getapplock @Resource = ?, @LockMode = N'Exclusive',"
-                    + " @LockOwner = N'Session', @LockTimeout = ?; SELECT @r;", resource, waitMillis);
-        } finally {
-            if (statementTimeout > 0 && !c.isClosed()) {
-                c.setQueryTimeout(statementTimeout);
-            }
-        }
-        int result = r.isEmpty() || r.get(0)[0] == null ? Integer.MIN_VALUE : ((Number) r.get(0)[0]).intValue();
-        if (result == -1) {
-            throw lockException(ShardLockException.Reason.NOT_GRANTED, "application lock " + resource + " was not"
-                    + " granted within the claim timeout of " + waitMillis + " ms (shardClaimTimeout): another"
-                    + " runner holds this shard, or an earlier session of it is still ending; nothing was written");
-        }
-        if (result == -3) {
-            throw lockException(ShardLockException.Reason.DEADLOCK, "sp_getapplock on " + resource + " chose this"
-                    + " session as a deadlock victim (-3); nothing was written");
-        }
-        if (result < 0) {
-            throw refusal("sp_getapplock on " + resource + " returned " + result + " (not granted)", null);
-        }
-    }
-
-    private ShardLockException lockException(ShardLockException.Reason reason, String message) {
-        return new ShardLockException(reason, resource, prefix() + message, context());
-    }
-
-    /**
-     * In the share's transaction, right before its commit: the session must still hold the application lock. A
-     * silent reconnect (mssql-jdbc's idle-connection resiliency) gives a new session without it, and a second
-     * runner could then be writing the same shard.
-     */
-    private void checkLockHeld() throws SQLException {
-        List<Object[]> r = channel.query("SELECT APPLOCK_MODE(N'public', ?, N'Session')", resource);
-        Object mode = r.isEmpty() ? null : r.get(0)[0];
-        if (!"Exclusive".equals(mode)) {
-            throw lockException(ShardLockException.Reason.LOST, "this session no longer holds application lock "
-                    + resource + " (APPLOCK_MODE is " + mode + "; the connection was probably re-established); the"
-                    + " share is rolled back");
-        }
-    }
-
-    /** {@code sp_releaseapplock}; a failure or a return code other than 0 throws (the caller aborts the session). */
-    private void releaseLock(SqlChannel c) throws SQLException {
-        List<Object[]> r = c.query("DECLARE @r int; EXEC @r = sp_releaseapplock @Resource = ?,"
-                + " @LockOwner = N'Session'; SELECT @r;", resource);
-        int result = r.isEmpty() || r.get(0)[0] == null ? Integer.MIN_VALUE : ((Number) r.get(0)[0]).intValue();
-        if (result != 0) {
-            throw new SQLException("sp_releaseapplock on " + resource + " returned " + result);
-        }
-    }
-
     /** Reads the load and shard rows, records or compares the write mode and target. */
     private void checkLoad(SqlChannel c) throws SQLException {
         List<Object[]> load = c.query("SELECT [status], [shard_count], [write_mode], [target] FROM "
@@ -425,7 +347,7 @@ public final class ShardSession implements RunSession {
             throw refusal("the load does not exist in " + tables.loads() + " (the consumer writes the plan first)",
                     null);
         }
-        String status = (String) load.get(0)[0];
+        LoadRowStatus status = LoadRowStatus.of(load.get(0)[0]);
         int count = ((Number) load.get(0)[1]).intValue();
         if (count != shard.shardCount()) {
             throw refusal("the load was planned for " + count + " shards, this run carries " + shard.shardCount(),
@@ -436,13 +358,13 @@ public final class ShardSession implements RunSession {
         if (shardRow.isEmpty()) {
             throw refusal("the load has no row for this shard in " + tables.shards(), null);
         }
-        boolean shardDone = ShardTables.DONE.equals(shardRow.get(0)[0]);
-        if (ShardTables.ABANDONED.equals(status)) {
+        boolean shardDone = ShardRowStatus.of(shardRow.get(0)[0]) == ShardRowStatus.DONE;
+        if (status == LoadRowStatus.ABANDONED) {
             throw refusal("the load was abandoned; start a new load", null);
         }
         String mode = mode();
         String target = settings.table().quoted();
-        if (ShardTables.OPEN.equals(status)) {
+        if (status == LoadRowStatus.OPEN) {
             c.update("UPDATE " + tables.loads().quoted() + " SET [write_mode] = ?, [target] = ? WHERE [load_id] = ?"
                     + " AND [write_mode] IS NULL", mode, target, shard.loadId());
             load = c.query("SELECT [write_mode], [target] FROM " + tables.loads().quoted() + " WHERE [load_id] = ?",
@@ -457,7 +379,7 @@ public final class ShardSession implements RunSession {
             throw refusal("the load is " + status + " but this shard is not done", null);
         }
         alreadyDone = shardDone;
-        loadFinished = shardDone && !ShardTables.OPEN.equals(status);
+        loadFinished = shardDone && status != LoadRowStatus.OPEN;
         if (shard.alreadyDone() && !shardDone) {
             throw refusal("the run was sent as already done, but the shard row is pending", null);
         }
@@ -473,107 +395,31 @@ public final class ShardSession implements RunSession {
 
     /** In the share's transaction: the load still open, the shard row pending → done; commit. */
     private void commitShare() throws SQLException {
-        String status = loadStatusLocked();
-        if (!ShardTables.OPEN.equals(status)) {
+        SqlChannel channel = channel();
+        LoadRowStatus status = tables.loadStatus(channel, shard.loadId(), true);
+        if (status != LoadRowStatus.OPEN) {
             throw refusal("the load became " + status + " while this shard was writing; the share is rolled back",
                     null);
         }
         long n = channel.update("UPDATE " + tables.shards().quoted() + " SET [status] = ?, [run_id] = ?, [rows] = ?,"
                 + " [done_at] = SYSUTCDATETIME() WHERE [load_id] = ? AND [shard_index] = ? AND [status] = ?",
-                ShardTables.DONE, runId, stats.outputRows(), shard.loadId(), shard.shardIndex(), ShardTables.PENDING);
+                ShardRowStatus.DONE.text(), runId, stats.outputRows(), shard.loadId(), shard.shardIndex(),
+                ShardRowStatus.PENDING.text());
         if (n != 1) {
             throw refusal("the shard row was not pending any more (" + n + " rows updated): another runner committed"
                     + " this shard; the share is rolled back", null);
         }
-        checkLockHeld();
+        claim.checkHeld(channel);
         commit();
         shareCommitted = true;
         LOG.info("{}: run {} committed its share of {} rows into {}", shard.describe(), runId, stats.outputRows(),
                 setup.staging());
     }
 
-    /** Which shard ran the load's final step ({@code finished_by}), as a log line names it. */
-    private String finishedBy() {
-        try {
-            List<Object[]> rows = channel.query("SELECT [finished_by] FROM " + tables.loads().quoted()
-                    + " WHERE [load_id] = ?", shard.loadId());
-            Object by = rows.isEmpty() ? null : rows.get(0)[0];
-            return by == null ? "another shard" : "shard " + by;
-        } catch (SQLException | RuntimeException e) {
-            LOG.debug("{}: could not read which shard finished the load", shard.describe(), e);
-            return "another shard";
-        }
-    }
-
-    private String loadStatusLocked() throws SQLException {
-        List<Object[]> rows = channel.query("SELECT [status] FROM " + tables.loads().quoted()
-                + " WITH (UPDLOCK, HOLDLOCK) WHERE [load_id] = ?", shard.loadId());
-        return rows.isEmpty() ? null : (String) rows.get(0)[0];
-    }
-
-    /** The final step when it is owed: staging into the target, the state, the load row done; commit; drop staging. */
-    private void finalStep() throws SQLException {
-        channel.setAutoCommit(false);
-        String status = loadStatusLocked();
-        long done = ((Number) channel.query("SELECT COUNT(*) FROM " + tables.shards().quoted()
-                + " WHERE [load_id] = ? AND [status] = ?", shard.loadId(), ShardTables.DONE).get(0)[0]).longValue();
-        if (!ShardTables.OPEN.equals(status) || done < shard.shardCount()) {
-            channel.rollback(); // nothing written: only the locks are released
-            if (!ShardTables.OPEN.equals(status)) {
-                channel.setAutoCommit(true);
-                dropStaging(channel); // done (or abandoned) since this run's check: nothing needs it any more
-            }
-            loadStatus = alreadyDone ? ALREADY_DONE : SHARD_DONE;
-            if (ShardTables.OPEN.equals(status)) {
-                LOG.info("{}: run {} ends with its share committed; {} of {} shards done, the final step runs with"
-                        + " the last shard", shard.describe(), runId, done, shard.shardCount());
-            } else {
-                LOG.info("{}: run {} ends with its share committed; the load is {} already: {} ran the final step",
-                        shard.describe(), runId, status, finishedBy());
-            }
-            return;
-        }
-        StagingTable staging = setup.staging();
-        long[] moved = {0};
-        switch (settings.writeMode()) {
-            case APPEND -> setup.withIdentityInsert(
-                    () -> moved[0] = channel.update(staging.insertInto(setup.target(), setup.dataColumns())));
-            case REPLACE, TRUNCATE -> {
-                channel.execute("TRUNCATE TABLE " + setup.target().quoted());
-                setup.withIdentityInsert(() -> moved[0] = channel.update(
-                        staging.insertInto(setup.target(), setup.dataColumns())));
-            }
-            case MERGE -> setup.withIdentityInsert(() -> moved[0] = channel.update(setup.mergeSql()));
-            default -> throw new IllegalStateException("write mode " + settings.writeMode());
-        }
-        if (incremental != null) {
-            // In the transaction that moves the data: both or neither.
-            StateTable.parse(incremental.stateTable()).record(channel, incremental, runId, context());
-        }
-        long n = channel.update("UPDATE " + tables.loads().quoted() + " SET [status] = ?, [finished_at] ="
-                + " SYSUTCDATETIME(), [finished_by] = ?, [final_rows] = ? WHERE [load_id] = ? AND [status] = ?",
-                ShardTables.DONE, shard.shardIndex(), moved[0], shard.loadId(), ShardTables.OPEN);
-        if (n != 1) {
-            throw new IllegalStateException("the load row was not open any more (" + n + " rows updated)");
-        }
-        commit();
-        loadStatus = LOAD_DONE;
-        LOG.info("load {} complete: {} rows of {} shards in {} ({} from {}); shard {} ran the final step (run {})",
-                shard.loadId(), moved[0], shard.shardCount(), setup.target(), settings.writeMode(), staging,
-                shard.shardIndex(), runId);
-        try {
-            channel.setAutoCommit(true);
-            staging.drop(channel);
-        } catch (SQLException | RuntimeException e) {
-            LOG.warn("{}: the load is done, but dropping its staging table {} failed (drop it by hand): {}",
-                    shard.describe(), staging, e.toString());
-        }
-    }
-
     private void commit() throws SQLException {
         committing = true;
         try {
-            channel.commit();
+            channel().commit();
         } catch (SQLException | RuntimeException e) {
             commitInDoubt = true;
             throw e;
@@ -643,11 +489,11 @@ public final class ShardSession implements RunSession {
     }
 
     /** The open channel: the set-up's (it may have switched to the fallback's), else the one opened for the claim. */
-    private SqlChannel current() {
+    private SqlChannel channel() {
         if (setup != null && setup.channel() != null) {
             return setup.channel();
         }
-        return channel;
+        return claimChannel;
     }
 
     /**
@@ -655,9 +501,9 @@ public final class ShardSession implements RunSession {
      * fails aborts the connection and is added to {@code into} (suppressed), or logged when there is none.
      */
     private void cleanUp(Throwable into) {
-        SqlChannel c = current();
+        SqlChannel c = channel();
         if (c != null && !SessionEnd.rollback(c, into, shard.describe() + " (run " + runId + ")")) {
-            channel = null; // aborted: nothing more is sent on it
+            claimChannel = null; // aborted: nothing more is sent on it
             return;
         }
         release(into);
@@ -675,8 +521,8 @@ public final class ShardSession implements RunSession {
      * (suppressed) or logged.
      */
     private void release(Throwable into) {
-        SqlChannel c = current();
-        channel = null;
+        SqlChannel c = channel();
+        claimChannel = null;
         if (c == null) {
             return;
         }
@@ -689,10 +535,10 @@ public final class ShardSession implements RunSession {
                 c.rollback();
                 c.setAutoCommit(true);
             }
-            releaseLock(c);
+            claim.release(c);
         } catch (SQLException | RuntimeException e) {
             SessionEnd.report(into, e, shard.describe() + " (run " + runId + "): ending the session failed; the"
-                    + " connection is aborted (its end releases " + resource + ")");
+                    + " connection is aborted (its end releases " + claim.resource() + ")");
             c.abort();
             return;
         }

@@ -1,6 +1,7 @@
 package io.deltafunnel.mssql.shard;
 
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Objects;
 
 import io.deltafunnel.mssql.SqlIdentifiers;
@@ -41,14 +42,10 @@ import org.slf4j.LoggerFactory;
  *   PRIMARY KEY ([load_id], [shard_index]))
  * </pre>
  *
- * Created when missing, outside any transaction (DDL). All other statements on them are parameterised.
+ * The {@code [status]} values are {@link LoadRowStatus} and {@link ShardRowStatus}, stored as their text. Created
+ * when missing, outside any transaction (DDL). All other statements on them are parameterised.
  */
 public final class ShardTables {
-
-    public static final String OPEN = "open";
-    public static final String DONE = "done";
-    public static final String ABANDONED = "abandoned";
-    public static final String PENDING = "pending";
 
     /** The index of the loads table on {@code (load_key, status)}. */
     public static final String KEY_STATUS_INDEX = "ix_load_key_status";
@@ -75,6 +72,16 @@ public final class ShardTables {
 
     public TableName shards() {
         return shards;
+    }
+
+    /**
+     * The {@code [status]} of load {@code loadId}, or null when the loads table has no such row; with {@code locked}
+     * read {@code WITH (UPDLOCK, HOLDLOCK)}, so that the row stays as read until the caller's transaction ends.
+     */
+    LoadRowStatus loadStatus(SqlChannel c, String loadId, boolean locked) throws SQLException {
+        List<Object[]> rows = c.query("SELECT [status] FROM " + loads.quoted()
+                + (locked ? " WITH (UPDLOCK, HOLDLOCK)" : "") + " WHERE [load_id] = ?", loadId);
+        return rows.isEmpty() ? null : LoadRowStatus.of(rows.get(0)[0]);
     }
 
     /** Creates both tables when missing; DDL, so call it with auto-commit on, outside a run's transaction. */

@@ -68,8 +68,7 @@ class ArrowBulkDataFastPathTest {
         Field f = v.getField();
         ArrowColumnType type = ArrowColumnTypes.forField(f);
         BoundColumn bound = new BoundColumn(0, f.getName(), type, target, TargetBinding.of(type.kind(), target, true));
-        ArrowBulkData data = new ArrowBulkData(root, List.of(bound));
-        data.validate(0);
+        ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, List.of(bound), 0).validate());
         List<Object> out = new ArrayList<>();
         while (data.next()) {
             out.add(data.getRowData()[0]);
@@ -78,7 +77,7 @@ class ArrowBulkDataFastPathTest {
     }
 
     private static String rejection(FieldVector v, int rows, TargetColumn target) {
-        return assertThrows(ArrowBulkData.Rejection.class, () -> load(v, rows, target)).getMessage();
+        return assertThrows(BulkBatch.Rejection.class, () -> load(v, rows, target)).getMessage();
     }
 
     @Test
@@ -202,7 +201,7 @@ class ArrowBulkDataFastPathTest {
         assertFalse(binding(days, date).allFit(days, rows));
         for (FieldVector v : List.<FieldVector>of(d, s, days)) {
             TargetColumn target = v == d ? dec : v == s ? nv6 : date;
-            ArrowBulkData.Rejection e = assertThrows(ArrowBulkData.Rejection.class, () -> load(v, rows, target));
+            BulkBatch.Rejection e = assertThrows(BulkBatch.Rejection.class, () -> load(v, rows, target));
             assertEquals(737, e.rowInBatch(), v.getName());
         }
         // more UTF-8 bytes than characters: the pass cannot tell, the per-value check decodes and accepts

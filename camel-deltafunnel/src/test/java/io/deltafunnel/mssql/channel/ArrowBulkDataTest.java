@@ -143,10 +143,9 @@ class ArrowBulkDataTest {
         u64.setNull(1);
         b.setNull(1);
         VectorSchemaRoot root = root(2, i8, i16, i32, i64, u8, u64, b);
-        ArrowBulkData data = new ArrowBulkData(root, bind(root, col("i8", "smallint"), col("i16", "smallint"),
+        ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, bind(root, col("i8", "smallint"), col("i16", "smallint"),
                 col("i32", "int"), col("i64", "bigint"), col("u8", "tinyint"),
-                col("u64", "decimal", null, 20, 0, null, true), col("b", "bit")));
-        data.validate(0);
+                col("u64", "decimal", null, 20, 0, null, true), col("b", "bit")), 0).validate());
         assertEquals(Types.SMALLINT, data.getColumnType(1));
         assertEquals(Types.TINYINT, data.getColumnType(5));
         assertEquals(Types.DECIMAL, data.getColumnType(6));
@@ -164,7 +163,7 @@ class ArrowBulkDataTest {
         v.set(0, 1);
         v.set(1, 2);
         VectorSchemaRoot root = root(2, v);
-        ArrowBulkData data = new ArrowBulkData(root, bind(root, col("v", "int")));
+        ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, bind(root, col("v", "int")), 0));
         assertTrue(data.next());
         Object[] first = data.getRowData();
         assertEquals(1, first[0]);
@@ -189,10 +188,10 @@ class ArrowBulkDataTest {
         s.setSafe(0, "héllo 😀".getBytes(StandardCharsets.UTF_8));
         bin.setSafe(0, new byte[] {0, 1, (byte) 0xFF});
         VectorSchemaRoot root = root(1, d, d256, f4, f8, s, bin);
-        ArrowBulkData data = new ArrowBulkData(root, bind(root, col("d", "decimal", null, 18, 2, null, true),
+        ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, bind(root, col("d", "decimal", null, 18, 2, null, true),
                 col("d256", "decimal", null, 38, 3, null, true), col("f4", "real"), col("f8", "float"),
-                col("s", "nvarchar", 8, null, null, null, true), col("bin", "varbinary", 3, null, null, null, true)));
-        data.validate(0);
+                col("s", "nvarchar", 8, null, null, null, true), col("bin", "varbinary", 3, null, null, null, true)),
+                0).validate());
         Object[] row = rows(data).get(0);
         assertEquals(new BigDecimal("-9999999999999999.99"), row[0]);
         assertEquals(new BigDecimal("12345678901234567890123456789012345.678"), row[1]);
@@ -218,11 +217,10 @@ class ArrowBulkDataTest {
         tz.set(0, java.time.Instant.parse("2024-01-02T03:04:05.123456Z").getEpochSecond() * 1_000_000L + 123_456);
         old.set(0, java.time.LocalDateTime.of(1, 1, 1, 0, 0).toEpochSecond(java.time.ZoneOffset.UTC) * 1_000_000L);
         VectorSchemaRoot root = root(1, date, time, ts, tz, old);
-        ArrowBulkData data = new ArrowBulkData(root, bind(root, col("date", "date"),
+        ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, bind(root, col("date", "date"),
                 col("time", "time", null, null, null, 7, true), col("ts", "datetime2", null, null, null, 7, true),
                 col("tz", "datetimeoffset", null, null, null, 7, true),
-                col("old", "datetime2", null, null, null, 0, true)));
-        data.validate(0);
+                col("old", "datetime2", null, null, null, 0, true)), 0).validate());
         Object[] row = rows(data).get(0);
         assertEquals("2024-02-29", row[0]);
         assertEquals("13:14:15.1234567", row[1]);
@@ -241,7 +239,8 @@ class ArrowBulkDataTest {
         TimeMicroVector time = track(new TimeMicroVector("time", allocator));
         time.set(0, java.time.LocalTime.of(23, 59, 59, 999_999_000).toNanoOfDay() / 1000);
         VectorSchemaRoot root = root(1, time);
-        ArrowBulkData data = new ArrowBulkData(root, bind(root, false, col("time", "time", null, null, null, 6, true)));
+        ArrowBulkData data = new ArrowBulkData(new BulkBatch(root,
+                bind(root, false, col("time", "time", null, null, null, 6, true)), 0));
         Object v = rows(data).get(0)[0];
         assertTrue(v instanceof Timestamp, String.valueOf(v));
         assertEquals(999_999_000, ((Timestamp) v).getNanos());
@@ -260,9 +259,8 @@ class ArrowBulkDataTest {
         raw.set(0, java.nio.ByteBuffer.allocate(16).putLong(uuid.getMostSignificantBits())
                 .putLong(uuid.getLeastSignificantBits()).array());
         VectorSchemaRoot root = root(1, s, raw);
-        ArrowBulkData data = new ArrowBulkData(root, bind(root, col("s", "uniqueidentifier"),
-                col("u", "uniqueidentifier")));
-        data.validate(0);
+        ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, bind(root, col("s", "uniqueidentifier"),
+                col("u", "uniqueidentifier")), 0).validate());
         Object[] row = rows(data).get(0);
         assertEquals("0F8FAD5B-D9CB-469F-A165-70867728950E", row[0]);
         assertEquals("0F8FAD5B-D9CB-469F-A165-70867728950E", row[1]);
@@ -295,8 +293,8 @@ class ArrowBulkDataTest {
         VectorSchemaRoot root = new VectorSchemaRoot(List.of(list, struct));
         list.setValueCount(3);
         root.setRowCount(3);
-        ArrowBulkData data = new ArrowBulkData(root, bind(root, col("l", "nvarchar", -1, null, null, null, true),
-                col("st", "nvarchar", -1, null, null, null, true)));
+        ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, bind(root, col("l", "nvarchar", -1, null, null, null, true),
+                col("st", "nvarchar", -1, null, null, null, true)), 0));
         List<Object[]> rows = rows(data);
         assertEquals("[1,2]", rows.get(0)[0]);
         assertEquals("[]", rows.get(1)[0]);
@@ -328,12 +326,11 @@ class ArrowBulkDataTest {
         u16.set(0, 65_535);
         u32.set(0, -1);
         VectorSchemaRoot root = root(1, d64, t32, tsec, tms, f16, large, fixed, u16, u32);
-        ArrowBulkData data = new ArrowBulkData(root, bind(root, col("d64", "date"),
+        ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, bind(root, col("d64", "date"),
                 col("t32", "time", null, null, null, 0, true), col("tsec", "datetime2", null, null, null, 0, true),
                 col("tms", "datetime", null, null, null, 3, true), col("f16", "real"), col("large", "nvarchar", -1,
                         null, null, null, true), col("fixed", "binary", 2, null, null, null, true), col("u16", "int"),
-                col("u32", "bigint")));
-        data.validate(0);
+                col("u32", "bigint")), 0).validate());
         Object[] row = rows(data).get(0);
         assertEquals("2024-02-29", row[0]);
         assertEquals("01:01:01", row[1]);
@@ -362,7 +359,8 @@ class ArrowBulkDataTest {
         w.setValueCount(1);
         VectorSchemaRoot root = new VectorSchemaRoot(List.of(map));
         root.setRowCount(1);
-        ArrowBulkData data = new ArrowBulkData(root, bind(root, col("m", "nvarchar", -1, null, null, null, true)));
+        ArrowBulkData data = new ArrowBulkData(new BulkBatch(root,
+                bind(root, col("m", "nvarchar", -1, null, null, null, true)), 0));
         assertEquals("{\"1\":\"a\\\"b\"}", rows(data).get(0)[0]);
     }
 
@@ -372,15 +370,15 @@ class ArrowBulkDataTest {
         ts.set(0, 3_000);
         ts.set(1, 7_000);
         ts.set(2, 1_000);
-        ArrowBulkData.Rejection r = reject(root(3, ts), col("ts", "datetime", null, null, null, 3, true), 0);
+        BulkBatch.Rejection r = reject(root(3, ts), col("ts", "datetime", null, null, null, 3, true), 0);
         assertEquals(2, r.rowInBatch());
     }
 
     // ---- validation: every failure names column and row ----
 
-    private ArrowBulkData.Rejection reject(VectorSchemaRoot root, TargetColumn target, long firstRowInRun) {
-        ArrowBulkData data = new ArrowBulkData(root, bind(root, target));
-        return assertThrows(ArrowBulkData.Rejection.class, () -> data.validate(firstRowInRun));
+    private BulkBatch.Rejection reject(VectorSchemaRoot root, TargetColumn target, long firstRowInRun) {
+        BulkBatch batch = new BulkBatch(root, bind(root, target), firstRowInRun);
+        return assertThrows(BulkBatch.Rejection.class, batch::validate);
     }
 
     @Test
@@ -388,7 +386,7 @@ class ArrowBulkDataTest {
         VarCharVector s = track(new VarCharVector("name", allocator));
         s.setSafe(0, "0123456789".getBytes(StandardCharsets.UTF_8));
         s.setSafe(1, "01234567890".getBytes(StandardCharsets.UTF_8));
-        ArrowBulkData.Rejection r = reject(root(2, s), col("name", "nvarchar", 10, null, null, null, true), 100);
+        BulkBatch.Rejection r = reject(root(2, s), col("name", "nvarchar", 10, null, null, null, true), 100);
         assertEquals("name", r.column().sourceName());
         assertEquals(1, r.rowInBatch());
         assertEquals(101, r.rowInRun());
@@ -400,13 +398,13 @@ class ArrowBulkDataTest {
         DecimalVector d = track(new DecimalVector("amount", allocator, 10, 3));
         d.set(0, new BigDecimal("123.450"));
         d.set(1, new BigDecimal("1234.567"));
-        ArrowBulkData.Rejection r = reject(root(2, d), col("amount", "decimal", null, 5, 2, null, true), 0);
+        BulkBatch.Rejection r = reject(root(2, d), col("amount", "decimal", null, 5, 2, null, true), 0);
         assertEquals(1, r.rowInBatch());
         assertTrue(r.getMessage().contains("round"), r.getMessage());
 
         DecimalVector big = track(new DecimalVector("big", allocator, 10, 2));
         big.set(0, new BigDecimal("1234.50"));
-        ArrowBulkData.Rejection r2 = reject(root(1, big), col("big", "decimal", null, 5, 2, null, true), 0);
+        BulkBatch.Rejection r2 = reject(root(1, big), col("big", "decimal", null, 5, 2, null, true), 0);
         assertEquals(0, r2.rowInBatch());
         assertTrue(r2.getMessage().contains("decimal(5,2)"), r2.getMessage());
     }
@@ -415,7 +413,7 @@ class ArrowBulkDataTest {
     void decimal256BeyondThirtyEightDigits() {
         Decimal256Vector d = track(new Decimal256Vector("d", allocator, 40, 0));
         d.set(0, new BigDecimal("1234567890123456789012345678901234567890"));
-        ArrowBulkData.Rejection r = reject(root(1, d), col("d", "decimal", null, 38, 0, null, true), 0);
+        BulkBatch.Rejection r = reject(root(1, d), col("d", "decimal", null, 38, 0, null, true), 0);
         assertEquals("d", r.column().sourceName());
     }
 
@@ -424,7 +422,7 @@ class ArrowBulkDataTest {
         TimeStampNanoVector ts = track(new TimeStampNanoVector("ts", allocator));
         ts.set(0, 1_700_000_000_123_456_700L);
         ts.set(1, 1_700_000_000_123_456_789L);
-        ArrowBulkData.Rejection r = reject(root(2, ts), col("ts", "datetime2", null, null, null, 7, true), 5);
+        BulkBatch.Rejection r = reject(root(2, ts), col("ts", "datetime2", null, null, null, 7, true), 5);
         assertEquals(1, r.rowInBatch());
         assertEquals(6, r.rowInRun());
         assertTrue(r.getMessage().contains("fractional"), r.getMessage());
@@ -435,14 +433,14 @@ class ArrowBulkDataTest {
         IntVector v = track(new IntVector("small", allocator));
         v.set(0, 255);
         v.set(1, 300);
-        ArrowBulkData.Rejection r = reject(root(2, v), col("small", "tinyint"), 0);
+        BulkBatch.Rejection r = reject(root(2, v), col("small", "tinyint"), 0);
         assertEquals(1, r.rowInBatch());
         assertTrue(r.getMessage().contains("300"), r.getMessage());
 
         IntVector n = track(new IntVector("req", allocator));
         n.set(0, 1);
         n.setNull(1);
-        ArrowBulkData.Rejection r2 = reject(root(2, n), col("req", "int", null, null, null, null, false), 0);
+        BulkBatch.Rejection r2 = reject(root(2, n), col("req", "int", null, null, null, null, false), 0);
         assertEquals(1, r2.rowInBatch());
         assertTrue(r2.getMessage().contains("NOT NULL"), r2.getMessage());
     }

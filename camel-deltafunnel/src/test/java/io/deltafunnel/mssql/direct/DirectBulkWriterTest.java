@@ -28,6 +28,7 @@ import io.deltafunnel.mssql.bind.BoundColumn;
 import io.deltafunnel.mssql.bind.TargetBinding;
 import io.deltafunnel.mssql.bind.TargetColumn;
 import io.deltafunnel.mssql.channel.ArrowBulkData;
+import io.deltafunnel.mssql.channel.BulkBatch;
 
 import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
 import org.apache.arrow.memory.BufferAllocator;
@@ -77,7 +78,7 @@ class DirectBulkWriterTest {
         return v;
     }
 
-    private static DirectTdsConnection.Options options() {
+    private static DirectOptions options() {
         return DirectTdsConnection.options().host("localhost").port(SERVER.emulator().port()).database("master")
                 .user(SERVER.emulator().user()).password(SERVER.emulator().password()).trustServerCertificate(true);
     }
@@ -232,8 +233,7 @@ class DirectBulkWriterTest {
                 st.execute("CREATE TABLE dbo.diff_direct " + COLUMNS);
             }
             List<TargetColumn> targets = targets();
-            ArrowBulkData data = new ArrowBulkData(root, bind(root, targets));
-            data.validate(0);
+            ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, bind(root, targets), 0).validate());
             try (SQLServerBulkCopy copy = new SQLServerBulkCopy(c)) {
                 copy.setDestinationTableName("[dbo].[diff_driver]");
                 for (int i = 0; i < targets.size(); i++) {
@@ -330,7 +330,7 @@ class DirectBulkWriterTest {
             try (Statement st = c.createStatement()) {
                 st.execute("CREATE TABLE dbo.short_text (s nvarchar(5))");
             }
-            ArrowBulkData.Rejection e = assertThrows(ArrowBulkData.Rejection.class,
+            BulkBatch.Rejection e = assertThrows(BulkBatch.Rejection.class,
                     () -> new DirectBulkWriter(direct).write(new TableName("dbo", "short_text"), root,
                             List.of(new TargetColumn("s", "nvarchar", 5, null, null, null, true, 1))));
             assertEquals(1, e.rowInBatch());
@@ -411,8 +411,7 @@ class DirectBulkWriterTest {
                 st.execute("CREATE TABLE dbo.rnd_driver " + columns);
                 st.execute("CREATE TABLE dbo.rnd_direct " + columns);
             }
-            ArrowBulkData data = new ArrowBulkData(root, bind(root, targets));
-            data.validate(0);
+            ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, bind(root, targets), 0).validate());
             try (SQLServerBulkCopy copy = new SQLServerBulkCopy(c)) {
                 copy.setDestinationTableName("[dbo].[rnd_driver]");
                 for (int i = 0; i < targets.size(); i++) {

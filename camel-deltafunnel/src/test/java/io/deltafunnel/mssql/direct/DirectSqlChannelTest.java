@@ -1,14 +1,32 @@
 package io.deltafunnel.mssql.direct;
 
 import io.deltafunnel.emulator.fidelity.EmulatorServer;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 
+import io.deltafunnel.handoff.HandoffStats;
+import io.deltafunnel.mssql.BulkLoadException;
+import io.deltafunnel.mssql.BulkLoadSettings;
 import io.deltafunnel.mssql.SqlServerErrors;
+import io.deltafunnel.mssql.TableName;
+import io.deltafunnel.mssql.WorkOutcome;
+import io.deltafunnel.mssql.bind.BoundColumn;
+import io.deltafunnel.mssql.bind.ColumnMapper;
+import io.deltafunnel.mssql.bind.TargetCatalog;
+import io.deltafunnel.mssql.channel.BulkBatch;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -55,10 +73,69 @@ class DirectSqlChannelTest {
         }
     }
 
+    /**
+     * The direct channel writes the driver-neutral {@link BulkBatch} (no mssql-jdbc adapter on this path): a batch
+     * not validated yet is validated by the channel, and a value that does not fit is rejected before anything is
+     * sent, naming column and run-wide row, with the session still usable.
+     */
+    @Test
+    void bulkWriteTakesTheDriverNeutralBatchAndValidatesItFirst() throws Exception {
+        TableName table = new TableName("dbo", "neutral_batch");
+        try (Connection j = jdbc(); Statement st = j.createStatement()) {
+            st.execute("CREATE TABLE [dbo].[neutral_batch] ([id] int NOT NULL, [name] nvarchar(5) NULL)");
+        }
+        BulkLoadSettings settings = BulkLoadSettings.defaults(table);
+        BulkLoadException.Context ctx = BulkLoadException.Context.of(table.toString(), WorkOutcome.ROLLED_BACK,
+                HandoffStats.ZERO);
+        try (BufferAllocator allocator = new RootAllocator();
+                IntVector id = new IntVector("id", allocator);
+                VarCharVector name = new VarCharVector("name", allocator);
+                VectorSchemaRoot root = VectorSchemaRoot.of(id, name);
+                DirectSqlChannel c = channel()) {
+            for (int r = 0; r < 3; r++) {
+                id.setSafe(r, r + 1);
+            }
+            name.setSafe(0, "ab".getBytes(StandardCharsets.UTF_8));
+            name.setNull(1);
+            name.setSafe(2, "cde".getBytes(StandardCharsets.UTF_8));
+            root.setRowCount(3);
+            List<BoundColumn> columns = ColumnMapper.bind(root.getSchema(), TargetCatalog.describe(c, table), Map.of(),
+                    c.temporalAsText(), ctx);
+
+            BulkBatch batch = new BulkBatch(root, columns, 0);
+            assertFalse(batch.validated());
+            c.bulkWrite(table, batch, settings);
+            assertTrue(batch.validated(), "the channel validated the batch before writing it");
+            assertEquals(List.of("1|ab", "2|null", "3|cde"), rows());
+
+            name.setSafe(1, "toolong".getBytes(StandardCharsets.UTF_8)); // 7 characters into nvarchar(5)
+            BulkBatch bad = new BulkBatch(root, columns, 100);
+            BulkBatch.Rejection r = assertThrows(BulkBatch.Rejection.class, () -> c.bulkWrite(table, bad, settings));
+            assertEquals("name", r.column().sourceName());
+            assertEquals(1, r.rowInBatch());
+            assertEquals(101, r.rowInRun());
+            assertFalse(bad.validated());
+            assertFalse(c.isClosed(), "nothing was sent: the session stays usable");
+            assertEquals(1, c.update("DELETE FROM [dbo].[neutral_batch] WHERE [id] = ?", 1));
+        }
+        assertEquals(List.of("2|null", "3|cde"), rows());
+    }
+
+    private static List<String> rows() throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection j = jdbc(); Statement st = j.createStatement();
+                ResultSet rs = st.executeQuery("SELECT [id], [name] FROM [dbo].[neutral_batch] ORDER BY [id]")) {
+            while (rs.next()) {
+                out.add(rs.getInt(1) + "|" + rs.getString(2));
+            }
+        }
+        return out;
+    }
+
     @Test
     void placeholdersAreNumberedOutsideStringsIdentifiersAndComments() {
         assertEquals("SELECT '?', [a?b], @P0 -- ?\n, @P1 /* ? */ WHERE x = @P2 AND y = 'it''s ?'",
-                RpcRequest.numberPlaceholders(
+                RpcRequestBuilder.numberPlaceholders(
                         "SELECT '?', [a?b], ? -- ?\n, ? /* ? */ WHERE x = ? AND y = 'it''s ?'"));
     }
 

@@ -97,7 +97,7 @@ class DirectTdsConnectionIT {
                 .encodeToString(der) + "\n-----END " + type + "-----\n").getBytes(StandardCharsets.US_ASCII);
     }
 
-    private static DirectTdsConnection.Options options() {
+    private static DirectOptions options() {
         return DirectTdsConnection.options().host(SERVER.getHost()).port(SERVER.getMappedPort(1433))
                 .database("master").user(SERVER.getUsername()).password(SERVER.getPassword())
                 .hostNameInCertificate("localhost");

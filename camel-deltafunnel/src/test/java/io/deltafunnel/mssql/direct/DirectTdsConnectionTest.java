@@ -37,12 +37,12 @@ class DirectTdsConnectionTest {
     @RegisterExtension
     static final EmulatorTrustStore TRUST = new EmulatorTrustStore();
 
-    private static DirectTdsConnection.Options sqlAuth(MssqlEmulator emu) {
+    private static DirectOptions sqlAuth(MssqlEmulator emu) {
         return DirectTdsConnection.options().host("localhost").port(emu.port()).database("master")
                 .user(emu.user()).password(emu.password()).loginTimeoutMillis(10_000);
     }
 
-    private static DirectTdsConnection.Options strict(MssqlEmulator emu) {
+    private static DirectOptions strict(MssqlEmulator emu) {
         return sqlAuth(emu).encryption(DirectTdsConnection.Encryption.STRICT)
                 .trustStore(TRUST.path(), EmulatorTrustStore.PASSWORD, "PKCS12");
     }
@@ -173,7 +173,7 @@ class DirectTdsConnectionTest {
 
     private static final String GOOD_TOKEN = "eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.good-token-" + "x".repeat(3000);
 
-    private static DirectTdsConnection.Options token(MssqlEmulator emu, java.util.function.Supplier<String> t) {
+    private static DirectOptions token(MssqlEmulator emu, java.util.function.Supplier<String> t) {
         return DirectTdsConnection.options().host("localhost").port(emu.port()).database("master")
                 .trustServerCertificate(true).accessToken(t).loginTimeoutMillis(10_000);
     }

@@ -41,6 +41,7 @@ import io.deltafunnel.mssql.bind.BoundColumn;
 import io.deltafunnel.mssql.bind.TargetBinding;
 import io.deltafunnel.mssql.bind.TargetColumn;
 import io.deltafunnel.mssql.channel.ArrowBulkData;
+import io.deltafunnel.mssql.channel.BulkBatch;
 import io.deltafunnel.tds.TypeId;
 import io.deltafunnel.tds.TypeInfo;
 
@@ -606,7 +607,7 @@ class DirectTypesDifferentialTest {
         return DriverManager.getConnection(SERVER.emulator().jdbcUrl() + ";sendTemporalDataTypesAsStringForBulkCopy=false", p);
     }
 
-    private static DirectTdsConnection.Options options() {
+    private static DirectOptions options() {
         return DirectTdsConnection.options().host("localhost").port(SERVER.emulator().port()).database("master")
                 .user(SERVER.emulator().user()).password(SERVER.emulator().password()).trustServerCertificate(true);
     }
@@ -649,8 +650,7 @@ class DirectTypesDifferentialTest {
     /** The driver path exactly as the producer runs it: bind, validate, SQLServerBulkCopy (native temporals). */
     private static void viaDriver(Connection c, String table, VectorSchemaRoot root, List<TargetColumn> targets)
             throws SQLException {
-        ArrowBulkData data = new ArrowBulkData(root, bind(root, targets));
-        data.validate(0);
+        ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, bind(root, targets), 0).validate());
         try (SQLServerBulkCopy copy = new SQLServerBulkCopy(c)) {
             copy.setDestinationTableName("[dbo].[" + table + "]");
             for (int i = 0; i < targets.size(); i++) {
@@ -948,9 +948,9 @@ class DirectTypesDifferentialTest {
             String b = newTable(c, p.sqlType());
             VectorSchemaRoot root = batch(p, p.values());
             closeables.add(root);
-            ArrowBulkData.Rejection viaDriver = assertThrows(ArrowBulkData.Rejection.class,
+            BulkBatch.Rejection viaDriver = assertThrows(BulkBatch.Rejection.class,
                     () -> viaDriver(c, a, root, describe(c, a)));
-            ArrowBulkData.Rejection viaDirect = assertThrows(ArrowBulkData.Rejection.class,
+            BulkBatch.Rejection viaDirect = assertThrows(BulkBatch.Rejection.class,
                     () -> viaDirect(b, root, describe(c, b)));
             assertEquals("v", viaDirect.column().sourceName());
             assertEquals(bad.badRow(), viaDirect.rowInBatch());

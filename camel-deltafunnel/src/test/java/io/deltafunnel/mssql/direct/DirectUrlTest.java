@@ -53,7 +53,7 @@ class DirectUrlTest {
 
     @Test
     void hostPortDatabaseAndCredentials() throws Exception {
-        DirectTdsConnection.Options o = DirectUrl.parse(
+        DirectOptions o = DirectUrl.parse(
                 "jdbc:sqlserver://db.example.com:14330;databaseName=sales;trustServerCertificate=true;packetSize=32767",
                 "loader", "s3cret");
         assertEquals("db.example.com", o.host());
@@ -67,7 +67,7 @@ class DirectUrlTest {
 
     @Test
     void defaultsAndUrlCredentials() throws Exception {
-        DirectTdsConnection.Options o = DirectUrl.parse("jdbc:sqlserver://localhost;user=u;password=p;encrypt=false",
+        DirectOptions o = DirectUrl.parse("jdbc:sqlserver://localhost;user=u;password=p;encrypt=false",
                 null, null);
         assertEquals(1433, o.port());
         assertEquals("u", o.user());
@@ -99,7 +99,7 @@ class DirectUrlTest {
 
     @Test
     void strictEncryptionTrustStoreAndHostNameInCertificate() throws Exception {
-        DirectTdsConnection.Options o = DirectUrl.parse("jdbc:sqlserver://h:1433;encrypt=strict;"
+        DirectOptions o = DirectUrl.parse("jdbc:sqlserver://h:1433;encrypt=strict;"
                 + "hostNameInCertificate=db.example.com;trustStore=/tmp/ts.p12;trustStorePassword=pw;trustStoreType=PKCS12",
                 "u", "p");
         assertEquals(DirectTdsConnection.Encryption.STRICT, o.encryption());

@@ -206,8 +206,8 @@ class LoginEquivalenceTest {
         return p;
     }
 
-    private static DirectTdsConnection.Options directOptions(MssqlEmulator emu, Mode mode) {
-        DirectTdsConnection.Options o = DirectTdsConnection.options().host("localhost").port(emu.port())
+    private static DirectOptions directOptions(MssqlEmulator emu, Mode mode) {
+        DirectOptions o = DirectTdsConnection.options().host("localhost").port(emu.port())
                 .database("master").applicationName(APP);
         return switch (mode) {
             case PLAIN -> o.user(emu.user()).password(emu.password()).encrypt(false);

@@ -97,7 +97,7 @@ class MssqlLoadPlansTest {
         LoadPlan first = plans.join("orders", null, 3, 1, () -> pins(7));
         assertTrue(first.created());
         assertFalse(first.shardDone());
-        assertEquals(ShardTables.OPEN, first.status());
+        assertEquals(LoadRowStatus.OPEN.text(), first.status());
         assertEquals(3, first.shardCount());
         assertEquals(Map.of("/lake/orders", 7L), first.versions());
         assertTrue(first.loadId().matches("\\d{8}T\\d{6}\\.\\d{3}Z-[0-9a-f]{12}"), first.loadId());
@@ -155,7 +155,7 @@ class MssqlLoadPlansTest {
     void anAbandonedLoadIsRefused() throws Exception {
         LoadPlan plan = plans.join("orders", "L2", 2, 0, () -> pins(1));
         exec("UPDATE " + plans.tables().loads().quoted() + " SET [status] = ? WHERE [load_id] = ?",
-                ShardTables.ABANDONED, plan.loadId());
+                LoadRowStatus.ABANDONED.text(), plan.loadId());
         ShardPlanException e = assertThrows(ShardPlanException.class,
                 () -> plans.join("orders", "L2", 2, 1, () -> pins(1)));
         assertTrue(e.getMessage().contains("load L2 was abandoned"), e.getMessage());
@@ -169,14 +169,14 @@ class MssqlLoadPlansTest {
     void aDoneShardIsFlaggedAndADoneLoadIsNotJoinedByKey() throws Exception {
         LoadPlan plan = plans.join("orders", null, 2, 0, () -> pins(1));
         exec("UPDATE " + plans.tables().shards().quoted() + " SET [status] = ? WHERE [load_id] = ? AND"
-                + " [shard_index] = ?", ShardTables.DONE, plan.loadId(), 0);
+                + " [shard_index] = ?", ShardRowStatus.DONE.text(), plan.loadId(), 0);
         assertTrue(plans.join("orders", null, 2, 0, () -> pins(9)).shardDone());
         assertFalse(plans.join("orders", null, 2, 1, () -> pins(9)).shardDone());
         exec("UPDATE " + plans.tables().loads().quoted() + " SET [status] = ? WHERE [load_id] = ?",
-                ShardTables.DONE, plan.loadId());
+                LoadRowStatus.DONE.text(), plan.loadId());
         LoadPlan byId = plans.join("orders", plan.loadId(), 2, 0, () -> pins(9));
         assertTrue(byId.shardDone());
-        assertEquals(ShardTables.DONE, byId.status());
+        assertEquals(LoadRowStatus.DONE.text(), byId.status());
         LoadPlan next = plans.join("orders", null, 2, 0, () -> pins(9));
         assertTrue(next.created(), "a done load is over: the key's next load starts");
         assertEquals(Map.of("/lake/orders", 9L), next.versions());

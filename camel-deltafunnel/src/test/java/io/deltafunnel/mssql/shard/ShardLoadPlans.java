@@ -39,7 +39,7 @@ final class ShardLoadPlans {
                 ps.setString(1, loadId);
                 ps.setString(2, loadKey);
                 ps.setInt(3, shards);
-                ps.setString(4, ShardTables.OPEN);
+                ps.setString(4, LoadRowStatus.OPEN.text());
                 ps.setString(5, "{}");
                 ps.executeUpdate();
             }
@@ -48,7 +48,7 @@ final class ShardLoadPlans {
                         + " ([load_id], [shard_index], [status]) VALUES (?, ?, ?)")) {
                     ps.setString(1, loadId);
                     ps.setInt(2, i);
-                    ps.setString(3, ShardTables.PENDING);
+                    ps.setString(3, ShardRowStatus.PENDING.text());
                     ps.executeUpdate();
                 }
             }

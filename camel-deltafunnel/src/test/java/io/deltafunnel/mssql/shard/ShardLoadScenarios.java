@@ -34,6 +34,7 @@ import io.deltafunnel.mssql.channel.ConnectionSettings;
 import io.deltafunnel.mssql.run.ChannelFactory;
 import io.deltafunnel.mssql.run.RetryPolicy;
 import io.deltafunnel.mssql.run.RunWriter;
+import io.deltafunnel.mssql.session.LoadStatus;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -260,12 +261,12 @@ abstract class ShardLoadScenarios {
     }
 
     /** Runs the N shards of a load at the same time, each with a writer of its own; returns their load statuses. */
-    protected List<String> runShards(int n, String loadId, BulkLoadSettings settings, BulkEncoder encoder,
+    protected List<LoadStatus> runShards(int n, String loadId, BulkLoadSettings settings, BulkEncoder encoder,
             List<Row> rows, boolean changes, IncrementalLoad incremental) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(n);
         CountDownLatch start = new CountDownLatch(1);
         try {
-            List<Future<String>> results = new ArrayList<>();
+            List<Future<LoadStatus>> results = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 int index = i;
                 results.add(pool.submit(() -> {
@@ -277,8 +278,8 @@ abstract class ShardLoadScenarios {
                 }));
             }
             start.countDown();
-            List<String> statuses = new ArrayList<>();
-            for (Future<String> f : results) {
+            List<LoadStatus> statuses = new ArrayList<>();
+            for (Future<LoadStatus> f : results) {
                 statuses.add(f.get(120, TimeUnit.SECONDS));
             }
             return statuses;
@@ -295,9 +296,9 @@ abstract class ShardLoadScenarios {
         }
     }
 
-    protected void assertLoadDoneOnce(String loadId, int n, List<String> statuses, long finalRows) throws SQLException {
-        assertEquals(1, statuses.stream().filter(ShardSession.LOAD_DONE::equals).count(), statuses.toString());
-        assertEquals(n - 1, statuses.stream().filter(ShardSession.SHARD_DONE::equals).count(), statuses.toString());
+    protected void assertLoadDoneOnce(String loadId, int n, List<LoadStatus> statuses, long finalRows) throws SQLException {
+        assertEquals(1, statuses.stream().filter(LoadStatus.LOAD_DONE::equals).count(), statuses.toString());
+        assertEquals(n - 1, statuses.stream().filter(LoadStatus.SHARD_DONE::equals).count(), statuses.toString());
         List<Object> load = query("SELECT [status], [finished_by], [final_rows], [write_mode], [target],"
                 + " [finished_at] FROM [dbo].[df_shard_state_loads]"
                 + " WHERE [load_id] = '" + loadId + "'").get(0);
@@ -332,7 +333,7 @@ abstract class ShardLoadScenarios {
         }
         List<Row> rows = plainRows(0, 60);
         String load = newLoad(n);
-        List<String> statuses = runShards(n, load, settings(table, mode), encoder, rows, false, null);
+        List<LoadStatus> statuses = runShards(n, load, settings(table, mode), encoder, rows, false, null);
         runUnsharded(settings(table + "_ref", mode), encoder, rows, false, null);
         assertEquals(contents(table + "_ref"), contents(table));
         long expectedTargetRows = switch (mode) {
@@ -361,7 +362,7 @@ abstract class ShardLoadScenarios {
                 List.of(new IncrementalLoad.Source("t", "/data/" + table, null, 1L, 3, true)));
         IncrementalLoad plain = new IncrementalLoad(STATE, table + "-plain", "changes",
                 List.of(new IncrementalLoad.Source("t", "/data/" + table, null, 1L, 3, true)));
-        List<String> statuses = runShards(n, load, settings(table, WriteMode.MERGE), encoder, rows, true, sharded);
+        List<LoadStatus> statuses = runShards(n, load, settings(table, WriteMode.MERGE), encoder, rows, true, sharded);
         runUnsharded(settings(table + "_ref", WriteMode.MERGE), encoder, rows, true, plain);
         assertEquals(contents(table + "_ref"), contents(table));
         // 0..39: 14 updated (0 mod 3), 13 deleted (1 mod 3), 13 kept (2 mod 3); 40..44 inserted and deleted again
@@ -372,14 +373,14 @@ abstract class ShardLoadScenarios {
         List<Object> load0 = query("SELECT [status] FROM [dbo].[df_shard_state_loads] WHERE [load_id] = '" + load
                 + "'").get(0);
         assertEquals("done", load0.get(0));
-        assertEquals(1, statuses.stream().filter(ShardSession.LOAD_DONE::equals).count(), statuses.toString());
+        assertEquals(1, statuses.stream().filter(LoadStatus.LOAD_DONE::equals).count(), statuses.toString());
     }
 
     @ParameterizedTest
     @EnumSource(value = BulkEncoder.class, names = {"DRIVER", "DIRECT"})
     void createTableWorksWhenShardsCreateTheTargetAtOnce(BulkEncoder encoder) throws Exception {
         String load = newLoad(4);
-        List<String> statuses = runShards(4, load, settings(table, WriteMode.APPEND).withCreateTable(true), encoder,
+        List<LoadStatus> statuses = runShards(4, load, settings(table, WriteMode.APPEND).withCreateTable(true), encoder,
                 plainRows(0, 60), false, null);
         assertEquals(60, contents(table).size());
         assertEquals(1770, scalar("SELECT SUM([id]) FROM [dbo].[" + table + "]"));
@@ -398,12 +399,12 @@ abstract class ShardLoadScenarios {
                 + " FROM [dbo].[df_shard_state_loads] WHERE [load_id] = '" + load + "'");
         try (RunWriter w = writer(settings, encoder)) {
             // as the consumer sends it: one empty batch, alreadyDone
-            assertEquals(ShardSession.ALREADY_DONE,
+            assertEquals(LoadStatus.ALREADY_DONE,
                     run(w, "again-0", 1, List.of(), false, null, shard(load, 0, 2, true)).loadStatus());
             // a runner that did not know: its rows are counted, not written
             RunWriter.Written w1 = run(w, "again-1", 1, shareOf(plainRows(0, 30), 1, 2), false, null,
                     shard(load, 1, 2, false));
-            assertEquals(ShardSession.ALREADY_DONE, w1.loadStatus());
+            assertEquals(LoadStatus.ALREADY_DONE, w1.loadStatus());
             assertEquals(0, w1.stats().outputRows());
             assertEquals(15, w1.stats().inputRows());
         }
@@ -437,7 +438,7 @@ abstract class ShardLoadScenarios {
             assertEquals("deltafunnel:" + load + ":0", refused.resource());
             try (VectorSchemaRoot root = batch(a, rows.subList(5, 10), false);
                  RecordBatches one = RecordBatches.borrowing(root)) {
-                assertEquals(ShardSession.LOAD_DONE, first.write(new RunWriter.Batch("first", false, 1, 1, true, null,
+                assertEquals(LoadStatus.LOAD_DONE, first.write(new RunWriter.Batch("first", false, 1, 1, true, null,
                         shard(load, 0, 1, false)), one, s -> { }).loadStatus());
             }
         }
@@ -453,7 +454,7 @@ abstract class ShardLoadScenarios {
         String load = newLoad(2);
         try (RunWriter append = writer(settings(table, WriteMode.APPEND), encoder);
              RunWriter merge = writer(settings(table, WriteMode.MERGE), encoder)) {
-            assertEquals(ShardSession.SHARD_DONE, run(append, "a", 1, plainRows(0, 5), false, null,
+            assertEquals(LoadStatus.SHARD_DONE, run(append, "a", 1, plainRows(0, 5), false, null,
                     shard(load, 0, 2, false)).loadStatus());
             ShardPlanException refused = assertThrows(ShardPlanException.class, () -> run(merge, "m", 1,
                     plainRows(5, 10), false, null, shard(load, 1, 2, false)));
@@ -472,7 +473,7 @@ abstract class ShardLoadScenarios {
         String load = newLoad(2);
         List<Row> rows = plainRows(0, 20);
         try (RunWriter w = writer(settings(table, WriteMode.APPEND), encoder)) {
-            assertEquals(ShardSession.SHARD_DONE, run(w, "s0", 1, shareOf(rows, 0, 2), false, null,
+            assertEquals(LoadStatus.SHARD_DONE, run(w, "s0", 1, shareOf(rows, 0, 2), false, null,
                     shard(load, 0, 2, false)).loadStatus());
             // shard 1 from another version of the query: (id) alone; its final step would copy id alone
             ShardPlanException refused = assertThrows(ShardPlanException.class,
@@ -483,7 +484,7 @@ abstract class ShardLoadScenarios {
             assertEquals("pending", query("SELECT [status] FROM [dbo].[df_shard_state_shards] WHERE [load_id] = '"
                     + load + "' AND [shard_index] = 1").get(0).get(0));
             // the same shard with the load's columns completes it
-            assertEquals(ShardSession.LOAD_DONE, run(w, "s1", 2, shareOf(rows, 1, 2), false, null,
+            assertEquals(LoadStatus.LOAD_DONE, run(w, "s1", 2, shareOf(rows, 1, 2), false, null,
                     shard(load, 1, 2, false)).loadStatus());
         }
         assertEquals(rows.stream().map(r -> List.<Object>of((long) r.id(), r.name())).toList(), contents(table),
@@ -499,7 +500,7 @@ abstract class ShardLoadScenarios {
         BulkLoadSettings byId = settings(table, WriteMode.MERGE);
         BulkLoadSettings byIdAndName = byId.withWriteMode(WriteMode.MERGE, List.of("id", "name"));
         try (RunWriter first = writer(byId, encoder); RunWriter second = writer(byIdAndName, encoder)) {
-            assertEquals(ShardSession.SHARD_DONE, run(first, "s0", 1, plainRows(0, 5), false, null,
+            assertEquals(LoadStatus.SHARD_DONE, run(first, "s0", 1, plainRows(0, 5), false, null,
                     shard(load, 0, 2, false)).loadStatus());
             ShardPlanException refused = assertThrows(ShardPlanException.class, () -> run(second, "s1", 1,
                     plainRows(5, 10), false, null, shard(load, 1, 2, false)));

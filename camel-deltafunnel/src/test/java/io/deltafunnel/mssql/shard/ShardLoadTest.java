@@ -25,6 +25,7 @@ import io.deltafunnel.mssql.channel.SqlChannel;
 import io.deltafunnel.mssql.channel.SqlChannelProvider;
 import io.deltafunnel.mssql.run.ChannelFactory;
 import io.deltafunnel.mssql.run.RunWriter;
+import io.deltafunnel.mssql.session.LoadStatus;
 import io.deltafunnel.mssql.session.StagingTable;
 import io.deltafunnel.mssql.state.StateConflictException;
 
@@ -69,7 +70,7 @@ class ShardLoadTest extends ShardLoadScenarios {
         BulkLoadSettings settings = settings(table, WriteMode.REPLACE);
         List<Row> rows = plainRows(0, 40);
         try (RunWriter w = writer(settings, encoder)) {
-            assertEquals(ShardSession.SHARD_DONE, run(w, "s0", 1, shareOf(rows, 0, 2), false, null,
+            assertEquals(LoadStatus.SHARD_DONE, run(w, "s0", 1, shareOf(rows, 0, 2), false, null,
                     shard(load, 0, 2, false)).loadStatus());
             // shard 1: its second bulk load fails after 3 rows (a deadlock victim), its third one the connection drops
             SERVER.emulator().faults().failBulkLoad(2, 3, 1205);
@@ -88,7 +89,7 @@ class ShardLoadTest extends ShardLoadScenarios {
                     shard(load, 1, 2, false)));
             assertEquals(20, stagingRows(load));
 
-            assertEquals(ShardSession.LOAD_DONE, run(w, "s1", 3, shareOf(rows, 1, 2), false, null,
+            assertEquals(LoadStatus.LOAD_DONE, run(w, "s1", 3, shareOf(rows, 1, 2), false, null,
                     shard(load, 1, 2, false)).loadStatus());
         }
         assertEquals(plainRows(0, 40).stream().map(r -> List.<Object>of((long) r.id(), r.name())).toList(),
@@ -116,7 +117,7 @@ class ShardLoadTest extends ShardLoadScenarios {
                     + "' AND [status] = 'done'"));
             assertEquals(30, stagingRows(load));
             // the consumer's re-run of shard 0 (already done): one empty batch, which runs the owed final step
-            assertEquals(ShardSession.LOAD_DONE, run(w, "s0-again", 1, List.of(), false, null,
+            assertEquals(LoadStatus.LOAD_DONE, run(w, "s0-again", 1, List.of(), false, null,
                     shard(load, 0, 2, true)).loadStatus());
         }
         assertEquals(30, contents(table).size());
@@ -183,7 +184,7 @@ class ShardLoadTest extends ShardLoadScenarios {
                 + " FROM [dbo].[" + table + "]");
         assertTrue(stagingExists(load));
         try (RunWriter w = writer(settings, encoder)) {
-            assertEquals(ShardSession.ALREADY_DONE, run(w, "again", 1, List.of(), false, null,
+            assertEquals(LoadStatus.ALREADY_DONE, run(w, "again", 1, List.of(), false, null,
                     shard(load, 1, 2, true)).loadStatus());
         }
         assertTrue(!stagingExists(load), "the re-run dropped the staging table");

@@ -45,6 +45,7 @@ import io.deltafunnel.mssql.run.ChannelFactory;
 import io.deltafunnel.mssql.run.RetryPolicy;
 import io.deltafunnel.mssql.run.RunFailures;
 import io.deltafunnel.mssql.run.RunWriter;
+import io.deltafunnel.mssql.session.LoadStatus;
 import io.deltafunnel.mssql.session.StagingTable;
 
 import org.junit.jupiter.api.AfterEach;
@@ -269,9 +270,9 @@ class ShardSessionEndingTest {
             assertTrue(suppressedChain(failed).stream().anyMatch(s -> hasErrorNumber(s, 50001)),
                     "the rollback failure is reported, suppressed on the primary failure");
 
-            assertEquals(ShardSession.SHARD_DONE, run(w, "s0", 2, shareOf(rows, 0, 2), false, null,
+            assertEquals(LoadStatus.SHARD_DONE, run(w, "s0", 2, shareOf(rows, 0, 2), false, null,
                     shard(load, 0, 2)).loadStatus());
-            assertEquals(ShardSession.LOAD_DONE, run(w, "s1", 1, shareOf(rows, 1, 2), false, null,
+            assertEquals(LoadStatus.LOAD_DONE, run(w, "s1", 1, shareOf(rows, 1, 2), false, null,
                     shard(load, 1, 2)).loadStatus());
         }
         assertEquals(40, scalar("SELECT COUNT(*) FROM [dbo].[" + table + "]"));
@@ -291,7 +292,7 @@ class ShardSessionEndingTest {
                 claimSent.countDown();
             }
         }, false, false);
-        Future<String> shardRun;
+        Future<LoadStatus> shardRun;
         try (RunWriter w = writer(settings(), channels, GUARD)) {
             shardRun = pool.submit(() -> run(w, "s0", 2, plainRows(0, 10), false, null, shard(load, 0, 1))
                     .loadStatus());
@@ -299,7 +300,7 @@ class ShardSessionEndingTest {
             assertThrows(TimeoutException.class, () -> shardRun.get(300, TimeUnit.MILLISECONDS),
                     "the claim waits while the earlier session holds the shard");
             releaseShardLock(earlier, load, 0);
-            assertEquals(ShardSession.LOAD_DONE, shardRun.get(GUARD.toSeconds(), TimeUnit.SECONDS));
+            assertEquals(LoadStatus.LOAD_DONE, shardRun.get(GUARD.toSeconds(), TimeUnit.SECONDS));
         }
         assertEquals(10, scalar("SELECT COUNT(*) FROM [dbo].[" + table + "]"));
     }
@@ -332,7 +333,7 @@ class ShardSessionEndingTest {
         // claims without waiting, so it succeeds only when the refused channel released the lock first.
         SqlChannelProvider channels = wrapped(channels(encoder), (real, method, args) -> { }, true, true);
         try (RunWriter w = writer(settings(), channels, Duration.ZERO)) {
-            assertEquals(ShardSession.LOAD_DONE, run(w, "s0", 1, plainRows(0, 10), false, null, shard(load, 0, 1))
+            assertEquals(LoadStatus.LOAD_DONE, run(w, "s0", 1, plainRows(0, 10), false, null, shard(load, 0, 1))
                     .loadStatus());
         }
         assertEquals(1, deferred.size(), "the refused channel was given up");
@@ -407,7 +408,7 @@ class ShardSessionEndingTest {
         SERVER.emulator().faults().failStatement("sp_releaseapplock", 50002);
         try (RunWriter w = writer(settings(), channels, GUARD)) {
             // an empty share (the proxy connection is not one the driver's bulk copy accepts)
-            assertEquals(ShardSession.LOAD_DONE, run(w, "s0", 1, List.of(), false, null, shard(load, 0, 1))
+            assertEquals(LoadStatus.LOAD_DONE, run(w, "s0", 1, List.of(), false, null, shard(load, 0, 1))
                     .loadStatus());
         }
         assertEquals(1, counting.aborted.get(), "the connection that may still hold the lock is evicted");

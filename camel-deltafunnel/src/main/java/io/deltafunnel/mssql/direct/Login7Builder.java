@@ -7,17 +7,17 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * The LOGIN7 message of {@link DirectTdsConnection} (MS-TDS 2.2.6.4) with the flags mssql-jdbc uses (checked field by
- * field by LoginEquivalenceTest): SQL authentication with the obfuscated password, or the FEDAUTH feature with an
- * access token. The buffers that held the password or the token are zeroed once the message is built.
+ * Builds the LOGIN7 message {@link DirectTdsConnection} sends (MS-TDS 2.2.6.4) with the flags mssql-jdbc uses (checked
+ * field by field by LoginEquivalenceTest): SQL authentication with the obfuscated password, or the FEDAUTH feature
+ * with an access token. (The emulator's {@code Login7Request} is the other side: it decodes the message.) The buffers that held the password or the token are zeroed once the message is built.
  */
-final class Login7Request {
+final class Login7Builder {
 
     private static final String LIBRARY_NAME = "deltafunnel";
     /** ClientProgVer sent in LOGIN7 (0.1.0.0 little-endian: build, patch, minor, major bytes). */
     private static final int CLIENT_PROG_VERSION = 0x00010000;
 
-    private Login7Request() {
+    private Login7Builder() {
     }
 
     /**
@@ -25,7 +25,7 @@ final class Login7Request {
      * or null for SQL authentication, {@code fedAuthEcho} whether the PRELOGIN answer asked for FEDAUTHREQUIRED.
      * The caller zeroes the returned array once it is sent.
      */
-    static byte[] build(DirectTdsConnection.Options o, String serverName, byte[] token, boolean fedAuthEcho) {
+    static byte[] build(DirectOptions o, String serverName, byte[] token, boolean fedAuthEcho) {
         boolean sqlAuth = token == null;
         byte[] hostName = chars(o.workstationId != null ? o.workstationId : localHostName());
         byte[] user = sqlAuth ? chars(o.user) : new byte[0];

@@ -6,16 +6,17 @@ import io.deltafunnel.tds.TypeInfo;
 import io.deltafunnel.tds.ValueCodec;
 
 /**
- * The body of {@link DirectTdsConnection#execute(String, Object...)}'s RPC request (MS-TDS 2.2.6.6): a call of
+ * Builds the body of {@link DirectTdsConnection#execute(String, Object...)}'s RPC request (MS-TDS 2.2.6.6): a call of
  * {@code sp_executesql} with the statement, its parameter declarations and the values as typed RPC parameters, so
- * values never enter the SQL text. The caller adds the packet header and ALL_HEADERS.
+ * values never enter the SQL text. The caller adds the packet header and ALL_HEADERS. (The emulator's
+ * {@code RpcRequest} is the other side: it decodes the request.)
  */
-final class RpcRequest {
+final class RpcRequestBuilder {
 
     /** sp_executesql's well-known procedure id (MS-TDS 2.2.6.6). */
     private static final int SP_EXECUTESQL = 10;
 
-    private RpcRequest() {
+    private RpcRequestBuilder() {
     }
 
     /** The RPC body for {@code sql} with {@code params} (at least one; String, Long, Integer or null). */

@@ -1,0 +1,140 @@
+package io.deltafunnel.mssql.shard;
+
+import java.sql.SQLException;
+import java.util.List;
+import java.util.function.Supplier;
+
+import io.deltafunnel.handoff.IncrementalLoad;
+import io.deltafunnel.handoff.ShardAssignment;
+import io.deltafunnel.mssql.BulkLoadException;
+import io.deltafunnel.mssql.BulkLoadSettings;
+import io.deltafunnel.mssql.channel.SqlChannel;
+import io.deltafunnel.mssql.session.LoadStatus;
+import io.deltafunnel.mssql.session.RunSetup;
+import io.deltafunnel.mssql.session.StagingTable;
+import io.deltafunnel.mssql.state.StateTable;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A sharded load's final step (docs/sharding.md, step 5), tried by every shard's run once its share is committed
+ * (or found done), in a new transaction on the run's channel: with the load row locked ({@code UPDLOCK, HOLDLOCK}),
+ * when the load is still open and all N shard rows are done, the staging table goes into the target (append:
+ * {@code INSERT … SELECT}; replace/truncate: {@code TRUNCATE} + {@code INSERT … SELECT}; merge: the {@code MERGE}
+ * with change rows ranked across all shards), an incremental run records its versions, and the load row becomes
+ * done ({@code finished_by}, {@code finished_at}, {@code final_rows}); commit; then the staging table is dropped
+ * (best effort, logged). Reads the target, staging table and bound columns from the run's {@link RunSetup}. Owns no
+ * channel; not thread-safe.
+ */
+final class ShardFinalStep {
+
+    /** The shard session's logger: these are its log lines (docs/application.md shows them under ShardSession). */
+    private static final Logger LOG = LoggerFactory.getLogger(ShardSession.class);
+
+    private final String runId;
+    private final BulkLoadSettings settings;
+    private final ShardAssignment shard;
+    private final ShardTables tables;
+    private final IncrementalLoad incremental;
+
+    /** @param incremental the incremental run recorded with the data, or null */
+    ShardFinalStep(String runId, BulkLoadSettings settings, ShardAssignment shard, ShardTables tables,
+            IncrementalLoad incremental) {
+        this.runId = runId;
+        this.settings = settings;
+        this.shard = shard;
+        this.tables = tables;
+        this.incremental = incremental;
+    }
+
+    /**
+     * Runs the final step when it is owed, else rolls back (nothing written: only the locks are released) and, when
+     * the load is no longer open, drops the staging table nothing needs any more.
+     *
+     * @param alreadyDone the shard was done before this run (its share was not written by it)
+     * @param commit      commits the channel's transaction (the caller tracks a commit in doubt)
+     * @return {@link LoadStatus#LOAD_DONE} when this run ran the final step, else {@link LoadStatus#ALREADY_DONE}
+     *         or {@link LoadStatus#SHARD_DONE}
+     */
+    LoadStatus run(SqlChannel channel, RunSetup setup, boolean alreadyDone, RunSetup.SqlStep commit,
+            Supplier<BulkLoadException.Context> context) throws SQLException {
+        channel.setAutoCommit(false);
+        LoadRowStatus status = tables.loadStatus(channel, shard.loadId(), true);
+        long done = ((Number) channel.query("SELECT COUNT(*) FROM " + tables.shards().quoted()
+                + " WHERE [load_id] = ? AND [status] = ?", shard.loadId(), ShardRowStatus.DONE.text()).get(0)[0])
+                .longValue();
+        if (status != LoadRowStatus.OPEN || done < shard.shardCount()) {
+            channel.rollback(); // nothing written: only the locks are released
+            if (status != LoadRowStatus.OPEN) {
+                channel.setAutoCommit(true);
+                // done (or abandoned) since this run's check: nothing needs it any more
+                dropQuietly(shard, setup.staging(), channel);
+                LOG.info("{}: run {} ends with its share committed; the load is {} already: {} ran the final step",
+                        shard.describe(), runId, status, finishedBy(channel));
+            } else {
+                LOG.info("{}: run {} ends with its share committed; {} of {} shards done, the final step runs with"
+                        + " the last shard", shard.describe(), runId, done, shard.shardCount());
+            }
+            return alreadyDone ? LoadStatus.ALREADY_DONE : LoadStatus.SHARD_DONE;
+        }
+        StagingTable staging = setup.staging();
+        long[] moved = {0};
+        switch (settings.writeMode()) {
+            case APPEND -> setup.withIdentityInsert(
+                    () -> moved[0] = channel.update(staging.insertInto(setup.target(), setup.dataColumns())));
+            case REPLACE, TRUNCATE -> {
+                channel.execute("TRUNCATE TABLE " + setup.target().quoted());
+                setup.withIdentityInsert(() -> moved[0] = channel.update(
+                        staging.insertInto(setup.target(), setup.dataColumns())));
+            }
+            case MERGE -> setup.withIdentityInsert(() -> moved[0] = channel.update(setup.mergeSql()));
+            default -> throw new IllegalStateException("write mode " + settings.writeMode());
+        }
+        if (incremental != null) {
+            // In the transaction that moves the data: both or neither.
+            StateTable.parse(incremental.stateTable()).record(channel, incremental, runId, context.get());
+        }
+        long n = channel.update("UPDATE " + tables.loads().quoted() + " SET [status] = ?, [finished_at] ="
+                + " SYSUTCDATETIME(), [finished_by] = ?, [final_rows] = ? WHERE [load_id] = ? AND [status] = ?",
+                LoadRowStatus.DONE.text(), shard.shardIndex(), moved[0], shard.loadId(), LoadRowStatus.OPEN.text());
+        if (n != 1) {
+            throw new IllegalStateException("the load row was not open any more (" + n + " rows updated)");
+        }
+        commit.run();
+        LOG.info("load {} complete: {} rows of {} shards in {} ({} from {}); shard {} ran the final step (run {})",
+                shard.loadId(), moved[0], shard.shardCount(), setup.target(), settings.writeMode(), staging,
+                shard.shardIndex(), runId);
+        try {
+            channel.setAutoCommit(true);
+            staging.drop(channel);
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("{}: the load is done, but dropping its staging table {} failed (drop it by hand): {}",
+                    shard.describe(), staging, e.toString());
+        }
+        return LoadStatus.LOAD_DONE;
+    }
+
+    /** Which shard ran the load's final step ({@code finished_by}), as a log line names it. */
+    private String finishedBy(SqlChannel channel) {
+        try {
+            List<Object[]> rows = channel.query("SELECT [finished_by] FROM " + tables.loads().quoted()
+                    + " WHERE [load_id] = ?", shard.loadId());
+            Object by = rows.isEmpty() ? null : rows.get(0)[0];
+            return by == null ? "another shard" : "shard " + by;
+        } catch (SQLException | RuntimeException e) {
+            LOG.debug("{}: could not read which shard finished the load", shard.describe(), e);
+            return "another shard";
+        }
+    }
+
+    /** Drops the load's staging table {@code staging}; a failure is logged (drop it by hand), not thrown. */
+    static void dropQuietly(ShardAssignment shard, StagingTable staging, SqlChannel c) {
+        try {
+            staging.drop(c);
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("{}: dropping the staging table {} failed (drop it by hand): {}", shard.describe(), staging,
+                    e.toString());
+        }
+    }
+}
