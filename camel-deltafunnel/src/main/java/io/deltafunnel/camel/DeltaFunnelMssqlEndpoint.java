@@ -21,14 +21,16 @@ import org.apache.camel.support.DefaultEndpoint;
 
 /**
  * Bulk-writes each exchange's Apache Arrow {@link org.apache.arrow.vector.VectorSchemaRoot} into a SQL Server table,
- * synchronously, through mssql-jdbc's {@code SQLServerBulkCopy} or, with {@code bulkEncoder=DIRECT}, the project's own
- * TDS bulk writer.
+ * synchronously, through mssql-jdbc's {@code SQLServerBulkCopy} or, with <code>bulkEncoder=DIRECT</code>, the
+ * project's own TDS bulk writer.
  *
  * <p>Exchanges that share a {@code CamelDeltaFunnelRunId} header form a run; the exchange whose
  * {@code CamelBatchComplete} property is true ends it. An exchange without run id is a run of its own. The body is
  * not closed by the producer.
  *
- * <p>The options live in {@link DeltaFunnelMssqlConfiguration}, each described there once.
+ * <p>The options live in {@link DeltaFunnelMssqlConfiguration}, each described there once. (The first paragraph
+ * above is the catalog's component description: camel-component-maven-plugin cannot render an inline code tag with
+ * {@code =} inside, hence the HTML code tag there.)
  */
 @UriEndpoint(firstVersion = "0.1.0", scheme = "deltafunnel-mssql", title = "DeltaFunnel SQL Server",
              syntax = "deltafunnel-mssql:table", producerOnly = true, category = { Category.DATABASE },

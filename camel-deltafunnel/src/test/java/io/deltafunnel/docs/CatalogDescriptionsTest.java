@@ -39,6 +39,9 @@ class CatalogDescriptionsTest {
         assertTrue(stateTable.startsWith("The state table, [schema.]table,"), stateTable);
         String shard = source.path("headers").path(DeltaFunnelConstants.SHARD).path("description").asText();
         assertTrue(shard.startsWith("Sharded loads (shardCount > 1):"), shard);
+        // the component's description comes from the endpoint's Javadoc: no half-removed inline tag
+        String component = mssql.path("component").path("description").asText();
+        assertTrue(component.contains("with bulkEncoder=DIRECT, the project's own TDS bulk writer"), component);
     }
 
     @Test
