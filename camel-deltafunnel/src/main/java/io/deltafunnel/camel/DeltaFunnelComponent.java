@@ -24,7 +24,7 @@ public class DeltaFunnelComponent extends HealthCheckComponent {
     @Override
     protected Endpoint createEndpoint(String uri, String remaining, Map<String, Object> parameters) throws Exception {
         DeltaFunnelEndpoint endpoint = new DeltaFunnelEndpoint(uri, this);
-        endpoint.setName(remaining);
+        endpoint.getConfiguration().setName(remaining);
         // Multi-value options: delta.<view>=path, deltaVersion.<view>=n, deltaTimestamp.<view>=instant.
         // LinkedHashMap keeps the URI order, so views are registered in the order they were given.
         Map<String, Object> tables = PropertiesHelper.extractProperties(parameters, "delta.");
@@ -32,13 +32,13 @@ public class DeltaFunnelComponent extends HealthCheckComponent {
         Map<String, Object> timestamps = PropertiesHelper.extractProperties(parameters, "deltaTimestamp.");
         setProperties(endpoint, parameters);
         if (!tables.isEmpty()) {
-            endpoint.setDelta(tables);
+            endpoint.getConfiguration().setDelta(tables);
         }
         if (!versions.isEmpty()) {
-            endpoint.setDeltaVersion(versions);
+            endpoint.getConfiguration().setDeltaVersion(versions);
         }
         if (!timestamps.isEmpty()) {
-            endpoint.setDeltaTimestamp(timestamps);
+            endpoint.getConfiguration().setDeltaTimestamp(timestamps);
         }
         endpoint.deltaSpecs(); // validate the pins now, at endpoint creation
         return endpoint;

@@ -150,7 +150,8 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
         DeltaFunnelEndpoint endpoint = getEndpoint();
         List<ConnectionPreparer> preparers = poll.preparer() == null ? List.of() : List.of(poll.preparer());
         run = ReplayableRun.start(describe(), (runId, pinned) -> QueryRun.open(describe(), endpoint.duckDbSettings(),
-                preparers, endpoint.queryText(), endpoint.getBatchSize(), endpoint.getAllocator(), runId, pinned));
+                preparers, endpoint.queryText(), endpoint.getConfiguration().getBatchSize(), endpoint.getAllocator(),
+                runId, pinned));
         // known now that the run's views are registered; a replay reads the same versions, so it stays right
         runExpectedRows = poll.expectedRows(endpoint.queryText());
     }
@@ -287,14 +288,14 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
                 ShardSafety.check(duck, getEndpoint().queryText(), source.sharding().view());
             }
         }
-        if (getEndpoint().isResetState()) {
+        if (getEndpoint().getConfiguration().isResetState()) {
             source.resetState();
         }
         super.doStart();
     }
 
     private String describe() {
-        return "deltafunnel:" + getEndpoint().getName();
+        return getEndpoint().describe();
     }
 
     @Override

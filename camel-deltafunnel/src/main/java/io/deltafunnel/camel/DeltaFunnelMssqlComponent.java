@@ -60,7 +60,7 @@ public class DeltaFunnelMssqlComponent extends HealthCheckComponent {
     @Override
     protected Endpoint createEndpoint(String uri, String remaining, Map<String, Object> parameters) throws Exception {
         DeltaFunnelMssqlEndpoint endpoint = new DeltaFunnelMssqlEndpoint(uri, this);
-        endpoint.setTable(remaining);
+        endpoint.getConfiguration().setTable(remaining);
         setProperties(endpoint, parameters);
         return endpoint;
     }
@@ -69,10 +69,6 @@ public class DeltaFunnelMssqlComponent extends HealthCheckComponent {
         return dataSource;
     }
 
-    /**
-     * The SQL Server DataSource used by endpoints that set neither dataSource nor url. Autowired when exactly one
-     * DataSource is in the registry.
-     */
     public void setDataSource(DataSource dataSource) {
         this.dataSource = dataSource;
     }

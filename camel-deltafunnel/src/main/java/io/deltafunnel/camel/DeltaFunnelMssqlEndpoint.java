@@ -1,16 +1,10 @@
 package io.deltafunnel.camel;
 
-import java.time.Duration;
 import java.util.Set;
-import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
-import io.deltafunnel.mssql.BulkEncoder;
 import io.deltafunnel.mssql.BulkLoadSettings;
-import io.deltafunnel.mssql.TableName;
-import io.deltafunnel.mssql.TransactionMode;
-import io.deltafunnel.mssql.WriteMode;
 import io.deltafunnel.mssql.channel.ConnectionProvider;
 import io.deltafunnel.mssql.channel.ConnectionSettings;
 import io.deltafunnel.mssql.channel.SqlChannelProvider;
@@ -21,156 +15,30 @@ import org.apache.camel.Category;
 import org.apache.camel.Consumer;
 import org.apache.camel.Processor;
 import org.apache.camel.Producer;
-import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.UriEndpoint;
 import org.apache.camel.spi.UriParam;
-import org.apache.camel.spi.UriPath;
 import org.apache.camel.support.DefaultEndpoint;
 
 /**
  * Bulk-writes each exchange's Apache Arrow {@link org.apache.arrow.vector.VectorSchemaRoot} into a SQL Server table,
- * synchronously, through mssql-jdbc's {@code SQLServerBulkCopy} or, with {@code bulkEncoder=DIRECT}, the project's own
- * TDS bulk writer.
+ * synchronously, through mssql-jdbc's {@code SQLServerBulkCopy} or, with <code>bulkEncoder=DIRECT</code>, the
+ * project's own TDS bulk writer.
  *
  * <p>Exchanges that share a {@code CamelDeltaFunnelRunId} header form a run; the exchange whose
  * {@code CamelBatchComplete} property is true ends it. An exchange without run id is a run of its own. The body is
  * not closed by the producer.
+ *
+ * <p>The options live in {@link DeltaFunnelMssqlConfiguration}, each described there once. (The first paragraph
+ * above is the catalog's component description: camel-component-maven-plugin cannot render an inline code tag with
+ * {@code =} inside, hence the HTML code tag there.)
  */
 @UriEndpoint(firstVersion = "0.1.0", scheme = "deltafunnel-mssql", title = "DeltaFunnel SQL Server",
              syntax = "deltafunnel-mssql:table", producerOnly = true, category = { Category.DATABASE },
              headersClass = DeltaFunnelConstants.class)
 public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
 
-    @UriPath(description = "The target table, as table or schema.table (parts may be bracketed: [my schema].[t]);"
-                           + " the schema defaults to dbo.")
-    @Metadata(required = true)
-    private String table;
-
-    @UriParam(label = "producer", description = "The SQL Server DataSource. Autowired when exactly one DataSource is"
-                                                + " in the registry and url is not set.")
-    @Metadata(autowired = true)
-    private DataSource dataSource;
-
-    @UriParam(label = "producer", description = "The mssql-jdbc URL (jdbc:sqlserver://host:port;databaseName=...),"
-                                                + " used when no dataSource is set. Keep credentials in username and"
-                                                + " password.")
-    private String url;
-
-    @UriParam(label = "security", description = "The user name for url.")
-    private String username;
-
-    @UriParam(label = "security", secret = true, description = "The password for url.")
-    private String password;
-
-    @UriParam(label = "producer", defaultValue = "APPEND", description = "What a run does to the target: APPEND adds"
-            + " rows; TRUNCATE empties the target at the start of the run; REPLACE loads a staging table and replaces"
-            + " the target's contents with it when the run completes; MERGE loads a staging table and merges it into"
-            + " the target on keyColumns when the run completes. Case-insensitive.")
-    private WriteMode writeMode = WriteMode.APPEND;
-
-    @UriParam(label = "producer", description = "Comma-separated target key columns, for writeMode=merge.")
-    private String keyColumns;
-
-    @UriParam(label = "producer", defaultValue = "false", description = "Create the target table from the Arrow"
-                                                                       + " schema when it does not exist.")
-    private boolean createTable;
-
-    @UriParam(label = "producer", defaultValue = "RUN", description = "RUN: all batches of a run commit together when"
-            + " the batch marked CamelBatchComplete has been written, and any failure rolls back the whole run;"
-            + " BATCH: each batch commits on its own. Case-insensitive.")
-    private TransactionMode transaction = TransactionMode.RUN;
-
-    @UriParam(label = "producer", description = "Explicit source:target column pairs, comma-separated"
-            + " (src1:dst1,src2:dst2). Other source columns map to the target column of the same name,"
-            + " case-insensitively.")
-    private String columnMapping;
-
-    @UriParam(label = "producer,advanced", defaultValue = "false", description = "Bulk copy with a table lock (TABLOCK).")
-    private boolean tableLock;
-
-    @UriParam(label = "producer,advanced", defaultValue = "false",
-              description = "Check constraints during the bulk copy (CHECK_CONSTRAINTS).")
-    private boolean checkConstraints;
-
-    @UriParam(label = "producer,advanced", defaultValue = "false",
-              description = "Fire insert triggers during the bulk copy (FIRE_TRIGGERS).")
-    private boolean fireTriggers;
-
-    @UriParam(label = "producer,advanced", defaultValue = "false",
-              description = "Keep NULLs instead of applying column defaults (KEEP_NULLS).")
-    private boolean keepNulls;
-
-    @UriParam(label = "producer,advanced", defaultValue = "false",
-              description = "Write source values into identity columns instead of letting SQL Server generate them, in"
-                            + " every write mode (replace and merge copy them with SET IDENTITY_INSERT). Without it, a"
-                            + " source column mapped to an identity column is refused before anything is sent.")
-    private boolean keepIdentity;
-
-    @UriParam(label = "producer,advanced", defaultValue = "0", description = "Rows per bulk copy round trip within one"
-                                                                            + " Arrow batch; 0 sends the whole batch"
-                                                                            + " at once.")
-    private int bulkBatchSize;
-
-    @UriParam(label = "producer,advanced", defaultValue = "0", description = "Timeout in seconds for each bulk copy"
-                                                                            + " and statement; 0 means none.")
-    private int timeout;
-
-    @UriParam(label = "producer", defaultValue = "3", description = "How many times a run (or, with transaction=batch"
-            + " and append/truncate, a batch) is retried after a transient failure: SQL Server errors 1205, 1222, 4060,"
-            + " 10928, 10929, 40197, 40501, 40613, 49918, 49919, 49920 or a broken connection. With transaction=run"
-            + " or replace/merge the run is rolled back and replayed from its first batch by the deltafunnel:"
-            + " consumer; with transaction=batch the failed batch is written again. 0 disables retries.")
-    private int maxRetries = 3;
-
-    @UriParam(label = "producer,advanced", defaultValue = "4",
-              description = "How many runs (distinct CamelDeltaFunnelRunId values) this producer keeps open at once, each in"
-            + " its own session, e.g. when several seda: consumers hand it batches of different runs concurrently."
-            + " A new run beyond the limit is refused (TooManyOpenRunsException) and the open runs go on. At least 1.")
-    private int maxOpenRuns = 4;
-
-    @UriParam(label = "producer", defaultValue = "1000", javaType = "java.time.Duration",
-              description = "Wait before the first retry, in milliseconds (or a duration such as 2s).")
-    private long retryDelay = 1000;
-
-    @UriParam(label = "producer,advanced", defaultValue = "5000", javaType = "java.time.Duration",
-              description = "Sharded loads: how long a shard's run waits for its shard's application lock, in"
-                            + " milliseconds (or a duration such as 10s). An earlier session of the same shard may"
-                            + " still hold it while SQL Server rolls back its killed share. Not granted in that time,"
-                            + " the run fails as transient (the lock request timed out) and is replayed; 0 does not"
-                            + " wait.")
-    private long shardClaimTimeout = 5000;
-
-    @UriParam(label = "producer,advanced", defaultValue = "2.0",
-              description = "Each further retry waits this many times longer than the previous one (at least 1).")
-    private double retryBackoffMultiplier = 2.0;
-
-    @UriParam(label = "producer,advanced", defaultValue = "30000", javaType = "java.time.Duration",
-              description = "The longest wait between two attempts, in milliseconds (or a duration such as 30s).")
-    private long maxRetryDelay = 30_000;
-
-    @UriParam(label = "producer,advanced", defaultValue = "DRIVER", description = "Which code encodes the bulk-load"
-            + " rows. DRIVER: mssql-jdbc's SQLServerBulkCopy (the default). DIRECT: the project's own TDS connection"
-            + " writes the rows straight from the Arrow buffers (several times faster; experimental until it has passed"
-            + " its tests against a real SQL Server). DIRECT needs url with SQL authentication (username/password) or"
-            + " accessTokenSupplier; other settings (a dataSource, Kerberos/NTLM, other Entra ID methods, named"
-            + " instances, Always Encrypted) and column types it cannot encode fall back to DRIVER with a warning, or"
-            + " fail when bulkEncoderFallback is false. Case-insensitive.")
-    private BulkEncoder bulkEncoder = BulkEncoder.DRIVER;
-
-    @UriParam(label = "producer,advanced", defaultValue = "true", description = "With bulkEncoder=DIRECT: use the"
-            + " mssql-jdbc path (with a warning in the log) where the direct encoder cannot be used; false fails"
-            + " instead, naming the reason.")
-    private boolean bulkEncoderFallback = true;
-
-    @UriParam(label = "security", description = "Supplies a Microsoft Entra ID access token for each new connection"
-            + " (instead of username/password), e.g. a bean wrapping azure-identity's TokenCredential. Used by both"
-            + " encoders; the token is never logged.")
-    private Supplier<String> accessTokenSupplier;
-
-    @UriParam(label = "producer", defaultValue = "0", description = "Seconds to wait for a connection and login to"
-            + " SQL Server when connecting through url (mssql-jdbc's loginTimeout; also the direct encoder's connect"
-            + " and login timeout); 0 keeps the defaults (15 s). With a dataSource, set the timeout on the dataSource.")
-    private int loginTimeout;
+    @UriParam
+    private DeltaFunnelMssqlConfiguration configuration = new DeltaFunnelMssqlConfiguration();
 
     public DeltaFunnelMssqlEndpoint(String uri, DeltaFunnelMssqlComponent component) {
         super(uri, component);
@@ -194,42 +62,39 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
     @Override
     protected void doInit() throws Exception {
         super.doInit();
-        settings(); // validate options early
-        retryPolicy();
-        if (loginTimeout < 0) {
-            throw new IllegalArgumentException("loginTimeout must be 0 or more, got " + loginTimeout);
+        configuration.validate(); // validate options early
+        if (configuration.getDataSource() == null && configuration.getUrl() == null) {
+            configuration.setDataSource(getComponent().getDataSource());
         }
-        if (shardClaimTimeout < 0 || shardClaimTimeout > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("shardClaimTimeout must be 0 to " + Integer.MAX_VALUE + " ms, got "
-                    + shardClaimTimeout);
-        }
-        if (dataSource == null && url == null) {
-            dataSource = getComponent().getDataSource();
-        }
-        if (dataSource == null && url == null) {
+        if (configuration.getDataSource() == null && configuration.getUrl() == null) {
             Set<DataSource> found = getCamelContext().getRegistry().findByType(DataSource.class);
             if (found.size() == 1) {
-                dataSource = found.iterator().next();
+                configuration.setDataSource(found.iterator().next());
             }
         }
-        if (dataSource == null && url == null) {
-            throw new IllegalArgumentException("deltafunnel-mssql:" + table + ": set dataSource or url (no single"
-                                               + " DataSource found in the registry)");
+        if (configuration.getDataSource() == null && configuration.getUrl() == null) {
+            throw new IllegalArgumentException("deltafunnel-mssql:" + configuration.getTable() + ": set dataSource or"
+                                               + " url (no single DataSource found in the registry)");
         }
+    }
+
+    /** This endpoint's options. */
+    public DeltaFunnelMssqlConfiguration getConfiguration() {
+        return configuration;
+    }
+
+    public void setConfiguration(DeltaFunnelMssqlConfiguration configuration) {
+        this.configuration = configuration;
     }
 
     /** The bulk-load settings of this endpoint. */
     public BulkLoadSettings settings() {
-        TableName name = TableName.parse(table);
-        return new BulkLoadSettings(name, writeMode, transaction, createTable, BulkLoadSettings.parseList(keyColumns),
-                BulkLoadSettings.parseMapping(columnMapping), tableLock, checkConstraints, fireTriggers, keepNulls,
-                keepIdentity, bulkBatchSize, timeout);
+        return configuration.settings();
     }
 
     /** The retry policy built from maxRetries, retryDelay, retryBackoffMultiplier and maxRetryDelay. */
     public RetryPolicy retryPolicy() {
-        return new RetryPolicy(maxRetries, Duration.ofMillis(retryDelay), retryBackoffMultiplier,
-                Duration.ofMillis(maxRetryDelay));
+        return configuration.retryPolicy();
     }
 
     /**
@@ -237,8 +102,8 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
      * bulkEncoder=DIRECT where its settings allow (see {@link ChannelFactory}).
      */
     SqlChannelProvider channelProvider() {
-        return ChannelFactory.channels("deltafunnel-mssql:" + table, connectionSettings(), bulkEncoder,
-                bulkEncoderFallback, keepIdentity);
+        return ChannelFactory.channels("deltafunnel-mssql:" + configuration.getTable(), connectionSettings(),
+                configuration.getBulkEncoder(), configuration.isBulkEncoderFallback(), configuration.isKeepIdentity());
     }
 
     /** Opens connections from the dataSource, or from url with username/password or the access token supplier. */
@@ -248,253 +113,6 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
 
     /** This endpoint's connection options. */
     public ConnectionSettings connectionSettings() {
-        return new ConnectionSettings(dataSource, url, username, password, loginTimeout, accessTokenSupplier);
-    }
-
-    public String getTable() {
-        return table;
-    }
-
-    /** The target table, as table or schema.table; the schema defaults to dbo. */
-    public void setTable(String table) {
-        this.table = table;
-    }
-
-    public DataSource getDataSource() {
-        return dataSource;
-    }
-
-    /** The SQL Server DataSource. Autowired when exactly one DataSource is in the registry and url is not set. */
-    public void setDataSource(DataSource dataSource) {
-        this.dataSource = dataSource;
-    }
-
-    public String getUrl() {
-        return url;
-    }
-
-    /** The mssql-jdbc URL, used when no dataSource is set. Keep credentials in username and password. */
-    public void setUrl(String url) {
-        this.url = url;
-    }
-
-    public String getUsername() {
-        return username;
-    }
-
-    /** The user name for url. */
-    public void setUsername(String username) {
-        this.username = username;
-    }
-
-    public BulkEncoder getBulkEncoder() {
-        return bulkEncoder;
-    }
-
-    /** Which code encodes the bulk-load rows: DRIVER (mssql-jdbc, the default) or DIRECT (experimental). */
-    public void setBulkEncoder(BulkEncoder bulkEncoder) {
-        this.bulkEncoder = bulkEncoder;
-    }
-
-    public boolean isBulkEncoderFallback() {
-        return bulkEncoderFallback;
-    }
-
-    /** With bulkEncoder=DIRECT: fall back to mssql-jdbc where the direct encoder cannot be used (default true). */
-    public void setBulkEncoderFallback(boolean bulkEncoderFallback) {
-        this.bulkEncoderFallback = bulkEncoderFallback;
-    }
-
-    public Supplier<String> getAccessTokenSupplier() {
-        return accessTokenSupplier;
-    }
-
-    /** Supplies a Microsoft Entra ID access token for each new connection (instead of username/password). */
-    public void setAccessTokenSupplier(Supplier<String> accessTokenSupplier) {
-        this.accessTokenSupplier = accessTokenSupplier;
-    }
-
-    public String getPassword() {
-        return password;
-    }
-
-    /** The password for url. */
-    public void setPassword(String password) {
-        this.password = password;
-    }
-
-    public WriteMode getWriteMode() {
-        return writeMode;
-    }
-
-    /** What a run does to the target: APPEND, TRUNCATE, REPLACE or MERGE. */
-    public void setWriteMode(WriteMode writeMode) {
-        this.writeMode = writeMode;
-    }
-
-    public String getKeyColumns() {
-        return keyColumns;
-    }
-
-    /** Comma-separated target key columns, for writeMode=merge. */
-    public void setKeyColumns(String keyColumns) {
-        this.keyColumns = keyColumns;
-    }
-
-    public boolean isCreateTable() {
-        return createTable;
-    }
-
-    /** Create the target table from the Arrow schema when it does not exist. */
-    public void setCreateTable(boolean createTable) {
-        this.createTable = createTable;
-    }
-
-    public TransactionMode getTransaction() {
-        return transaction;
-    }
-
-    /** RUN: a run commits as a whole when it completes; BATCH: each batch commits on its own. */
-    public void setTransaction(TransactionMode transaction) {
-        this.transaction = transaction;
-    }
-
-    public String getColumnMapping() {
-        return columnMapping;
-    }
-
-    /** Explicit source:target column pairs, comma-separated; others map by name, case-insensitively. */
-    public void setColumnMapping(String columnMapping) {
-        this.columnMapping = columnMapping;
-    }
-
-    public boolean isTableLock() {
-        return tableLock;
-    }
-
-    /** Bulk copy with a table lock (TABLOCK). */
-    public void setTableLock(boolean tableLock) {
-        this.tableLock = tableLock;
-    }
-
-    public boolean isCheckConstraints() {
-        return checkConstraints;
-    }
-
-    /** Check constraints during the bulk copy (CHECK_CONSTRAINTS). */
-    public void setCheckConstraints(boolean checkConstraints) {
-        this.checkConstraints = checkConstraints;
-    }
-
-    public boolean isFireTriggers() {
-        return fireTriggers;
-    }
-
-    /** Fire insert triggers during the bulk copy (FIRE_TRIGGERS). */
-    public void setFireTriggers(boolean fireTriggers) {
-        this.fireTriggers = fireTriggers;
-    }
-
-    public boolean isKeepNulls() {
-        return keepNulls;
-    }
-
-    /** Keep NULLs instead of applying column defaults (KEEP_NULLS). */
-    public void setKeepNulls(boolean keepNulls) {
-        this.keepNulls = keepNulls;
-    }
-
-    public boolean isKeepIdentity() {
-        return keepIdentity;
-    }
-
-    /**
-     * Write source values into identity columns instead of letting SQL Server generate them, in every write mode
-     * (replace and merge copy them with SET IDENTITY_INSERT). Without it, a source column mapped to an identity
-     * column is refused before anything is sent.
-     */
-    public void setKeepIdentity(boolean keepIdentity) {
-        this.keepIdentity = keepIdentity;
-    }
-
-    public int getBulkBatchSize() {
-        return bulkBatchSize;
-    }
-
-    /** Rows per bulk copy round trip within one Arrow batch; 0 sends the whole batch at once. */
-    public void setBulkBatchSize(int bulkBatchSize) {
-        this.bulkBatchSize = bulkBatchSize;
-    }
-
-    public int getTimeout() {
-        return timeout;
-    }
-
-    /** Timeout in seconds for each bulk copy and statement; 0 means none. */
-    public void setTimeout(int timeout) {
-        this.timeout = timeout;
-    }
-
-    public int getMaxOpenRuns() {
-        return maxOpenRuns;
-    }
-
-    /** How many runs this producer keeps open at once (one session per run id); a new run beyond it is refused. */
-    public void setMaxOpenRuns(int maxOpenRuns) {
-        this.maxOpenRuns = maxOpenRuns;
-    }
-
-    public int getMaxRetries() {
-        return maxRetries;
-    }
-
-    /** How many times a run (or, in batch mode, a batch) is retried after a transient failure; 0 disables retries. */
-    public void setMaxRetries(int maxRetries) {
-        this.maxRetries = maxRetries;
-    }
-
-    public long getRetryDelay() {
-        return retryDelay;
-    }
-
-    /** Wait before the first retry, in milliseconds. */
-    public void setRetryDelay(long retryDelay) {
-        this.retryDelay = retryDelay;
-    }
-
-    public long getShardClaimTimeout() {
-        return shardClaimTimeout;
-    }
-
-    /** Sharded loads: how long a shard's run waits for its shard's application lock, in milliseconds. */
-    public void setShardClaimTimeout(long shardClaimTimeout) {
-        this.shardClaimTimeout = shardClaimTimeout;
-    }
-
-    public double getRetryBackoffMultiplier() {
-        return retryBackoffMultiplier;
-    }
-
-    /** Each further retry waits this many times longer than the previous one (at least 1). */
-    public void setRetryBackoffMultiplier(double retryBackoffMultiplier) {
-        this.retryBackoffMultiplier = retryBackoffMultiplier;
-    }
-
-    public long getMaxRetryDelay() {
-        return maxRetryDelay;
-    }
-
-    /** The longest wait between two attempts, in milliseconds. */
-    public void setMaxRetryDelay(long maxRetryDelay) {
-        this.maxRetryDelay = maxRetryDelay;
-    }
-
-    public int getLoginTimeout() {
-        return loginTimeout;
-    }
-
-    /** Seconds to wait for a connection and login when connecting through url; 0 keeps the driver's default. */
-    public void setLoginTimeout(int loginTimeout) {
-        this.loginTimeout = loginTimeout;
+        return configuration.connectionSettings();
     }
 }

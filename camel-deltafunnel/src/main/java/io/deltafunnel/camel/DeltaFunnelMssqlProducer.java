@@ -79,8 +79,8 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
         super.doStart();
         pause.reset();
         writer = new RunWriter(getEndpoint().settings(), getEndpoint().channelProvider(), getEndpoint().retryPolicy(),
-                getEndpoint().getMaxOpenRuns(), pause::await)
-                .shardClaimTimeout(java.time.Duration.ofMillis(getEndpoint().getShardClaimTimeout()));
+                getEndpoint().getConfiguration().getMaxOpenRuns(), pause::await)
+                .shardClaimTimeout(java.time.Duration.ofMillis(getEndpoint().getConfiguration().getShardClaimTimeout()));
         // A readiness check that reports whether SQL Server is reachable (camel-health "producers" repository).
         healthCheckRepository = HealthCheckHelper.getHealthCheckRepository(getEndpoint().getCamelContext(),
                 "producers", WritableHealthCheckRepository.class);

@@ -25,7 +25,7 @@ public class DeltaFunnelMssqlProducerHealthCheck extends AbstractHealthCheck {
     public DeltaFunnelMssqlProducerHealthCheck(DeltaFunnelMssqlEndpoint endpoint, String id) {
         super("camel", "producer:deltafunnel-mssql-" + id);
         this.connections = endpoint.connectionProvider();
-        this.target = endpoint.getTable();
+        this.target = endpoint.getConfiguration().getTable();
     }
 
     @Override

@@ -558,8 +558,8 @@ abstract class AbstractMssqlScenarios extends MssqlRouteTestSupport {
                 + odd.replace("]", "]]") + "]");
         exec("CREATE TABLE [dbo].[" + odd.replace("]", "]]") + "] ([we\"ird]]col] int NOT NULL, [a;b--c] nvarchar(10))");
         DeltaFunnelMssqlEndpoint ep = context.getEndpoint(mssql("writeMode=replace"), DeltaFunnelMssqlEndpoint.class);
-        ep.setTable("dbo.[" + odd.replace("]", "]]") + "]");
-        ep.setColumnMapping("x:we\"ird]col,y:a;b--c");
+        ep.getConfiguration().setTable("dbo.[" + odd.replace("]", "]]") + "]");
+        ep.getConfiguration().setColumnMapping("x:we\"ird]col,y:a;b--c");
         String src = source("SELECT 1 AS x, 'ok' AS y", 10);
         org.apache.camel.builder.NotifyBuilder done = new org.apache.camel.builder.NotifyBuilder(context).whenDone(1)
                 .create();
@@ -757,7 +757,7 @@ abstract class AbstractMssqlScenarios extends MssqlRouteTestSupport {
     void passwordNeverShows() throws Exception {
         DeltaFunnelMssqlEndpoint ep = context.getEndpoint(mssql(""), DeltaFunnelMssqlEndpoint.class);
         assertTrue(!ep.toString().contains(password()), ep.toString());
-        assertEquals(password(), ep.getPassword());
+        assertEquals(password(), ep.getConfiguration().getPassword());
         runRoute(source("SELECT 1 AS id", 10), mssql(""), 1, null);
         assertTrue(!singleFailure().getMessage().contains(password()));
         context.stop();

@@ -173,7 +173,7 @@ class MssqlBadInputTest extends EmulatorRouteTestSupport {
 
         DeltaFunnelMssqlEndpoint missing = context.getEndpoint(mssql("createTable=false"),
                 DeltaFunnelMssqlEndpoint.class);
-        missing.setTable("dbo." + bracketed(HOSTILE));
+        missing.getConfiguration().setTable("dbo." + bracketed(HOSTILE));
         runRoute(source("SELECT 1 AS id", 10), missing.getEndpointUri(), 1, null);
         // The endpoint URI above resolves to the same endpoint instance, whose table was set programmatically.
         ColumnMappingException e = assertInstanceOf(ColumnMappingException.class, single());
@@ -183,7 +183,7 @@ class MssqlBadInputTest extends EmulatorRouteTestSupport {
         failures.clear();
         DeltaFunnelMssqlEndpoint created = context.getEndpoint(mssql("createTable=true"),
                 DeltaFunnelMssqlEndpoint.class);
-        created.setTable("dbo." + bracketed(HOSTILE));
+        created.getConfiguration().setTable("dbo." + bracketed(HOSTILE));
         runRoute(source("SELECT 1 AS id", 10), created.getEndpointUri(), 1, null);
         assertEquals(List.of(), failures);
         assertEquals(List.of(List.of(1)), query("SELECT [id] FROM [dbo]." + bracketed(HOSTILE)));

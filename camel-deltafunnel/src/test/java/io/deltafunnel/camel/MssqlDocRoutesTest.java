@@ -44,7 +44,7 @@ class MssqlDocRoutesTest extends CamelTestSupport {
         Endpoint found = context.getEndpoints().stream().filter(e -> e instanceof DeltaFunnelMssqlEndpoint)
                 .findFirst().orElseThrow();
         DeltaFunnelMssqlEndpoint ep = (DeltaFunnelMssqlEndpoint) found;
-        assertSame(dataSource, ep.getDataSource());
+        assertSame(dataSource, ep.getConfiguration().getDataSource());
         BulkLoadSettings s = ep.settings();
         assertEquals("dbo.orders", s.table().toString());
         assertEquals(WriteMode.REPLACE, s.writeMode());
@@ -56,7 +56,7 @@ class MssqlDocRoutesTest extends CamelTestSupport {
     void singleDataSourceIsAutowired() {
         DeltaFunnelMssqlEndpoint ep = context.getEndpoint("deltafunnel-mssql:t", DeltaFunnelMssqlEndpoint.class);
         ep.init();
-        assertNotNull(ep.getDataSource());
-        assertSame(dataSource, ep.getDataSource());
+        assertNotNull(ep.getConfiguration().getDataSource());
+        assertSame(dataSource, ep.getConfiguration().getDataSource());
     }
 }

@@ -174,7 +174,7 @@ class MssqlEmulatorRouteTest extends AbstractMssqlScenarios {
         createIdName("nvarchar(20)");
         DeltaFunnelMssqlEndpoint ep = context.getEndpoint(mssql("transaction=batch&writeMode=append"),
                 DeltaFunnelMssqlEndpoint.class);
-        assertEquals(io.deltafunnel.mssql.TransactionMode.BATCH, ep.getTransaction());
+        assertEquals(io.deltafunnel.mssql.TransactionMode.BATCH, ep.getConfiguration().getTransaction());
         Exchange exchange = new DefaultExchange(context);
         VectorSchemaRoot body = batch(0, 3);
         exchange.getIn().setBody(body);

@@ -164,7 +164,7 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
             route.runId = exchange.getIn().getHeader(DeltaFunnelConstants.RUN_ID, String.class);
             route.attempt = exchange.getIn().getHeader(DeltaFunnelConstants.ATTEMPT, 1, Integer.class);
             boolean last = exchange.getProperty(Exchange.BATCH_COMPLETE, false, Boolean.class);
-            route.phase(last ? RouteRun.Phase.finalOf(target.getWriteMode()) : route.batchesOut == 0 ? RouteRun.Phase.OPENING
+            route.phase(last ? RouteRun.Phase.finalOf(target.getConfiguration().getWriteMode()) : route.batchesOut == 0 ? RouteRun.Phase.OPENING
                     : RouteRun.Phase.WRITING);
         } else if (event instanceof CamelEvent.ExchangeSentEvent sent
                    && sent.getEndpoint() instanceof DeltaFunnelMssqlEndpoint && exchange.getException() == null) {

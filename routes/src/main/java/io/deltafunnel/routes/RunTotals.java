@@ -53,7 +53,7 @@ final class RunTotals {
         try {
             List<DeltaTableSpec> specs = source.deltaSpecs();
             String query = source.queryText();
-            if (specs.size() != 1 || query == null || source.getShardCount() > 1) {
+            if (specs.size() != 1 || query == null || source.getConfiguration().getShardCount() > 1) {
                 // a shard reads its share of the files only: the table's total would be wrong
                 return null;
             }

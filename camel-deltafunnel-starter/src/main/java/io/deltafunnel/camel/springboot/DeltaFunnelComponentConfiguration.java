@@ -8,8 +8,11 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * consumer component ({@link io.deltafunnel.camel.DeltaFunnelComponent}). Endpoint options (query, delta views,
  * batch size, ...) stay on the endpoint URI.
  *
- * <p>The defaults are the component's own; {@code DeltaFunnelStarterMetadataTest} checks that this class lists
- * exactly the options of the component's catalog JSON.
+ * <p>The defaults are the component's own. The option fields carry no Javadoc: their descriptions in the generated
+ * Spring Boot metadata are the component's catalog descriptions (written once, in the component's annotations),
+ * merged in from {@code additional-spring-configuration-metadata.json}, which the build generates from the catalog
+ * ({@code src/build/StarterMetadata.java}). {@code DeltaFunnelStarterMetadataTest} checks that this class lists
+ * exactly the options of the component's catalog JSON, with the same descriptions.
  */
 @ConfigurationProperties(prefix = "camel.component.deltafunnel")
 public class DeltaFunnelComponentConfiguration extends ComponentConfigurationPropertiesCommon {
@@ -18,24 +21,9 @@ public class DeltaFunnelComponentConfiguration extends ComponentConfigurationPro
      * Whether to auto-configure the deltafunnel component (on by default).
      */
     private Boolean enabled;
-    /**
-     * Route consumer failures (a failed query or Delta read while polling) to the route's error handler as
-     * exchanges instead of the consumer's ExceptionHandler, which logs them at WARN or ERROR level.
-     */
     private Boolean bridgeErrorHandler = false;
-    /**
-     * Whether options marked as autowired are looked up in the registry (the Spring context) by type when exactly
-     * one bean of that type exists.
-     */
     private Boolean autowiredEnabled = true;
-    /**
-     * Whether the consumer health checks of this component are enabled.
-     */
     private Boolean healthCheckConsumerEnabled = true;
-    /**
-     * Whether the producer health checks of this component are enabled (Camel runs producer checks only with
-     * camel.health.producers-enabled=true).
-     */
     private Boolean healthCheckProducerEnabled = true;
 
     public Boolean getBridgeErrorHandler() {

@@ -11,9 +11,13 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * options (write mode, bulk encoder, retries, ...) stay on the endpoint URI.
  *
  * <p>{@code data-source} takes a bean reference ({@code #name}); left unset, Camel autowires the
- * Spring context's single (or {@code @Primary}) DataSource into the component. Spring Boot's configuration processor skips
- * {@code javax.sql.DataSource} properties, so its metadata entry is declared in
- * {@code META-INF/additional-spring-configuration-metadata.json} (merged into the generated file by the processor).
+ * Spring context's single (or {@code @Primary}) DataSource into the component.
+ *
+ * <p>The option fields carry no Javadoc: their descriptions in the generated Spring Boot metadata are the component's
+ * catalog descriptions (written once, in the component's annotations), merged in from
+ * {@code additional-spring-configuration-metadata.json}, which the build generates from the catalog
+ * ({@code src/build/StarterMetadata.java}; it also declares {@code data-source}, a {@code javax.sql.DataSource}
+ * property that Spring Boot's configuration processor skips). {@code DeltaFunnelStarterMetadataTest} checks it.
  */
 @ConfigurationProperties(prefix = "camel.component.deltafunnel-mssql")
 public class DeltaFunnelMssqlComponentConfiguration extends ComponentConfigurationPropertiesCommon {
@@ -22,31 +26,10 @@ public class DeltaFunnelMssqlComponentConfiguration extends ComponentConfigurati
      * Whether to auto-configure the deltafunnel-mssql component (on by default).
      */
     private Boolean enabled;
-    /**
-     * The SQL Server DataSource used by endpoints that set neither dataSource nor url, as a bean reference
-     * (#name). When unset, the Spring context's single or @Primary DataSource bean is used. The option is a
-     * javax.sql.DataSource type.
-     */
     private DataSource dataSource;
-    /**
-     * Create and start the producer on the first message instead of at route start, so that a SQL Server that is
-     * not reachable at startup does not stop the route from starting; the failure then reaches the route's error
-     * handler with the first exchange.
-     */
     private Boolean lazyStartProducer = false;
-    /**
-     * Whether options marked as autowired (dataSource) are looked up in the registry (the Spring context) by type.
-     * Off, the component takes no DataSource from the Spring context.
-     */
     private Boolean autowiredEnabled = true;
-    /**
-     * Whether the consumer health checks of this component are enabled (the component has no consumer).
-     */
     private Boolean healthCheckConsumerEnabled = true;
-    /**
-     * Whether the producer health checks of this component (SQL Server reachable per endpoint) are enabled. Camel
-     * runs producer checks only with camel.health.producers-enabled=true.
-     */
     private Boolean healthCheckProducerEnabled = true;
 
     public DataSource getDataSource() {

@@ -20,10 +20,11 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The Spring Boot configuration metadata the build generates (spring-boot-configuration-processor, plus the
- * additional entry for data-source) lists exactly the component options of each component's catalog JSON (written
- * by camel-component-maven-plugin in camel-deltafunnel's build), with the same type and default. An option added
- * to a component without its starter property fails here.
+ * The Spring Boot configuration metadata the build generates (spring-boot-configuration-processor, merged with the
+ * additional metadata that {@code src/build/StarterMetadata.java} writes from the catalog) lists exactly the component
+ * options of each component's catalog JSON (written by camel-component-maven-plugin in camel-deltafunnel's build), with
+ * the same type, default and description: each option is described once, in the component's annotation. An option
+ * added to a component without its starter property, or a starter description of its own, fails here.
  */
 class DeltaFunnelStarterMetadataTest {
 
@@ -41,6 +42,8 @@ class DeltaFunnelStarterMetadataTest {
         while (options.hasNext()) {
             Map.Entry<String, JsonNode> option = options.next();
             expected.put(StringHelper.camelCaseToDash(option.getKey()), describe(option.getValue()));
+            assertTrue(hasSetter(scheme, option.getKey()), "the starter's configuration class of " + scheme
+                    + " has a property " + option.getKey());
         }
         assertTrue(expected.containsKey("autowired-enabled"), "the catalog of " + scheme + " was read: " + expected);
 
@@ -52,14 +55,15 @@ class DeltaFunnelStarterMetadataTest {
                 String option = name.substring(prefix.length());
                 if (!STARTER_ONLY.contains(option)) {
                     actual.put(option, property.path("type").asText() + " default "
-                                       + property.path("defaultValue").asText("(none)"));
+                                       + property.path("defaultValue").asText("(none)") + ": "
+                                       + property.path("description").asText("(no description)"));
                 }
             }
         }
         assertEquals(expected, actual, "camel.component." + scheme + ".* against the component's catalog options");
     }
 
-    /** The catalog option as the metadata states it: its Java type (boxed) and default. */
+    /** The catalog option as the metadata states it: its Java type (boxed), default and description. */
     private static String describe(JsonNode option) {
         String type = switch (option.path("javaType").asText()) {
             case "boolean" -> "java.lang.Boolean";
@@ -68,7 +72,21 @@ class DeltaFunnelStarterMetadataTest {
             default -> option.path("javaType").asText();
         };
         JsonNode dflt = option.path("defaultValue");
-        return type + " default " + (dflt.isMissingNode() ? "(none)" : dflt.asText());
+        return type + " default " + (dflt.isMissingNode() ? "(none)" : dflt.asText()) + ": "
+               + option.path("description").asText();
+    }
+
+    /** Whether the starter's configuration class for {@code scheme} can bind {@code option}. */
+    private static boolean hasSetter(String scheme, String option) {
+        Class<?> type = scheme.equals("deltafunnel") ? DeltaFunnelComponentConfiguration.class
+                : DeltaFunnelMssqlComponentConfiguration.class;
+        String setter = "set" + Character.toUpperCase(option.charAt(0)) + option.substring(1);
+        for (java.lang.reflect.Method m : type.getMethods()) {
+            if (m.getName().equals(setter) && m.getParameterCount() == 1) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The properties of this module's generated META-INF/spring-configuration-metadata.json. */
