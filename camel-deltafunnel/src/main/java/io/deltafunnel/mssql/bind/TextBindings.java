@@ -30,10 +30,9 @@ final class TextBindings {
 
         StringBinding(TargetColumn target) {
             super(target);
-            String t = target.dataType();
-            this.unicode = t.startsWith("n");
+            this.unicode = target.type().unicode();
             Integer len = target.maxLength();
-            this.maxLength = len == null || len < 0 || t.endsWith("text") ? -1 : len;
+            this.maxLength = len == null || len < 0 || target.type().legacyLarge() ? -1 : len;
         }
 
         @Override
@@ -120,7 +119,7 @@ final class TextBindings {
         BinaryBinding(TargetColumn target) {
             super(target);
             Integer len = target.maxLength();
-            this.maxLength = len == null || len < 0 || "image".equals(target.dataType()) ? -1 : len;
+            this.maxLength = len == null || len < 0 || target.type() == SqlType.IMAGE ? -1 : len;
         }
 
         @Override

@@ -173,11 +173,13 @@ public final class DirectBulkWriter {
      * otherwise.
      */
     static String declaredType(TargetColumn t) {
-        return switch (t.dataType()) {
-            case "text" -> "varchar(max)";
-            case "ntext" -> "nvarchar(max)";
-            case "image" -> "varbinary(max)";
-            default -> t.typeText();
+        return switch (t.type()) {
+            case TEXT -> "varchar(max)";
+            case NTEXT -> "nvarchar(max)";
+            case IMAGE -> "varbinary(max)";
+            case TINYINT, SMALLINT, INT, BIGINT, BIT, DECIMAL, NUMERIC, REAL, FLOAT, CHAR, VARCHAR, NCHAR, NVARCHAR,
+                    BINARY, VARBINARY, UNIQUEIDENTIFIER, DATE, TIME, DATETIME2, DATETIME, SMALLDATETIME,
+                    DATETIMEOFFSET, UNSUPPORTED -> t.typeText();
         };
     }
 
@@ -192,8 +194,7 @@ public final class DirectBulkWriter {
         for (int i = 0; i < targets.size(); i++) {
             TargetColumn t = targets.get(i);
             sql.append(i == 0 ? "" : ", ").append(SqlIdentifiers.quote(t.name())).append(' ').append(declaredType(t));
-            if (t.collationName() != null && (t.dataType().endsWith("char") && !t.dataType().startsWith("n")
-                    || t.dataType().equals("text"))) {
+            if (t.collationName() != null && t.type().codePageText()) {
                 sql.append(" COLLATE ").append(t.collationName());
             }
         }
