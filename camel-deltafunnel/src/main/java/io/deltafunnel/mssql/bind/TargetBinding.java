@@ -66,8 +66,11 @@ public abstract class TargetBinding {
         return 0;
     }
 
-    /** Throws {@link ValueRejected} when the non-null value at {@code row} does not fit the target exactly. */
-    public abstract void checkValue(ColumnReader reader, int row);
+    /**
+     * Throws {@link ValueRejected} when the non-null value at {@code row} does not fit the target exactly; called by
+     * {@link BatchCheck} only, which reports a {@link Rejection}.
+     */
+    abstract void checkValue(ColumnReader reader, int row);
 
     /** The driver object for the non-null, already checked value at {@code row}. */
     public abstract Object convert(ColumnReader reader, int row);
@@ -98,11 +101,11 @@ public abstract class TargetBinding {
         return false;
     }
 
-    /** Checks the value at {@code row}, NULL included. */
-    public final void check(ColumnReader reader, int row) {
+    /** Checks the value at {@code row}, NULL included (for {@link BatchCheck}). */
+    final void check(ColumnReader reader, int row) {
         if (reader.isNull(row)) {
             if (!target.nullable()) {
-                throw new ValueRejected("NULL into NOT NULL column " + target.name());
+                throw new ValueRejected(Rejection.NOT_NULL, "NULL into NOT NULL column " + target.name());
             }
             return;
         }
@@ -168,7 +171,7 @@ public abstract class TargetBinding {
     static void checkFraction(int nanos, int digits, String what) {
         int unit = Pow10.intOf(9 - digits);
         if (nanos % unit != 0) {
-            throw new ValueRejected(what + " has more fractional-second digits than the target keeps (" + digits
+            throw new ValueRejected(Rejection.FRACTIONAL_SECONDS, what + " has more fractional-second digits than the target keeps (" + digits
                     + "); it would be rounded");
         }
     }
@@ -250,7 +253,7 @@ public abstract class TargetBinding {
 
     static void checkYear(int year, int min, String what) {
         if (year < min || year > 9999) {
-            throw new ValueRejected(what + " is outside the target's range (years " + min + " to 9999)");
+            throw new ValueRejected(Rejection.OUT_OF_RANGE, what + " is outside the target's range (years " + min + " to 9999)");
         }
     }
 

@@ -81,7 +81,7 @@ final class TextBindings {
         public void checkValue(ColumnReader reader, int row) {
             if (kind == ValueKind.UUID) {
                 if (maxLength >= 0 && maxLength < 36) {
-                    throw new ValueRejected("a UUID needs 36 characters; " + target.typeText() + " would truncate it");
+                    throw new ValueRejected(Rejection.TOO_LONG, "a UUID needs 36 characters; " + target.typeText() + " would truncate it");
                 }
                 return;
             }
@@ -92,13 +92,13 @@ final class TextBindings {
             }
             String s = (String) reader.getObject(row);
             if (maxLength >= 0 && s.length() > maxLength) {
-                throw new ValueRejected("value of " + s.length() + " characters is longer than "
+                throw new ValueRejected(Rejection.TOO_LONG, "value of " + s.length() + " characters is longer than "
                         + target.typeText() + "; it would be truncated");
             }
             if (!unicode) {
                 for (int i = 0; i < s.length(); i++) {
                     if (s.charAt(i) > 0x7F) {
-                        throw new ValueRejected("non-ASCII character U+" + String.format("%04X", (int) s.charAt(i))
+                        throw new ValueRejected(Rejection.NON_ASCII, "non-ASCII character U+" + String.format("%04X", (int) s.charAt(i))
                                 + " at position " + i + " cannot be stored safely in non-Unicode "
                                 + target.typeText() + "; use nvarchar/nchar");
                     }
@@ -141,7 +141,7 @@ final class TextBindings {
         public void checkValue(ColumnReader reader, int row) {
             byte[] b = (byte[]) reader.getObject(row);
             if (maxLength >= 0 && b.length > maxLength) {
-                throw new ValueRejected("value of " + b.length + " bytes is longer than " + target.typeText()
+                throw new ValueRejected(Rejection.TOO_LONG, "value of " + b.length + " bytes is longer than " + target.typeText()
                         + "; it would be truncated");
             }
         }
@@ -182,12 +182,13 @@ final class TextBindings {
         private static UUID parse(String s) {
             if (s.length() != 36 || s.charAt(8) != '-' || s.charAt(13) != '-' || s.charAt(18) != '-'
                     || s.charAt(23) != '-') {
-                throw new ValueRejected("'" + abbreviate(s) + "' is not a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)");
+                throw new ValueRejected(Rejection.BAD_UUID,
+                        "'" + abbreviate(s) + "' is not a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)");
             }
             try {
                 return UUID.fromString(s);
             } catch (IllegalArgumentException e) {
-                throw new ValueRejected("'" + abbreviate(s) + "' is not a UUID");
+                throw new ValueRejected(Rejection.BAD_UUID, "'" + abbreviate(s) + "' is not a UUID");
             }
         }
 

@@ -4,7 +4,6 @@ import java.sql.SQLException;
 import java.util.List;
 
 import io.deltafunnel.arrow.read.ColumnReader;
-import io.deltafunnel.arrow.read.ValueRejected;
 import io.deltafunnel.mssql.bind.BoundColumn;
 import io.deltafunnel.mssql.bind.TargetBinding;
 
@@ -17,8 +16,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * reused (the driver consumes it before asking for the next row). Source ordinals are 1..n in the order of the
  * bound columns; the caller maps ordinal i to the target column of bound column i-1.
  *
- * <p>Call {@link #validate(long)} before handing it to the driver: it checks every value against its target
- * column, column by column, so that nothing is sent unless the whole batch fits.
+ * <p>Check the batch with {@link io.deltafunnel.mssql.bind.BatchCheck} before handing it to the driver: the values
+ * are converted here without checking them again, and nothing may be sent unless the whole batch fits.
  */
 public final class ArrowBulkData extends BoundBulkData {
 
@@ -63,71 +62,6 @@ public final class ArrowBulkData extends BoundBulkData {
     /** Rows in the batch. */
     public int rowCount() {
         return rowCount;
-    }
-
-    /**
-     * Checks every value of the batch against its target column.
-     *
-     * @param firstRowInRun the run-wide index of this batch's first row, for the error
-     * @throws Rejection for the first value (column by column, then row by row) that does not fit
-     */
-    public void validate(long firstRowInRun) {
-        for (int c = 0; c < readers.length; c++) {
-            BoundColumn column = columns().get(c);
-            ColumnReader reader = readers[c];
-            TargetBinding binding = column.binding();
-            if (binding.alwaysFits(column.arrowType())
-                    && (column.target().nullable() || vectors[c].getNullCount() == 0)) {
-                // Every value fits by type alone and there is no NULL to refuse: nothing to check per value.
-                continue;
-            }
-            // Without NULLs in the batch's vector, skip the per-value validity lookup.
-            boolean noNulls = vectors[c].getNullCount() == 0;
-            if (noNulls && binding.allFit(vectors[c], rowCount)) {
-                // one tight pass over the raw buffers proved every value fits (see TargetBinding.allFit)
-                continue;
-            }
-            int r = 0;
-            try {
-                if (noNulls) {
-                    for (; r < rowCount; r++) {
-                        binding.checkValue(reader, r);
-                    }
-                } else {
-                    for (; r < rowCount; r++) {
-                        binding.check(reader, r);
-                    }
-                }
-            } catch (ValueRejected e) {
-                throw new Rejection(column, r, firstRowInRun + r, e.getMessage());
-            }
-        }
-    }
-
-    /** A value of the batch that does not fit its target column. */
-    public static final class Rejection extends RuntimeException {
-        private final transient BoundColumn column;
-        private final int rowInBatch;
-        private final long rowInRun;
-
-        Rejection(BoundColumn column, int rowInBatch, long rowInRun, String reason) {
-            super(reason, null, false, false);
-            this.column = column;
-            this.rowInBatch = rowInBatch;
-            this.rowInRun = rowInRun;
-        }
-
-        public BoundColumn column() {
-            return column;
-        }
-
-        public int rowInBatch() {
-            return rowInBatch;
-        }
-
-        public long rowInRun() {
-            return rowInRun;
-        }
     }
 
     @Override

@@ -8,11 +8,16 @@ import java.util.Map;
 
 import io.deltafunnel.arrow.read.ArrowColumnType;
 import io.deltafunnel.arrow.read.ArrowColumnTypes;
+import io.deltafunnel.handoff.HandoffStats;
+import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.SqlIdentifiers;
 import io.deltafunnel.mssql.TableName;
+import io.deltafunnel.mssql.bind.BatchCheck;
 import io.deltafunnel.mssql.bind.BoundColumn;
+import io.deltafunnel.mssql.bind.Rejection;
 import io.deltafunnel.mssql.bind.TargetBinding;
 import io.deltafunnel.mssql.bind.TargetColumn;
+import io.deltafunnel.mssql.bind.ValueOutOfRangeException;
 import io.deltafunnel.mssql.channel.ArrowBulkData;
 import io.deltafunnel.tds.Collation;
 import io.deltafunnel.tds.TdsMessageWriter;
@@ -27,8 +32,8 @@ import org.apache.arrow.vector.types.pojo.Field;
  * columns).
  *
  * <p>Before anything is sent, every value is checked with the mssql-jdbc path's rules
- * ({@link ArrowBulkData#validate(long)}, {@link TargetBinding}): a value that does not fit exactly raises
- * {@link ArrowBulkData.Rejection} naming column and row, and nothing is sent. The wire type follows the target
+ * ({@link BatchCheck}, {@link TargetBinding}): a value that does not fit exactly raises
+ * {@link ValueOutOfRangeException} naming column and row and carrying the {@link Rejection}, and nothing is sent. The wire type follows the target
  * column and temporal values always travel as native TDS types (never as text).
  *
  * <p>Encoded pairs (Arrow → target: wire type), i.e. every pair the producer accepts:
@@ -115,8 +120,7 @@ public final class DirectBulkWriter {
     /**
      * Writes every row of {@code data}'s batch into {@code table} with {@code data}'s bound columns, in INSERT BULK
      * rounds of {@code roundRows} rows (0 = one round, as mssql-jdbc's batchSize), without checking the values again:
-     * the caller has validated the whole batch with {@link ArrowBulkData#validate(long)} (as {@code BulkLoadSession}
-     * does). The column encoders are built once for all rounds.
+     * the caller has checked the whole batch with {@link BatchCheck} (as {@code BulkLoadSession} does). The column encoders are built once for all rounds.
      *
      * @return the row count the server reported, summed over the rounds
      */
@@ -161,7 +165,8 @@ public final class DirectBulkWriter {
             encoders[i] = DirectEncoders.forColumn(column, root.getVector(i));
         }
         if (validate) {
-            new ArrowBulkData(root, bound).validate(0);
+            BatchCheck.requireAllFit(root, bound, 0, "",
+                    BulkLoadException.Context.of(table.toString(), null, HandoffStats.ZERO));
         }
         return write(table, bound, encoders, from, to);
     }

@@ -11,6 +11,7 @@ import io.deltafunnel.mssql.SqlServerErrors;
 import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.TransactionMode;
 import io.deltafunnel.mssql.WriteMode;
+import io.deltafunnel.mssql.bind.BatchCheck;
 import io.deltafunnel.mssql.bind.BoundColumn;
 import io.deltafunnel.mssql.bind.ColumnMapper;
 import io.deltafunnel.mssql.bind.ColumnMappingException;
@@ -283,14 +284,8 @@ public final class RunSetup {
             throw new ColumnMappingException("the Arrow schema changed within the run (was " + schema + ", now "
                     + root.getSchema() + ")", ctx);
         }
+        BatchCheck.requireAllFit(root, columns, rowsBefore, prefix, ctx);
         ArrowBulkData data = new ArrowBulkData(root, columns);
-        try {
-            data.validate(rowsBefore);
-        } catch (ArrowBulkData.Rejection r) {
-            throw new ValueOutOfRangeException(prefix + r.getMessage() + " (target column "
-                    + r.column().target().name() + " " + r.column().target().typeText() + ")",
-                    ctx.withColumn(r.column().sourceName()).withRow(r.rowInBatch(), r.rowInRun()));
-        }
         if (root.getRowCount() > 0) {
             channel.bulkWrite(destination(), data, settings);
         }

@@ -36,10 +36,14 @@ import io.deltafunnel.arrow.read.ArrowColumnType;
 import io.deltafunnel.arrow.read.ArrowColumnTypes;
 import io.deltafunnel.emulator.MssqlEmulator;
 import io.deltafunnel.emulator.fidelity.EmulatorServer;
+import io.deltafunnel.handoff.HandoffStats;
+import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.TableName;
+import io.deltafunnel.mssql.bind.BatchCheck;
 import io.deltafunnel.mssql.bind.BoundColumn;
 import io.deltafunnel.mssql.bind.TargetBinding;
 import io.deltafunnel.mssql.bind.TargetColumn;
+import io.deltafunnel.mssql.bind.ValueOutOfRangeException;
 import io.deltafunnel.mssql.channel.ArrowBulkData;
 import io.deltafunnel.tds.TypeId;
 import io.deltafunnel.tds.TypeInfo;
@@ -649,8 +653,10 @@ class DirectTypesDifferentialTest {
     /** The driver path exactly as the producer runs it: bind, validate, SQLServerBulkCopy (native temporals). */
     private static void viaDriver(Connection c, String table, VectorSchemaRoot root, List<TargetColumn> targets)
             throws SQLException {
-        ArrowBulkData data = new ArrowBulkData(root, bind(root, targets));
-        data.validate(0);
+        List<BoundColumn> columns = bind(root, targets);
+        BatchCheck.requireAllFit(root, columns, 0, "", BulkLoadException.Context.of("dbo." + table, null,
+                HandoffStats.ZERO));
+        ArrowBulkData data = new ArrowBulkData(root, columns);
         try (SQLServerBulkCopy copy = new SQLServerBulkCopy(c)) {
             copy.setDestinationTableName("[dbo].[" + table + "]");
             for (int i = 0; i < targets.size(); i++) {
@@ -948,15 +954,17 @@ class DirectTypesDifferentialTest {
             String b = newTable(c, p.sqlType());
             VectorSchemaRoot root = batch(p, p.values());
             closeables.add(root);
-            ArrowBulkData.Rejection viaDriver = assertThrows(ArrowBulkData.Rejection.class,
+            ValueOutOfRangeException viaDriver = assertThrows(ValueOutOfRangeException.class,
                     () -> viaDriver(c, a, root, describe(c, a)));
-            ArrowBulkData.Rejection viaDirect = assertThrows(ArrowBulkData.Rejection.class,
+            ValueOutOfRangeException viaDirect = assertThrows(ValueOutOfRangeException.class,
                     () -> viaDirect(b, root, describe(c, b)));
-            assertEquals("v", viaDirect.column().sourceName());
-            assertEquals(bad.badRow(), viaDirect.rowInBatch());
-            assertEquals(viaDriver.column().sourceName(), viaDirect.column().sourceName());
+            assertEquals("v", viaDirect.rejection().sourceColumn());
+            assertEquals(bad.badRow(), viaDirect.rejection().row());
+            assertEquals(viaDriver.column(), viaDirect.column());
             assertEquals(viaDriver.rowInBatch(), viaDirect.rowInBatch());
-            assertEquals(viaDriver.getMessage(), viaDirect.getMessage());
+            // the same rejection (column, row, check, reason) on both paths
+            assertEquals(viaDriver.rejection(), viaDirect.rejection());
+            assertEquals(viaDriver.detail(), viaDirect.detail());
             assertEquals(0, SERVER.emulator().capturedBulkLoads().size(), "nothing was sent");
             assertEquals(0, count(c, a));
             assertEquals(0, count(c, b));
