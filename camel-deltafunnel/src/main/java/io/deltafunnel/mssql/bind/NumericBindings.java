@@ -68,7 +68,8 @@ final class NumericBindings {
             if (kind == ValueKind.DECIMAL) {
                 BigDecimal d = (BigDecimal) reader.getObject(row);
                 if (d.signum() != 0 && d.stripTrailingZeros().scale() > 0) {
-                    throw new ValueRejected(Rejection.FRACTIONAL_PART, "value " + d.toPlainString() + " has a fractional part; "
+                    throw new ValueRejected(Rejection.FRACTIONAL_PART,
+                            "value " + d.toPlainString() + " has a fractional part; "
                             + target.typeText() + " would drop it");
                 }
                 BigInteger i = d.toBigInteger();
@@ -84,7 +85,8 @@ final class NumericBindings {
         }
 
         private ValueRejected outOfRange(String v) {
-            return new ValueRejected(Rejection.OUT_OF_RANGE, "value " + v + " is outside the range of " + target.typeText() + " (" + min
+            return new ValueRejected(Rejection.OUT_OF_RANGE,
+                    "value " + v + " is outside the range of " + target.typeText() + " (" + min
                     + " to " + max + ")");
         }
 
@@ -182,7 +184,8 @@ final class NumericBindings {
             }
             BigDecimal scaled = d.setScale(scale, java.math.RoundingMode.UNNECESSARY);
             if (scaled.precision() > precision && scaled.signum() != 0) {
-                throw new ValueRejected(Rejection.PRECISION, "value " + d.toPlainString() + " does not fit " + target.typeText()
+                throw new ValueRejected(Rejection.PRECISION,
+                        "value " + d.toPlainString() + " does not fit " + target.typeText()
                         + " (at most " + (precision - scale) + " digits before the decimal point)");
             }
         }
@@ -257,7 +260,8 @@ final class NumericBindings {
             }
             double d = reader.getDouble(row);
             if (!Double.isFinite(d)) {
-                throw new ValueRejected(Rejection.NAN, "value " + d + " cannot be stored: SQL Server has no NaN or infinity");
+                throw new ValueRejected(Rejection.NAN,
+                        "value " + d + " cannot be stored: SQL Server has no NaN or infinity");
             }
             if (real && kind == ValueKind.FLOAT64 && (double) (float) d != d) {
                 throw new ValueRejected(Rejection.INEXACT,

@@ -171,7 +171,8 @@ public abstract class TargetBinding {
     static void checkFraction(int nanos, int digits, String what) {
         int unit = Pow10.intOf(9 - digits);
         if (nanos % unit != 0) {
-            throw new ValueRejected(Rejection.FRACTIONAL_SECONDS, what + " has more fractional-second digits than the target keeps (" + digits
+            throw new ValueRejected(Rejection.FRACTIONAL_SECONDS,
+                    what + " has more fractional-second digits than the target keeps (" + digits
                     + "); it would be rounded");
         }
     }
@@ -253,7 +254,8 @@ public abstract class TargetBinding {
 
     static void checkYear(int year, int min, String what) {
         if (year < min || year > 9999) {
-            throw new ValueRejected(Rejection.OUT_OF_RANGE, what + " is outside the target's range (years " + min + " to 9999)");
+            throw new ValueRejected(Rejection.OUT_OF_RANGE,
+                    what + " is outside the target's range (years " + min + " to 9999)");
         }
     }
 

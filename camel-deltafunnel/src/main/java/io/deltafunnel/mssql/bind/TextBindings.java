@@ -81,7 +81,8 @@ final class TextBindings {
         public void checkValue(ColumnReader reader, int row) {
             if (kind == ValueKind.UUID) {
                 if (maxLength >= 0 && maxLength < 36) {
-                    throw new ValueRejected(Rejection.TOO_LONG, "a UUID needs 36 characters; " + target.typeText() + " would truncate it");
+                    throw new ValueRejected(Rejection.TOO_LONG,
+                            "a UUID needs 36 characters; " + target.typeText() + " would truncate it");
                 }
                 return;
             }
@@ -98,7 +99,8 @@ final class TextBindings {
             if (!unicode) {
                 for (int i = 0; i < s.length(); i++) {
                     if (s.charAt(i) > 0x7F) {
-                        throw new ValueRejected(Rejection.NON_ASCII, "non-ASCII character U+" + String.format("%04X", (int) s.charAt(i))
+                        throw new ValueRejected(Rejection.NON_ASCII,
+                                "non-ASCII character U+" + String.format("%04X", (int) s.charAt(i))
                                 + " at position " + i + " cannot be stored safely in non-Unicode "
                                 + target.typeText() + "; use nvarchar/nchar");
                     }
@@ -141,7 +143,8 @@ final class TextBindings {
         public void checkValue(ColumnReader reader, int row) {
             byte[] b = (byte[]) reader.getObject(row);
             if (maxLength >= 0 && b.length > maxLength) {
-                throw new ValueRejected(Rejection.TOO_LONG, "value of " + b.length + " bytes is longer than " + target.typeText()
+                throw new ValueRejected(Rejection.TOO_LONG,
+                        "value of " + b.length + " bytes is longer than " + target.typeText()
                         + "; it would be truncated");
             }
         }

@@ -31,10 +31,10 @@ import org.apache.arrow.vector.types.pojo.Field;
  * {@link DirectEncoders}, without boxing values (documented slow paths: decimal rescales beyond 64 bits, JSON
  * columns).
  *
- * <p>Before anything is sent, every value is checked with the mssql-jdbc path's rules
- * ({@link BatchCheck}, {@link TargetBinding}): a value that does not fit exactly raises
- * {@link ValueOutOfRangeException} naming column and row and carrying the {@link Rejection}, and nothing is sent. The wire type follows the target
- * column and temporal values always travel as native TDS types (never as text).
+ * <p>Before anything is sent, every value is checked with the mssql-jdbc path's rules ({@link BatchCheck},
+ * {@link TargetBinding}): a value that does not fit exactly raises {@link ValueOutOfRangeException} naming column and
+ * row and carrying the {@link Rejection}, and nothing is sent. The wire type follows the target column and temporal
+ * values always travel as native TDS types (never as text).
  *
  * <p>Encoded pairs (Arrow → target: wire type), i.e. every pair the producer accepts:
  * <ul>
@@ -120,7 +120,8 @@ public final class DirectBulkWriter {
     /**
      * Writes every row of {@code data}'s batch into {@code table} with {@code data}'s bound columns, in INSERT BULK
      * rounds of {@code roundRows} rows (0 = one round, as mssql-jdbc's batchSize), without checking the values again:
-     * the caller has checked the whole batch with {@link BatchCheck} (as {@code BulkLoadSession} does). The column encoders are built once for all rounds.
+     * the caller has checked the whole batch with {@link BatchCheck} (as {@code BulkLoadSession} does). The column
+     * encoders are built once for all rounds.
      *
      * @return the row count the server reported, summed over the rounds
      */

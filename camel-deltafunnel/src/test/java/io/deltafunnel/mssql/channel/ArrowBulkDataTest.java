@@ -385,7 +385,7 @@ class ArrowBulkDataTest {
     private static final BulkLoadException.Context CONTEXT = BulkLoadException.Context.of("dbo.t", null,
             HandoffStats.ZERO);
 
-    /** The run's failure for the first value of the batch that does not fit (the batch's first row at firstRowInRun). */
+    /** The failure for the first value that does not fit (the batch's first row is row firstRowInRun of the run). */
     private ValueOutOfRangeException reject(VectorSchemaRoot root, TargetColumn target, long firstRowInRun) {
         List<BoundColumn> columns = bind(root, target);
         ValueOutOfRangeException e = assertThrows(ValueOutOfRangeException.class,
