@@ -16,9 +16,9 @@ import io.deltafunnel.mssql.BulkLoadException;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.DateMilliVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.TimeMilliVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.AfterEach;
@@ -50,10 +50,10 @@ class BatchCheckTest {
         b.setNull(1);
         b.setSafe(2, "too long".getBytes(StandardCharsets.UTF_8));
         b.setSafe(3, "x".getBytes(StandardCharsets.UTF_8));
-        DateMilliVector c = new DateMilliVector("c", allocator);
+        TimeMilliVector c = new TimeMilliVector("c", allocator);
         c.allocateNew(4);
         c.set(0, 0);
-        c.set(1, Long.MAX_VALUE); // beyond any LocalDate: the reader itself refuses it
+        c.set(1, 90_000_000); // 25 hours: no time of day, the reader itself refuses it
         c.set(2, 0);
         c.set(3, 0);
         List<FieldVector> vectors = List.of(a, b, c);
@@ -65,7 +65,7 @@ class BatchCheckTest {
         List<TargetColumn> targets = List.of(
                 new TargetColumn("A_target", "tinyint", null, null, null, null, true, 1),
                 new TargetColumn("B_target", "nvarchar", 5, null, null, null, false, 2),
-                new TargetColumn("C_target", "date", null, null, null, null, true, 3));
+                new TargetColumn("C_target", "time", null, null, null, 3, true, 3));
         columns = new ArrayList<>();
         for (int i = 0; i < vectors.size(); i++) {
             FieldVector v = vectors.get(i);
@@ -93,7 +93,7 @@ class BatchCheckTest {
         assertEquals("nvarchar(5)", notNull.targetType());
         assertEquals("NULL into NOT NULL column B_target", notNull.reason());
         assertEquals("value of 8 characters is longer than nvarchar(5); it would be truncated", all.get(3).reason());
-        assertTrue(all.get(4).reason().startsWith("date out of range: "), all.get(4).reason());
+        assertTrue(all.get(4).reason().startsWith("time of day out of range: "), all.get(4).reason());
         assertEquals(all.subList(0, 2), BatchCheck.check(root, columns, 2), "a limit stops the check");
         assertEquals(all.get(0), BatchCheck.first(root, columns));
     }
