@@ -22,7 +22,6 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.deltafunnel.mssql.bind.BatchCheck;
 import io.deltafunnel.mssql.bind.BoundColumn;
-import io.deltafunnel.mssql.bind.Rejection;
 import io.deltafunnel.mssql.channel.ArrowBulkData;
 import io.deltafunnel.query.DuckDbConnections;
 import io.deltafunnel.query.DuckDbSettings;
@@ -350,10 +349,7 @@ public final class ClientCpu {
 
     /** What the driver encoder asks of our adapter for one batch: validate it, then convert every row. */
     private static void adapt(VectorSchemaRoot root, List<BoundColumn> columns) throws SQLException {
-        Rejection rejected = BatchCheck.first(root, columns);
-        if (rejected != null) {
-            throw new IllegalStateException("the benchmark's data does not fit: " + rejected);
-        }
+        BulkColumns.requireFits(root, columns);
         ArrowBulkData data = new ArrowBulkData(root, columns);
         long sink = 0;
         while (data.next()) {
