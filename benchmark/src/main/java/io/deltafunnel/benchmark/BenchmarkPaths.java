@@ -291,7 +291,8 @@ final class BenchmarkPaths {
                             if (columns == null) {
                                 columns = BulkColumns.bind(meta, TABLE, root.getSchema());
                             }
-                            ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, columns, 0).validate());
+                            BulkColumns.requireFits(root, columns);
+                            ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, columns, 0));
                             while (data.next()) {
                                 sink += System.identityHashCode(data.getRowData()[0]) & 1;
                             }
@@ -337,7 +338,8 @@ final class BenchmarkPaths {
                         if (columnsRef.get() == null) {
                             columnsRef.set(BulkColumns.bind(meta, TABLE, root.getSchema()));
                         }
-                        ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, columnsRef.get(), 0).validate());
+                        BulkColumns.requireFits(root, columnsRef.get());
+                        ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, columnsRef.get(), 0));
                         while (i < keep && data.next()) {
                             prebuilt[i++] = data.getRowData().clone();
                         }

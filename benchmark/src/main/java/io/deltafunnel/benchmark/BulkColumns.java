@@ -9,10 +9,13 @@ import java.util.List;
 import java.util.Locale;
 
 import io.deltafunnel.arrow.read.ArrowColumnTypes;
+import io.deltafunnel.mssql.bind.BatchCheck;
 import io.deltafunnel.mssql.bind.BoundColumn;
+import io.deltafunnel.mssql.bind.Rejection;
 import io.deltafunnel.mssql.bind.TargetBinding;
 import io.deltafunnel.mssql.bind.TargetColumn;
 
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -58,5 +61,13 @@ final class BulkColumns {
     private static Integer intOrNull(ResultSet rs, int index) throws SQLException {
         long v = rs.getLong(index);
         return rs.wasNull() ? null : (int) v;
+    }
+
+    /** The batch check the producer runs before sending (BatchCheck); the benchmark's data always fits. */
+    static void requireFits(VectorSchemaRoot root, List<BoundColumn> columns) {
+        Rejection rejected = BatchCheck.first(root, columns);
+        if (rejected != null) {
+            throw new IllegalStateException("the benchmark's data does not fit: " + rejected);
+        }
     }
 }

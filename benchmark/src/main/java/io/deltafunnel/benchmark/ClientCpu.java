@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.deltafunnel.mssql.bind.BatchCheck;
 import io.deltafunnel.mssql.bind.BoundColumn;
 import io.deltafunnel.mssql.channel.ArrowBulkData;
 import io.deltafunnel.mssql.channel.BulkBatch;
@@ -45,7 +46,7 @@ import org.apache.camel.impl.DefaultCamelContext;
  * <p>Paths, each a {@code deltafunnel:} consumer (DuckDB → Arrow) with the same query and batch size:
  * <ul>
  *   <li>{@code src}: into a no-op processor (the source: what reading costs);</li>
- *   <li>{@code adapt}: into a processor that runs {@link BulkBatch#validate} and {@link ArrowBulkData#getRowData}
+ *   <li>{@code adapt}: into a processor that runs {@link BatchCheck#first} and {@link ArrowBulkData#getRowData}
  *       for every row, as the driver encoder does, and sends nothing: adapt − src is our part of the driver route
  *       (adapter, validation, value conversion);</li>
  *   <li>{@code direct}: {@code deltafunnel-mssql:} with {@code bulkEncoder=direct&bulkEncoderFallback=false};</li>
@@ -349,7 +350,8 @@ public final class ClientCpu {
 
     /** What the driver encoder asks of our adapter for one batch: validate it, then convert every row. */
     private static void adapt(VectorSchemaRoot root, List<BoundColumn> columns) throws SQLException {
-        ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, columns, 0).validate());
+        BulkColumns.requireFits(root, columns);
+        ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, columns, 0));
         long sink = 0;
         while (data.next()) {
             sink += System.identityHashCode(data.getRowData()[0]) & 1;

@@ -21,12 +21,12 @@ import jdk.jfr.consumer.RecordingFile;
  *
  * <ul>
  *   <li>socket: {@code java.net}/{@code sun.nio.ch} socket code</li>
- *   <li>adaptation: {@code BulkBatch}, {@code ArrowBulkData}, {@code TargetBinding}, {@code ColumnReaders} (and the Arrow and JDK
- *       code they call), split into validate and getRowData</li>
+ *   <li>adaptation: {@code BatchCheck}, {@code ArrowBulkData}, {@code TargetBinding}, {@code ColumnReaders} (and the
+ *       Arrow and JDK code they call), split into validate (the batch check) and getRowData</li>
  *   <li>driver encoding: {@code com.microsoft.sqlserver.jdbc} (and the JDK code it calls, e.g. BigDecimal)</li>
  *   <li>direct writer (the {@code direct} path): the encoders of {@code io.deltafunnel.mssql.direct} and the TDS
  *       packet framing of {@code io.deltafunnel.tds} (client threads), with the Arrow and JDK code they call;
- *       its pre-check {@code BulkBatch.validate} counts as adaptation: validate</li>
+ *       its pre-check {@code BatchCheck} counts as adaptation: validate</li>
  *   <li>query + Arrow export: {@code org.duckdb}, {@code org.apache.arrow.c}, {@code io.deltafunnel.query}</li>
  *   <li>Camel routing, emulator (the server side, by thread name), other</li>
  * </ul>
@@ -193,8 +193,9 @@ public final class JfrStages {
             if (cls.startsWith("io.deltafunnel.mssql.channel.ArrowBulkData")
                     || cls.startsWith("io.deltafunnel.mssql.channel.BulkBatch")
                     || cls.startsWith("io.deltafunnel.mssql.bind.TargetBinding")
+                    || cls.startsWith("io.deltafunnel.mssql.bind.BatchCheck")
                     || cls.startsWith("io.deltafunnel.arrow.read.ColumnReaders")) {
-                return contains(frames, "io.deltafunnel.mssql.channel.BulkBatch", "validate")
+                return contains(frames, "io.deltafunnel.mssql.bind.BatchCheck", null)
                         ? "adaptation: validate (ArrowBulkData/TargetBinding/ColumnReaders)"
                         : "adaptation: getRowData (ArrowBulkData/TargetBinding/ColumnReaders)";
             }

@@ -32,6 +32,9 @@ import org.apache.arrow.vector.types.TimeUnit;
  */
 public final class TemporalColumnTypes {
 
+    /** The check name of a value beyond Java's own date/time range (the SQL Server side's {@code Rejection}). */
+    static final String OUT_OF_RANGE = "out-of-range";
+
     private TemporalColumnTypes() {
     }
 
@@ -73,7 +76,7 @@ public final class TemporalColumnTypes {
                 try {
                     return LocalDate.ofEpochDay(Math.floorDiv(d.get(row), 86_400_000L));
                 } catch (DateTimeException e) {
-                    throw new ValueRejected("date out of range: " + d.get(row) + " ms");
+                    throw new ValueRejected(OUT_OF_RANGE, "date out of range: " + d.get(row) + " ms");
                 }
             });
         }
@@ -117,7 +120,7 @@ public final class TemporalColumnTypes {
                     nanosPerUnit = 1L;
                 }
                 if (raw < 0 || raw >= 86_400_000_000_000L / nanosPerUnit) {
-                    throw new ValueRejected("time of day out of range: " + raw + " " + unit);
+                    throw new ValueRejected(OUT_OF_RANGE, "time of day out of range: " + raw + " " + unit);
                 }
                 return LocalTime.ofNanoOfDay(raw * nanosPerUnit);
             });
@@ -179,7 +182,7 @@ public final class TemporalColumnTypes {
                             return LocalDateTime.ofEpochSecond(Math.floorDiv(raw, unitsPerSecond),
                                     (int) (Math.floorMod(raw, unitsPerSecond) * nanosPerUnit), ZoneOffset.UTC);
                         } catch (DateTimeException e) {
-                            throw new ValueRejected("timestamp out of range: " + raw + " " + unit);
+                            throw new ValueRejected(OUT_OF_RANGE, "timestamp out of range: " + raw + " " + unit);
                         }
                     }
                 };
@@ -195,7 +198,7 @@ public final class TemporalColumnTypes {
                     Instant instant = Instant.ofEpochSecond(seconds, nanos);
                     return OffsetDateTime.ofInstant(instant, rules.getOffset(instant));
                 } catch (DateTimeException e) {
-                    throw new ValueRejected("timestamp out of range: " + raw + " " + unit);
+                    throw new ValueRejected(OUT_OF_RANGE, "timestamp out of range: " + raw + " " + unit);
                 }
             });
         }

@@ -68,7 +68,8 @@ final class NumericBindings {
             if (kind == ValueKind.DECIMAL) {
                 BigDecimal d = (BigDecimal) reader.getObject(row);
                 if (d.signum() != 0 && d.stripTrailingZeros().scale() > 0) {
-                    throw new ValueRejected("value " + d.toPlainString() + " has a fractional part; "
+                    throw new ValueRejected(Rejection.FRACTIONAL_PART,
+                            "value " + d.toPlainString() + " has a fractional part; "
                             + target.typeText() + " would drop it");
                 }
                 BigInteger i = d.toBigInteger();
@@ -84,7 +85,8 @@ final class NumericBindings {
         }
 
         private ValueRejected outOfRange(String v) {
-            return new ValueRejected("value " + v + " is outside the range of " + target.typeText() + " (" + min
+            return new ValueRejected(Rejection.OUT_OF_RANGE,
+                    "value " + v + " is outside the range of " + target.typeText() + " (" + min
                     + " to " + max + ")");
         }
 
@@ -124,7 +126,7 @@ final class NumericBindings {
         public void checkValue(ColumnReader reader, int row) {
             long v = reader.getLong(row);
             if (v != 0 && v != 1) {
-                throw new ValueRejected("value " + v + " is not 0 or 1; bit would turn it into 1");
+                throw new ValueRejected(Rejection.NOT_BIT, "value " + v + " is not 0 or 1; bit would turn it into 1");
             }
         }
 
@@ -177,12 +179,13 @@ final class NumericBindings {
             }
             BigDecimal d = decimalOf(kind, reader, row);
             if (d.scale() > scale && d.signum() != 0 && d.stripTrailingZeros().scale() > scale) {
-                throw new ValueRejected("value " + d.toPlainString() + " has more than " + scale
+                throw new ValueRejected(Rejection.SCALE, "value " + d.toPlainString() + " has more than " + scale
                         + " decimal places; " + target.typeText() + " would round it");
             }
             BigDecimal scaled = d.setScale(scale, java.math.RoundingMode.UNNECESSARY);
             if (scaled.precision() > precision && scaled.signum() != 0) {
-                throw new ValueRejected("value " + d.toPlainString() + " does not fit " + target.typeText()
+                throw new ValueRejected(Rejection.PRECISION,
+                        "value " + d.toPlainString() + " does not fit " + target.typeText()
                         + " (at most " + (precision - scale) + " digits before the decimal point)");
             }
         }
@@ -250,16 +253,19 @@ final class NumericBindings {
                 long v = reader.getLong(row);
                 long limit = real ? (1L << 24) : (1L << 53);
                 if (v > limit || v < -limit) {
-                    throw new ValueRejected("integer " + v + " is not exactly representable in " + target.typeText());
+                    throw new ValueRejected(Rejection.INEXACT,
+                            "integer " + v + " is not exactly representable in " + target.typeText());
                 }
                 return;
             }
             double d = reader.getDouble(row);
             if (!Double.isFinite(d)) {
-                throw new ValueRejected("value " + d + " cannot be stored: SQL Server has no NaN or infinity");
+                throw new ValueRejected(Rejection.NAN,
+                        "value " + d + " cannot be stored: SQL Server has no NaN or infinity");
             }
             if (real && kind == ValueKind.FLOAT64 && (double) (float) d != d) {
-                throw new ValueRejected("value " + d + " is not exactly representable in real; it would be rounded");
+                throw new ValueRejected(Rejection.INEXACT,
+                        "value " + d + " is not exactly representable in real; it would be rounded");
             }
         }
 

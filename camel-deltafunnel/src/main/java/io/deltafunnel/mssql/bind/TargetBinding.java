@@ -66,8 +66,11 @@ public abstract class TargetBinding {
         return 0;
     }
 
-    /** Throws {@link ValueRejected} when the non-null value at {@code row} does not fit the target exactly. */
-    public abstract void checkValue(ColumnReader reader, int row);
+    /**
+     * Throws {@link ValueRejected} when the non-null value at {@code row} does not fit the target exactly; called by
+     * {@link BatchCheck} only, which reports a {@link Rejection}.
+     */
+    abstract void checkValue(ColumnReader reader, int row);
 
     /** The driver object for the non-null, already checked value at {@code row}. */
     public abstract Object convert(ColumnReader reader, int row);
@@ -98,11 +101,11 @@ public abstract class TargetBinding {
         return false;
     }
 
-    /** Checks the value at {@code row}, NULL included. */
-    public final void check(ColumnReader reader, int row) {
+    /** Checks the value at {@code row}, NULL included (for {@link BatchCheck}). */
+    final void check(ColumnReader reader, int row) {
         if (reader.isNull(row)) {
             if (!target.nullable()) {
-                throw new ValueRejected("NULL into NOT NULL column " + target.name());
+                throw new ValueRejected(Rejection.NOT_NULL, "NULL into NOT NULL column " + target.name());
             }
             return;
         }
@@ -121,26 +124,25 @@ public abstract class TargetBinding {
      * @throws IllegalArgumentException when the kind cannot go into the target's type; the message says why
      */
     public static TargetBinding of(ValueKind kind, TargetColumn target, boolean temporalAsText) {
-        String type = target.dataType();
-        TargetBinding binding = switch (type) {
-            case "tinyint" -> new IntegerBinding(target, Types.TINYINT, 0, 255, 3);
-            case "smallint" -> new IntegerBinding(target, Types.SMALLINT, Short.MIN_VALUE, Short.MAX_VALUE, 5);
-            case "int" -> new IntegerBinding(target, Types.INTEGER, Integer.MIN_VALUE, Integer.MAX_VALUE, 10);
-            case "bigint" -> new IntegerBinding(target, Types.BIGINT, Long.MIN_VALUE, Long.MAX_VALUE, 19);
-            case "bit" -> new BitBinding(target);
-            case "decimal", "numeric" -> new DecimalBinding(target);
-            case "float" -> new FloatBinding(target, false);
-            case "real" -> new FloatBinding(target, true);
-            case "nvarchar", "nchar", "varchar", "char", "ntext", "text" -> new StringBinding(target);
-            case "varbinary", "binary", "image" -> new BinaryBinding(target);
-            case "uniqueidentifier" -> new GuidBinding(target);
-            case "date" -> new DateBinding(target);
-            case "time" -> new TimeBinding(target, temporalAsText);
-            case "datetime2" -> new DateTime2Binding(target, false);
-            case "datetime" -> new DateTime2Binding(target, true);
-            case "smalldatetime" -> new SmallDateTimeBinding(target);
-            case "datetimeoffset" -> new DateTimeOffsetBinding(target);
-            default -> throw new IllegalArgumentException("target column type " + target.typeText()
+        TargetBinding binding = switch (target.type()) {
+            case TINYINT -> new IntegerBinding(target, Types.TINYINT, 0, 255, 3);
+            case SMALLINT -> new IntegerBinding(target, Types.SMALLINT, Short.MIN_VALUE, Short.MAX_VALUE, 5);
+            case INT -> new IntegerBinding(target, Types.INTEGER, Integer.MIN_VALUE, Integer.MAX_VALUE, 10);
+            case BIGINT -> new IntegerBinding(target, Types.BIGINT, Long.MIN_VALUE, Long.MAX_VALUE, 19);
+            case BIT -> new BitBinding(target);
+            case DECIMAL, NUMERIC -> new DecimalBinding(target);
+            case FLOAT -> new FloatBinding(target, false);
+            case REAL -> new FloatBinding(target, true);
+            case NVARCHAR, NCHAR, VARCHAR, CHAR, NTEXT, TEXT -> new StringBinding(target);
+            case VARBINARY, BINARY, IMAGE -> new BinaryBinding(target);
+            case UNIQUEIDENTIFIER -> new GuidBinding(target);
+            case DATE -> new DateBinding(target);
+            case TIME -> new TimeBinding(target, temporalAsText);
+            case DATETIME2 -> new DateTime2Binding(target, false);
+            case DATETIME -> new DateTime2Binding(target, true);
+            case SMALLDATETIME -> new SmallDateTimeBinding(target);
+            case DATETIMEOFFSET -> new DateTimeOffsetBinding(target);
+            case UNSUPPORTED -> throw new IllegalArgumentException("target column type " + target.typeText()
                     + " is not supported by deltafunnel-mssql");
         };
         if (!binding.accepts().contains(kind)) {
@@ -169,7 +171,8 @@ public abstract class TargetBinding {
     static void checkFraction(int nanos, int digits, String what) {
         int unit = Pow10.intOf(9 - digits);
         if (nanos % unit != 0) {
-            throw new ValueRejected(what + " has more fractional-second digits than the target keeps (" + digits
+            throw new ValueRejected(Rejection.FRACTIONAL_SECONDS,
+                    what + " has more fractional-second digits than the target keeps (" + digits
                     + "); it would be rounded");
         }
     }
@@ -251,7 +254,8 @@ public abstract class TargetBinding {
 
     static void checkYear(int year, int min, String what) {
         if (year < min || year > 9999) {
-            throw new ValueRejected(what + " is outside the target's range (years " + min + " to 9999)");
+            throw new ValueRejected(Rejection.OUT_OF_RANGE,
+                    what + " is outside the target's range (years " + min + " to 9999)");
         }
     }
 

@@ -33,8 +33,10 @@ public final class TargetCatalog {
         String quoted = name.quoted();
         for (Object[] r : channel.query(COLUMNS_QUERY, quoted, quoted, name.schema(), name.table())) {
             boolean serverFilled = r[9] != null || isOne(r[10]) || isOne(r[11]);
-            columns.add(new TargetColumn((String) r[0], (String) r[1], intOrNull(r[2]), intOrNull(r[3]),
-                    intOrNull(r[4]), intOrNull(r[5]), "YES".equalsIgnoreCase(r[6].toString().trim()),
+            String dataType = (String) r[1];
+            // The one place a target type name is parsed: everything after switches on the SqlType.
+            columns.add(new TargetColumn((String) r[0], SqlType.parse(dataType), dataType, intOrNull(r[2]),
+                    intOrNull(r[3]), intOrNull(r[4]), intOrNull(r[5]), "YES".equalsIgnoreCase(r[6].toString().trim()),
                     intOrNull(r[7]), (String) r[8], serverFilled, isOne(r[10])));
         }
         return new TargetTable(name, columns);

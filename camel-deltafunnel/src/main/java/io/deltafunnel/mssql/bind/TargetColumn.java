@@ -1,12 +1,16 @@
 package io.deltafunnel.mssql.bind;
 
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * One column of the target table as INFORMATION_SCHEMA.COLUMNS describes it.
  *
  * @param name              exact column name
- * @param dataType          lower-case SQL Server type name (nvarchar, decimal, datetime2, ...)
+ * @param type              the column's type, parsed once from {@code dataType} ({@link SqlType#parse}); every
+ *                          choice by target type switches on it
+ * @param dataType          lower-case SQL Server type name as the catalog reports it (nvarchar, decimal, money,
+ *                          ...): the text of messages, also for an {@link SqlType#UNSUPPORTED} type
  * @param maxLength         CHARACTER_MAXIMUM_LENGTH: characters for strings, bytes for binary, -1 for (max), null
  *                          for other types
  * @param precision         NUMERIC_PRECISION, or null
@@ -20,12 +24,21 @@ import java.util.Locale;
  * @param identity          an identity column (COLUMNPROPERTY IsIdentity): SQL Server numbers it; explicit values
  *                          need keepIdentity (bulk copy) or SET IDENTITY_INSERT (INSERT ... SELECT, MERGE)
  */
-public record TargetColumn(String name, String dataType, Integer maxLength, Integer precision, Integer scale,
-        Integer datetimePrecision, boolean nullable, int ordinal, String collationName, boolean serverFilled,
-        boolean identity) {
+public record TargetColumn(String name, SqlType type, String dataType, Integer maxLength, Integer precision,
+        Integer scale, Integer datetimePrecision, boolean nullable, int ordinal, String collationName,
+        boolean serverFilled, boolean identity) {
 
     public TargetColumn {
+        Objects.requireNonNull(type, "type");
         dataType = dataType.toLowerCase(Locale.ROOT);
+    }
+
+    /** A column whose type is parsed from its name ({@link SqlType#parse}). */
+    public TargetColumn(String name, String dataType, Integer maxLength, Integer precision, Integer scale,
+            Integer datetimePrecision, boolean nullable, int ordinal, String collationName, boolean serverFilled,
+            boolean identity) {
+        this(name, SqlType.parse(dataType), dataType, maxLength, precision, scale, datetimePrecision, nullable,
+                ordinal, collationName, serverFilled, identity);
     }
 
     /** A column that is not an identity column. */
@@ -49,13 +62,14 @@ public record TargetColumn(String name, String dataType, Integer maxLength, Inte
 
     /** The column's type as T-SQL, e.g. {@code nvarchar(10)}, {@code decimal(5,2)}, {@code datetime2(7)}. */
     public String typeText() {
-        return switch (dataType) {
-            case "char", "varchar", "nchar", "nvarchar", "binary", "varbinary" ->
+        return switch (type) {
+            case CHAR, VARCHAR, NCHAR, NVARCHAR, BINARY, VARBINARY ->
                     dataType + "(" + (maxLength == null || maxLength < 0 ? "max" : maxLength) + ")";
-            case "decimal", "numeric" -> dataType + "(" + precision + "," + scale + ")";
-            case "datetime2", "datetimeoffset", "time" ->
+            case DECIMAL, NUMERIC -> dataType + "(" + precision + "," + scale + ")";
+            case DATETIME2, DATETIMEOFFSET, TIME ->
                     dataType + "(" + (datetimePrecision == null ? 7 : datetimePrecision) + ")";
-            default -> dataType;
+            case TINYINT, SMALLINT, INT, BIGINT, BIT, REAL, FLOAT, TEXT, NTEXT, IMAGE, UNIQUEIDENTIFIER, DATE,
+                    DATETIME, SMALLDATETIME, UNSUPPORTED -> dataType;
         };
     }
 }

@@ -248,7 +248,8 @@ final class TemporalBindings {
             if (legacyDatetime) {
                 int lastDigit = (t.getNano() / 1_000_000) % 10;
                 if (lastDigit != 0 && lastDigit != 3 && lastDigit != 7) {
-                    throw new ValueRejected("timestamp " + t + " is not exactly representable in datetime (1/300 s"
+                    throw new ValueRejected(Rejection.FRACTIONAL_SECONDS,
+                            "timestamp " + t + " is not exactly representable in datetime (1/300 s"
                             + " steps: milliseconds must end in 0, 3 or 7); use datetime2");
                 }
             }
@@ -324,10 +325,12 @@ final class TemporalBindings {
         public void checkValue(ColumnReader reader, int row) {
             LocalDateTime t = read(reader, row);
             if (t.getSecond() != 0 || t.getNano() != 0) {
-                throw new ValueRejected("timestamp " + t + " has seconds; smalldatetime would round it");
+                throw new ValueRejected(Rejection.FRACTIONAL_SECONDS,
+                        "timestamp " + t + " has seconds; smalldatetime would round it");
             }
             if (t.isBefore(LocalDateTime.of(1900, 1, 1, 0, 0)) || t.isAfter(LocalDateTime.of(2079, 6, 6, 23, 59))) {
-                throw new ValueRejected("timestamp " + t + " is outside the range of smalldatetime");
+                throw new ValueRejected(Rejection.OUT_OF_RANGE,
+                        "timestamp " + t + " is outside the range of smalldatetime");
             }
         }
 
@@ -384,7 +387,8 @@ final class TemporalBindings {
             checkFraction(t.getNano(), digits, "timestamp " + t);
             int seconds = t.getOffset().getTotalSeconds();
             if (seconds % 60 != 0 || Math.abs(seconds) > 14 * 3600) {
-                throw new ValueRejected("offset " + t.getOffset() + " is not a whole minute within +-14:00");
+                throw new ValueRejected(Rejection.OFFSET,
+                        "offset " + t.getOffset() + " is not a whole minute within +-14:00");
             }
         }
 

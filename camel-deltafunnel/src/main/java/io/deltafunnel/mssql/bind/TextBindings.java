@@ -30,10 +30,9 @@ final class TextBindings {
 
         StringBinding(TargetColumn target) {
             super(target);
-            String t = target.dataType();
-            this.unicode = t.startsWith("n");
+            this.unicode = target.type().unicode();
             Integer len = target.maxLength();
-            this.maxLength = len == null || len < 0 || t.endsWith("text") ? -1 : len;
+            this.maxLength = len == null || len < 0 || target.type().legacyLarge() ? -1 : len;
         }
 
         @Override
@@ -82,7 +81,8 @@ final class TextBindings {
         public void checkValue(ColumnReader reader, int row) {
             if (kind == ValueKind.UUID) {
                 if (maxLength >= 0 && maxLength < 36) {
-                    throw new ValueRejected("a UUID needs 36 characters; " + target.typeText() + " would truncate it");
+                    throw new ValueRejected(Rejection.TOO_LONG,
+                            "a UUID needs 36 characters; " + target.typeText() + " would truncate it");
                 }
                 return;
             }
@@ -93,13 +93,14 @@ final class TextBindings {
             }
             String s = (String) reader.getObject(row);
             if (maxLength >= 0 && s.length() > maxLength) {
-                throw new ValueRejected("value of " + s.length() + " characters is longer than "
+                throw new ValueRejected(Rejection.TOO_LONG, "value of " + s.length() + " characters is longer than "
                         + target.typeText() + "; it would be truncated");
             }
             if (!unicode) {
                 for (int i = 0; i < s.length(); i++) {
                     if (s.charAt(i) > 0x7F) {
-                        throw new ValueRejected("non-ASCII character U+" + String.format("%04X", (int) s.charAt(i))
+                        throw new ValueRejected(Rejection.NON_ASCII,
+                                "non-ASCII character U+" + String.format("%04X", (int) s.charAt(i))
                                 + " at position " + i + " cannot be stored safely in non-Unicode "
                                 + target.typeText() + "; use nvarchar/nchar");
                     }
@@ -120,7 +121,7 @@ final class TextBindings {
         BinaryBinding(TargetColumn target) {
             super(target);
             Integer len = target.maxLength();
-            this.maxLength = len == null || len < 0 || "image".equals(target.dataType()) ? -1 : len;
+            this.maxLength = len == null || len < 0 || target.type() == SqlType.IMAGE ? -1 : len;
         }
 
         @Override
@@ -142,7 +143,8 @@ final class TextBindings {
         public void checkValue(ColumnReader reader, int row) {
             byte[] b = (byte[]) reader.getObject(row);
             if (maxLength >= 0 && b.length > maxLength) {
-                throw new ValueRejected("value of " + b.length + " bytes is longer than " + target.typeText()
+                throw new ValueRejected(Rejection.TOO_LONG,
+                        "value of " + b.length + " bytes is longer than " + target.typeText()
                         + "; it would be truncated");
             }
         }
@@ -183,12 +185,13 @@ final class TextBindings {
         private static UUID parse(String s) {
             if (s.length() != 36 || s.charAt(8) != '-' || s.charAt(13) != '-' || s.charAt(18) != '-'
                     || s.charAt(23) != '-') {
-                throw new ValueRejected("'" + abbreviate(s) + "' is not a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)");
+                throw new ValueRejected(Rejection.BAD_UUID,
+                        "'" + abbreviate(s) + "' is not a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)");
             }
             try {
                 return UUID.fromString(s);
             } catch (IllegalArgumentException e) {
-                throw new ValueRejected("'" + abbreviate(s) + "' is not a UUID");
+                throw new ValueRejected(Rejection.BAD_UUID, "'" + abbreviate(s) + "' is not a UUID");
             }
         }
 

@@ -17,8 +17,9 @@ import org.apache.arrow.vector.FieldVector;
  * reused (the driver consumes it before asking for the next row). Source ordinals are 1..n in the order of the
  * bound columns; the caller maps ordinal i to the target column of bound column i-1.
  *
- * <p>Validate the batch ({@link BulkBatch#validate()}) before handing this to the driver: nothing is sent unless the
- * whole batch fits. Like the batch, it does not own the root.
+ * <p>Check the batch ({@link BulkBatch#validate}) before handing this to the driver: the values are converted here
+ * without checking them again, and nothing may be sent unless the whole batch fits. Like the batch, it does not own
+ * the root.
  */
 public final class ArrowBulkData extends BoundBulkData {
 

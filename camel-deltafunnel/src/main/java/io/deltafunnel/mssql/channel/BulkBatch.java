@@ -3,10 +3,12 @@ package io.deltafunnel.mssql.channel;
 import java.util.List;
 import java.util.Objects;
 
-import io.deltafunnel.arrow.read.ColumnReader;
-import io.deltafunnel.arrow.read.ValueRejected;
+import io.deltafunnel.handoff.HandoffStats;
+import io.deltafunnel.mssql.BulkLoadException;
+import io.deltafunnel.mssql.TableName;
+import io.deltafunnel.mssql.bind.BatchCheck;
 import io.deltafunnel.mssql.bind.BoundColumn;
-import io.deltafunnel.mssql.bind.TargetBinding;
+import io.deltafunnel.mssql.bind.ValueOutOfRangeException;
 
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -18,7 +20,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * (the row number a rejection names). The mssql-jdbc channel wraps it in {@link ArrowBulkData}, its
  * {@code ISQLServerBulkData} adapter; the direct channel's writer encodes straight from its vectors.
  *
- * <p>{@link #validate()} checks every value against its target column, column by column, so that nothing is sent
+ * <p>{@link #validate} checks every value against its target column ({@link BatchCheck}), so that nothing is sent
  * unless the whole batch fits; it runs once per batch ({@link #validated()}): the session validates before it hands
  * the batch to a channel, and a channel given a batch not validated yet validates it before it sends anything.
  *
@@ -68,80 +70,34 @@ public final class BulkBatch {
         return firstRowInRun;
     }
 
-    /** Whether {@link #validate()} has passed on this batch. */
+    /** Whether the batch has been checked ({@link #validate}) and every value fits. */
     public boolean validated() {
         return validated;
     }
 
     /**
-     * Checks every value of the batch against its target column, unless it was checked before ({@link #validated()}).
+     * Checks every value of the batch against its target column with {@link BatchCheck}, unless it was checked before
+     * ({@link #validated()}); the run's session does this before it hands the batch to a channel.
      *
+     * @param prefix  put before the message (e.g. the shard), or empty
+     * @param context the run's failure context
      * @return this batch, validated
-     * @throws Rejection for the first value (column by column, then row by row) that does not fit
+     * @throws ValueOutOfRangeException for the first value (column by column, then row by row) that does not fit,
+     *                                  carrying its {@link io.deltafunnel.mssql.bind.Rejection}; nothing was sent
      */
-    public BulkBatch validate() {
-        if (validated) {
-            return this;
+    public BulkBatch validate(String prefix, BulkLoadException.Context context) {
+        if (!validated) {
+            BatchCheck.requireAllFit(root, columns, firstRowInRun, prefix, context);
+            validated = true;
         }
-        int rowCount = root.getRowCount();
-        for (int c = 0; c < columns.size(); c++) {
-            BoundColumn column = columns.get(c);
-            FieldVector vector = vector(c);
-            TargetBinding binding = column.binding();
-            if (binding.alwaysFits(column.arrowType())
-                    && (column.target().nullable() || vector.getNullCount() == 0)) {
-                // Every value fits by type alone and there is no NULL to refuse: nothing to check per value.
-                continue;
-            }
-            // Without NULLs in the batch's vector, skip the per-value validity lookup.
-            boolean noNulls = vector.getNullCount() == 0;
-            if (noNulls && binding.allFit(vector, rowCount)) {
-                // one tight pass over the raw buffers proved every value fits (see TargetBinding.allFit)
-                continue;
-            }
-            ColumnReader reader = column.reader(vector);
-            int r = 0;
-            try {
-                if (noNulls) {
-                    for (; r < rowCount; r++) {
-                        binding.checkValue(reader, r);
-                    }
-                } else {
-                    for (; r < rowCount; r++) {
-                        binding.check(reader, r);
-                    }
-                }
-            } catch (ValueRejected e) {
-                throw new Rejection(column, r, firstRowInRun + r, e.getMessage());
-            }
-        }
-        validated = true;
         return this;
     }
 
-    /** A value of the batch that does not fit its target column. */
-    public static final class Rejection extends RuntimeException {
-        private final transient BoundColumn column;
-        private final int rowInBatch;
-        private final long rowInRun;
-
-        Rejection(BoundColumn column, int rowInBatch, long rowInRun, String reason) {
-            super(reason, null, false, false);
-            this.column = column;
-            this.rowInBatch = rowInBatch;
-            this.rowInRun = rowInRun;
-        }
-
-        public BoundColumn column() {
-            return column;
-        }
-
-        public int rowInBatch() {
-            return rowInBatch;
-        }
-
-        public long rowInRun() {
-            return rowInRun;
-        }
+    /**
+     * {@link #validate(String, BulkLoadException.Context)} for a channel given a batch nobody checked yet: the failure
+     * names {@code destination}, the batch's row and column.
+     */
+    public BulkBatch validate(TableName destination) {
+        return validate("", BulkLoadException.Context.of(destination.toString(), null, HandoffStats.ZERO));
     }
 }

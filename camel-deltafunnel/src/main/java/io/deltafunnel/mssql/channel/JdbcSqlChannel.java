@@ -163,7 +163,7 @@ public final class JdbcSqlChannel implements SqlChannel {
 
     @Override
     public void bulkWrite(TableName destination, BulkBatch batch, BulkLoadSettings settings) throws SQLException {
-        ArrowBulkData data = new ArrowBulkData(batch.validate());
+        ArrowBulkData data = new ArrowBulkData(batch.validate(destination));
         try (SQLServerBulkCopy copy = new SQLServerBulkCopy(connection)) {
             SQLServerBulkCopyOptions options = new SQLServerBulkCopyOptions();
             options.setTableLock(settings.tableLock());

@@ -55,7 +55,7 @@ public interface SqlChannel extends SqlStatements, AutoCloseable {
      * {@linkplain BulkBatch#validated() validated} yet is validated first, so that nothing is sent unless every
      * value fits. The batch's root stays the caller's.
      *
-     * @throws BulkBatch.Rejection a value does not fit its target column (nothing was sent)
+     * @throws io.deltafunnel.mssql.bind.ValueOutOfRangeException a value does not fit its target column (nothing sent)
      */
     void bulkWrite(TableName destination, BulkBatch batch, BulkLoadSettings settings) throws SQLException;
 

@@ -6,6 +6,7 @@ import static io.deltafunnel.mssql.direct.TextEncoders.writePlp;
 import java.io.IOException;
 
 import io.deltafunnel.arrow.read.ValueKind;
+import io.deltafunnel.mssql.bind.SqlType;
 import io.deltafunnel.mssql.bind.TargetColumn;
 import io.deltafunnel.mssql.direct.DirectEncoders.Encoder;
 import io.deltafunnel.mssql.direct.DirectEncoders.NullMarker;
@@ -31,8 +32,8 @@ final class BinaryEncoders {
             return null;
         }
         Integer max = t.maxLength();
-        boolean plp = "image".equals(t.dataType()) || max == null || max < 0 || max > 8000;
-        int typeId = "binary".equals(t.dataType()) ? TypeId.BIGBINARY : TypeId.BIGVARBINARY;
+        boolean plp = t.type() == SqlType.IMAGE || max == null || max < 0 || max > 8000;
+        int typeId = t.type() == SqlType.BINARY ? TypeId.BIGBINARY : TypeId.BIGVARBINARY;
         return new Encoder(v, plp ? NullMarker.PLP : NullMarker.USHORT) {
             private final ReusableByteArray in = new ReusableByteArray();
 

@@ -8,9 +8,14 @@ import java.util.Map;
 
 import io.deltafunnel.arrow.read.ArrowColumnType;
 import io.deltafunnel.arrow.read.ArrowColumnTypes;
+import io.deltafunnel.handoff.HandoffStats;
+import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.SqlIdentifiers;
 import io.deltafunnel.mssql.TableName;
+import io.deltafunnel.mssql.bind.BatchCheck;
 import io.deltafunnel.mssql.bind.BoundColumn;
+import io.deltafunnel.mssql.bind.Rejection;
+import io.deltafunnel.mssql.bind.ValueOutOfRangeException;
 import io.deltafunnel.mssql.bind.TargetBinding;
 import io.deltafunnel.mssql.bind.TargetColumn;
 import io.deltafunnel.mssql.channel.BulkBatch;
@@ -29,11 +34,11 @@ import org.apache.arrow.vector.types.pojo.Field;
  * {@link DirectEncoders}, without boxing values (documented slow paths: decimal rescales beyond 64 bits, JSON
  * columns).
  *
- * <p>Before anything is sent, every value is checked with the mssql-jdbc path's rules
- * ({@link BulkBatch#validate()}, {@link TargetBinding}): a value that does not fit exactly raises
- * {@link BulkBatch.Rejection} naming column and row, and nothing is sent. The writer reads the driver-neutral
- * {@link BulkBatch}; nothing of mssql-jdbc is involved. The wire type follows the target
- * column and temporal values always travel as native TDS types (never as text).
+ * <p>Before anything is sent, every value is checked with the mssql-jdbc path's rules ({@link BulkBatch#validate},
+ * {@link BatchCheck}, {@link TargetBinding}): a value that does not fit exactly raises {@link ValueOutOfRangeException}
+ * naming column and row and carrying the {@link Rejection}, and nothing is sent. The writer reads the driver-neutral
+ * {@link BulkBatch}; nothing of mssql-jdbc is involved. The wire type follows the target column and temporal values
+ * always travel as native TDS types (never as text).
  *
  * <p>Encoded pairs (Arrow → target: wire type), i.e. every pair the producer accepts:
  * <ul>
@@ -124,10 +129,10 @@ public final class DirectBulkWriter {
      * batch's root stays the caller's.
      *
      * @return the row count the server reported, summed over the rounds
-     * @throws BulkBatch.Rejection a value does not fit its target column (nothing was sent)
+     * @throws ValueOutOfRangeException a value does not fit its target column (nothing was sent)
      */
     public long write(TableName table, BulkBatch batch, int roundRows) throws IOException {
-        batch.validate();
+        batch.validate(table);
         List<BoundColumn> bound = batch.columns();
         DirectEncoders.Encoder[] encoders = new DirectEncoders.Encoder[bound.size()];
         for (int i = 0; i < encoders.length; i++) {
@@ -168,7 +173,7 @@ public final class DirectBulkWriter {
             encoders[i] = DirectEncoders.forColumn(column, root.getVector(i));
         }
         if (validate) {
-            new BulkBatch(root, bound, 0).validate();
+            new BulkBatch(root, bound, 0).validate(table);
         }
         return write(table, bound, encoders, from, to);
     }
@@ -180,11 +185,13 @@ public final class DirectBulkWriter {
      * otherwise.
      */
     static String declaredType(TargetColumn t) {
-        return switch (t.dataType()) {
-            case "text" -> "varchar(max)";
-            case "ntext" -> "nvarchar(max)";
-            case "image" -> "varbinary(max)";
-            default -> t.typeText();
+        return switch (t.type()) {
+            case TEXT -> "varchar(max)";
+            case NTEXT -> "nvarchar(max)";
+            case IMAGE -> "varbinary(max)";
+            case TINYINT, SMALLINT, INT, BIGINT, BIT, DECIMAL, NUMERIC, REAL, FLOAT, CHAR, VARCHAR, NCHAR, NVARCHAR,
+                    BINARY, VARBINARY, UNIQUEIDENTIFIER, DATE, TIME, DATETIME2, DATETIME, SMALLDATETIME,
+                    DATETIMEOFFSET, UNSUPPORTED -> t.typeText();
         };
     }
 
@@ -199,8 +206,7 @@ public final class DirectBulkWriter {
         for (int i = 0; i < targets.size(); i++) {
             TargetColumn t = targets.get(i);
             sql.append(i == 0 ? "" : ", ").append(SqlIdentifiers.quote(t.name())).append(' ').append(declaredType(t));
-            if (t.collationName() != null && (t.dataType().endsWith("char") && !t.dataType().startsWith("n")
-                    || t.dataType().equals("text"))) {
+            if (t.collationName() != null && t.type().codePageText()) {
                 sql.append(" COLLATE ").append(t.collationName());
             }
         }

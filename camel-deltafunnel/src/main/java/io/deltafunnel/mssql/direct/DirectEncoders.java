@@ -40,6 +40,7 @@ import org.apache.arrow.vector.UInt1Vector;
 import org.apache.arrow.vector.UInt2Vector;
 import org.apache.arrow.vector.UInt4Vector;
 import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
  * The per-column encoders of {@link DirectBulkWriter}: for one (Arrow type, target column) pair, the TYPE_INFO of
@@ -114,32 +115,101 @@ final class DirectEncoders {
         FieldVector v = vector instanceof ExtensionTypeVector<?> ext ? ext.getUnderlyingVector() : vector;
         TargetColumn t = column.target();
         ValueKind kind = column.arrowType().kind();
-        Encoder e = switch (t.dataType()) {
-            case "tinyint" -> integer(v, kind, column, vector, 1);
-            case "smallint" -> integer(v, kind, column, vector, 2);
-            case "int" -> integer(v, kind, column, vector, 4);
-            case "bigint" -> integer(v, kind, column, vector, 8);
-            case "bit" -> bit(v, kind);
-            case "real" -> floating(v, kind, 4);
-            case "float" -> floating(v, kind, t.precision() != null && t.precision() <= 24 ? 4 : 8);
-            case "decimal", "numeric" -> decimal(v, kind, column, vector, t);
-            case "nvarchar", "nchar", "ntext", "varchar", "char", "text" ->
-                    text(v, kind, column, vector, t, serverCollation);
-            case "varbinary", "binary", "image" -> binary(v, kind, t);
-            case "uniqueidentifier" -> guid(v, kind);
-            case "date" -> kind == ValueKind.DATE ? date(v) : null;
-            case "time" -> kind == ValueKind.TIME ? time(v, digits(t)) : null;
-            case "datetime2" -> dateTime2(v, kind, digits(t));
-            case "datetime" -> dateTime(v, kind, false);
-            case "smalldatetime" -> dateTime(v, kind, true);
-            case "datetimeoffset" -> dateTimeOffset(v, kind, digits(t), column.sourceName());
-            default -> null;
+        Encoder e = switch (t.type()) {
+            case TINYINT -> integer(v, kind, column, vector, 1);
+            case SMALLINT -> integer(v, kind, column, vector, 2);
+            case INT -> integer(v, kind, column, vector, 4);
+            case BIGINT -> integer(v, kind, column, vector, 8);
+            case BIT -> bit(v, kind);
+            case REAL -> floating(v, kind, 4);
+            case FLOAT -> floating(v, kind, t.precision() != null && t.precision() <= 24 ? 4 : 8);
+            case DECIMAL, NUMERIC -> decimal(v, kind, column, vector, t);
+            case NVARCHAR, NCHAR, NTEXT, VARCHAR, CHAR, TEXT -> text(v, kind, column, vector, t, serverCollation);
+            case VARBINARY, BINARY, IMAGE -> binary(v, kind, t);
+            case UNIQUEIDENTIFIER -> guid(v, kind);
+            case DATE -> kind == ValueKind.DATE ? date(v) : null;
+            case TIME -> kind == ValueKind.TIME ? time(v, digits(t)) : null;
+            case DATETIME2 -> dateTime2(v, kind, digits(t));
+            case DATETIME -> dateTime(v, kind, false);
+            case SMALLDATETIME -> dateTime(v, kind, true);
+            case DATETIMEOFFSET -> dateTimeOffset(v, kind, digits(t), column.sourceName());
+            case UNSUPPORTED -> null;
         };
         if (e == null) {
-            throw new DirectUnsupportedColumnException(column.sourceName(), "the direct writer does not encode Arrow "
-                    + vector.getField().getType() + " into " + t.typeText() + " (use the mssql-jdbc path)");
+            throw new DirectUnsupportedColumnException(column.sourceName(), notEncoded(vector.getField().getType(), t));
         }
         return e;
+    }
+
+    private static String notEncoded(ArrowType arrowType, TargetColumn t) {
+        return "the direct writer does not encode Arrow " + arrowType + " into " + t.typeText()
+                + " (use the mssql-jdbc path)";
+    }
+
+    /**
+     * Why the direct writer cannot encode {@code column}, or null when it can: the question {@link #forColumn} answers
+     * by building the encoder, asked of the target's {@link io.deltafunnel.mssql.bind.SqlType}, the column's value
+     * kind and its Arrow type alone (no vector). {@code forColumn} over a vector of {@code arrowType} throws a
+     * {@link DirectUnsupportedColumnException} with this reason exactly when it is not null ({@code
+     * DirectEncodersSupportTest} checks every pair).
+     *
+     * @param arrowType       the column's Arrow type (as its schema field has it)
+     * @param serverCollation the target column's collation as the server reported it, or null
+     */
+    static String cannotEncode(BoundColumn column, ArrowType arrowType, Collation serverCollation) {
+        TargetColumn t = column.target();
+        ValueKind kind = column.arrowType().kind();
+        ArrowType a = arrowType;
+        while (a instanceof ArrowType.ExtensionType ext) {
+            a = ext.storageType();
+        }
+        if (t.type().unicode() || t.type().codePageText()) {
+            // the text encoder needs the code page first, whatever the values
+            String noCollation = TextEncoders.cannotEncode(column, serverCollation);
+            if (noCollation != null) {
+                return noCollation;
+            }
+        }
+        boolean encodes = switch (t.type()) {
+            case TINYINT, SMALLINT, INT, BIGINT -> switch (kind) {
+                case INTEGER, BOOLEAN -> longs(a);
+                case DECIMAL -> a instanceof ArrowType.Decimal d ? d.getBitWidth() == 128 || d.getBitWidth() == 256
+                        : a instanceof ArrowType.Int i && i.getBitWidth() == 64 && !i.getIsSigned();
+                default -> false;
+            };
+            case BIT -> (kind == ValueKind.BOOLEAN || kind == ValueKind.INTEGER) && longs(a);
+            // integers as floats: the encoder reads them as longs, whatever the vector
+            case REAL, FLOAT -> kind == ValueKind.INTEGER || a instanceof ArrowType.FloatingPoint;
+            case DECIMAL, NUMERIC -> kind == ValueKind.INTEGER || kind == ValueKind.DECIMAL
+                    && (a instanceof ArrowType.Int i && i.getBitWidth() == 64 && !i.getIsSigned()
+                    || a instanceof ArrowType.Decimal d && (d.getBitWidth() == 128 || d.getBitWidth() == 256));
+            case NVARCHAR, NCHAR, NTEXT, VARCHAR, CHAR, TEXT -> switch (kind) {
+                case STRING, UUID -> bytes(a);
+                case JSON -> true;
+                default -> false;
+            };
+            case VARBINARY, BINARY, IMAGE -> kind == ValueKind.BINARY && bytes(a);
+            case UNIQUEIDENTIFIER -> (kind == ValueKind.UUID || kind == ValueKind.STRING) && bytes(a);
+            case DATE -> kind == ValueKind.DATE && a instanceof ArrowType.Date;
+            case TIME -> kind == ValueKind.TIME && a instanceof ArrowType.Time;
+            case DATETIME2, DATETIME, SMALLDATETIME -> kind == ValueKind.DATE ? a instanceof ArrowType.Date
+                    : TemporalEncoders.isTimestamp(kind) && a instanceof ArrowType.Timestamp;
+            case DATETIMEOFFSET -> TemporalEncoders.isTimestamp(kind) && a instanceof ArrowType.Timestamp;
+            case UNSUPPORTED -> false;
+        };
+        return encodes ? null : notEncoded(arrowType, t);
+    }
+
+    /** Whether {@link #longs(FieldVector)} reads a vector of {@code a} (integers and Bool). */
+    private static boolean longs(ArrowType a) {
+        return a instanceof ArrowType.Int || a instanceof ArrowType.Bool;
+    }
+
+    /** Whether {@link TextEncoders#bytes(FieldVector)} reads a vector of {@code a} (variable width, fixed binary). */
+    private static boolean bytes(ArrowType a) {
+        return a instanceof ArrowType.Utf8 || a instanceof ArrowType.LargeUtf8 || a instanceof ArrowType.Utf8View
+                || a instanceof ArrowType.Binary || a instanceof ArrowType.LargeBinary
+                || a instanceof ArrowType.BinaryView || a instanceof ArrowType.FixedSizeBinary;
     }
 
     static int digits(TargetColumn t) {

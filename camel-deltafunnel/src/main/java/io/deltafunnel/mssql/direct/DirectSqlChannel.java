@@ -17,9 +17,6 @@ import io.deltafunnel.mssql.channel.BulkBatch;
 import io.deltafunnel.mssql.channel.SqlChannel;
 import io.deltafunnel.tds.Collation;
 
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -107,18 +104,16 @@ public final class DirectSqlChannel implements SqlChannel {
         return false;
     }
 
+    /** Asks the encoder families ({@link DirectEncoders#cannotEncode}) by type alone: no vector is allocated. */
     @Override
     public String cannotWrite(TableName destination, Schema schema, List<BoundColumn> columns) throws SQLException {
         Map<String, Collation> collations = collations(destination);
-        try (BufferAllocator none = new RootAllocator(0)) {
-            for (BoundColumn c : columns) {
-                Field f = schema.getFields().get(c.sourceIndex());
-                // An empty vector of the column's type: the encoder factory decides by type alone.
-                try (FieldVector empty = f.createVector(none)) {
-                    DirectEncoders.forColumn(c, empty, collations.get(c.target().name().toLowerCase(Locale.ROOT)));
-                } catch (DirectUnsupportedColumnException e) {
-                    return e.getMessage();
-                }
+        for (BoundColumn c : columns) {
+            Field f = schema.getFields().get(c.sourceIndex());
+            String reason = DirectEncoders.cannotEncode(c, f.getType(),
+                    collations.get(c.target().name().toLowerCase(Locale.ROOT)));
+            if (reason != null) {
+                return new DirectUnsupportedColumnException(c.sourceName(), reason).getMessage();
             }
         }
         return null;
@@ -127,7 +122,7 @@ public final class DirectSqlChannel implements SqlChannel {
     @Override
     public void bulkWrite(TableName destination, BulkBatch batch, BulkLoadSettings settings) throws SQLException {
         // Before anything is sent (a rejection leaves the session as it was); a no-op for a validated batch.
-        batch.validate();
+        batch.validate(destination);
         Map<String, Collation> collations = collations(destination);
         DirectBulkWriter writer = new DirectBulkWriter(connection).serverCollations(collations)
                 .tableLock(settings.tableLock())

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import io.deltafunnel.arrow.read.ColumnReader;
 import io.deltafunnel.arrow.read.ValueKind;
 import io.deltafunnel.mssql.bind.BoundColumn;
+import io.deltafunnel.mssql.bind.SqlType;
 import io.deltafunnel.mssql.bind.TargetColumn;
 import io.deltafunnel.mssql.direct.DirectEncoders.Encoder;
 import io.deltafunnel.mssql.direct.DirectEncoders.NullMarker;
@@ -65,29 +66,22 @@ final class TextEncoders {
 
     static Encoder text(FieldVector v, ValueKind kind, BoundColumn column, FieldVector vector,
             TargetColumn t, Collation serverCollation) {
-        String type = t.dataType();
-        boolean unicode = type.startsWith("n");
+        SqlType type = t.type();
+        boolean unicode = type.unicode();
         Integer max = t.maxLength();
-        boolean plp = type.endsWith("text") || max == null || max < 0 || max > (unicode ? 4000 : 8000);
-        int typeId = switch (type) {
-            case "nchar" -> TypeId.NCHAR;
-            case "char" -> TypeId.BIGCHAR;
-            case "nvarchar", "ntext" -> TypeId.NVARCHAR;
-            default -> TypeId.BIGVARCHAR;
-        };
+        boolean plp = type.legacyLarge() || max == null || max < 0 || max > (unicode ? 4000 : 8000);
+        int typeId = typeId(type);
         int maxBytes = plp ? 0xFFFF : (unicode ? 2 * max : max);
         Collation named = Collation.forName(t.collationName());
         Collation collation = serverCollation != null ? serverCollation : named;
         // Non-ASCII text into char/varchar is encoded only where the code page is known (1252 family, UTF-8);
         // the producer's rules refuse it before that anyway (varchar/char take ASCII only, unless UTF-8).
         boolean charsetKnown = collation != null && (collation.isUtf8() || named != null);
+        String noCollation = cannotEncode(column, serverCollation);
+        if (noCollation != null) {
+            throw new DirectUnsupportedColumnException(column.sourceName(), noCollation);
+        }
         if (collation == null) {
-            if (!unicode) {
-                throw new DirectUnsupportedColumnException(column.sourceName(), "the direct writer needs the"
-                        + " collation of " + t.typeText() + " column " + t.name() + " to encode it; "
-                        + (t.collationName() == null ? "the target column carries none"
-                                : "collation " + t.collationName() + " is not known to tds-codec's Collation"));
-            }
             // nvarchar/nchar data is UTF-16 whatever the collation; the server's default collation is declared
             collation = Collation.SQL_LATIN1_GENERAL_CP1_CI_AS;
         }
@@ -155,6 +149,33 @@ final class TextEncoders {
                     w.writeShort(bytes).writeBytes(data, 0, bytes);
                 }
             }
+        };
+    }
+
+    /**
+     * Why a character target cannot be encoded whatever the values, or null: char/varchar/text need the column's
+     * code page, from the server's collation or one tds-codec knows by the catalog's name.
+     */
+    static String cannotEncode(BoundColumn column, Collation serverCollation) {
+        TargetColumn t = column.target();
+        if (t.type().unicode() || serverCollation != null || Collation.forName(t.collationName()) != null) {
+            return null;
+        }
+        return "the direct writer needs the collation of " + t.typeText() + " column " + t.name() + " to encode it; "
+                + (t.collationName() == null ? "the target column carries none"
+                        : "collation " + t.collationName() + " is not known to tds-codec's Collation");
+    }
+
+    /** The wire type of a character target (PLP or not by its length). */
+    private static int typeId(SqlType type) {
+        return switch (type) {
+            case NCHAR -> TypeId.NCHAR;
+            case CHAR -> TypeId.BIGCHAR;
+            case NVARCHAR, NTEXT -> TypeId.NVARCHAR;
+            case VARCHAR, TEXT -> TypeId.BIGVARCHAR;
+            case TINYINT, SMALLINT, INT, BIGINT, BIT, DECIMAL, NUMERIC, REAL, FLOAT, BINARY, VARBINARY, IMAGE,
+                    UNIQUEIDENTIFIER, DATE, TIME, DATETIME2, DATETIME, SMALLDATETIME, DATETIMEOFFSET, UNSUPPORTED ->
+                    throw new IllegalArgumentException("not a character type: " + type);
         };
     }
 

@@ -11,6 +11,7 @@ import io.deltafunnel.mssql.SqlServerErrors;
 import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.TransactionMode;
 import io.deltafunnel.mssql.WriteMode;
+import io.deltafunnel.mssql.bind.BatchCheck;
 import io.deltafunnel.mssql.bind.BoundColumn;
 import io.deltafunnel.mssql.bind.ColumnMapper;
 import io.deltafunnel.mssql.bind.ColumnMappingException;
@@ -94,11 +95,49 @@ public final class RunSetup {
     }
 
     /**
-     * Opens the channel and sets up everything for a run whose batches have {@code arrowSchema}.
+     * Opens the channel and sets up everything for a run whose batches have {@code arrowSchema}. When the channel
+     * cannot write the bound columns ({@link SqlChannel#cannotWrite}), it is given up (its staging table dropped)
+     * and the set-up runs once more on the provider's fallback: one explicit step, never a chain of fallbacks. A
+     * fallback that cannot write the columns either fails the run like a provider without fallback.
      *
      * @param stateTable the incremental run's state table (created when missing), or null
      */
     public void prepare(Schema arrowSchema, StateTable stateTable, boolean incremental) throws SQLException {
+        String cannot = setUp(arrowSchema, stateTable, incremental);
+        if (cannot == null) {
+            return;
+        }
+        SqlChannelProvider fallback = provider.fallback();
+        if (fallback == null) {
+            throw cannotWrite(cannot);
+        }
+        LOG.warn("Run {} on {}: bulkEncoder={} cannot write this run ({}); using the mssql-jdbc path", runId,
+                settings.table(), channel.encoder(), cannot);
+        if (stagingCreated) {
+            dropStaging(channel);
+        }
+        if (onOpen != null) {
+            onOpen.beforeFallback(channel);
+        }
+        closeChannel();
+        provider = fallback;
+        columns = null;
+        cannot = setUp(arrowSchema, stateTable, incremental);
+        if (cannot != null) {
+            throw cannotWrite(cannot);
+        }
+    }
+
+    private ColumnMappingException cannotWrite(String reason) {
+        return new ColumnMappingException("bulkEncoder=" + channel.encoder() + " cannot write this run: " + reason
+                + " (set bulkEncoderFallback=true to use the mssql-jdbc path instead)", context.get());
+    }
+
+    /**
+     * One set-up on a channel opened from {@link #provider}: null when the channel can write the bound columns, else
+     * why not (the channel and what was set up stay, for the caller to give up or clean up).
+     */
+    private String setUp(Schema arrowSchema, StateTable stateTable, boolean incremental) throws SQLException {
         try {
             channel = provider.open();
         } catch (SQLException e) {
@@ -159,26 +198,7 @@ public final class RunSetup {
         if (settings.writeMode() == WriteMode.MERGE) {
             checkKeys();
         }
-        String cannot = channel.cannotWrite(destination(), arrowSchema, columns);
-        if (cannot != null) {
-            SqlChannelProvider fallback = provider.fallback();
-            if (fallback == null) {
-                throw new ColumnMappingException("bulkEncoder=" + channel.encoder() + " cannot write this run: "
-                        + cannot + " (set bulkEncoderFallback=true to use the mssql-jdbc path instead)", ctx);
-            }
-            LOG.warn("Run {} on {}: bulkEncoder={} cannot write this run ({}); using the mssql-jdbc path", runId,
-                    settings.table(), channel.encoder(), cannot);
-            if (stagingCreated) {
-                dropStaging(channel);
-            }
-            if (onOpen != null) {
-                onOpen.beforeFallback(channel);
-            }
-            closeChannel();
-            provider = fallback;
-            columns = null;
-            prepare(arrowSchema, stateTable, incremental);
-        }
+        return channel.cannotWrite(destination(), arrowSchema, columns);
     }
 
     private TableName resolveOrCreate(Schema dataSchema, BulkLoadException.Context ctx) throws SQLException {
@@ -264,14 +284,7 @@ public final class RunSetup {
             throw new ColumnMappingException("the Arrow schema changed within the run (was " + schema + ", now "
                     + root.getSchema() + ")", ctx);
         }
-        BulkBatch batch = new BulkBatch(root, columns, rowsBefore);
-        try {
-            batch.validate();
-        } catch (BulkBatch.Rejection r) {
-            throw new ValueOutOfRangeException(prefix + r.getMessage() + " (target column "
-                    + r.column().target().name() + " " + r.column().target().typeText() + ")",
-                    ctx.withColumn(r.column().sourceName()).withRow(r.rowInBatch(), r.rowInRun()));
-        }
+        BulkBatch batch = new BulkBatch(root, columns, rowsBefore).validate(prefix, ctx);
         if (root.getRowCount() > 0) {
             channel.bulkWrite(destination(), batch, settings);
         }

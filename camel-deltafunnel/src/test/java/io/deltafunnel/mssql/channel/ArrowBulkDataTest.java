@@ -18,9 +18,13 @@ import java.util.List;
 import io.deltafunnel.arrow.read.ArrowColumnType;
 import io.deltafunnel.arrow.read.ArrowColumnTypes;
 import io.deltafunnel.arrow.read.ValueKind;
+import io.deltafunnel.handoff.HandoffStats;
+import io.deltafunnel.mssql.BulkLoadException;
+import io.deltafunnel.mssql.bind.BatchCheck;
 import io.deltafunnel.mssql.bind.BoundColumn;
 import io.deltafunnel.mssql.bind.TargetBinding;
 import io.deltafunnel.mssql.bind.TargetColumn;
+import io.deltafunnel.mssql.bind.ValueOutOfRangeException;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -145,7 +149,8 @@ class ArrowBulkDataTest {
         VectorSchemaRoot root = root(2, i8, i16, i32, i64, u8, u64, b);
         ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, bind(root, col("i8", "smallint"), col("i16", "smallint"),
                 col("i32", "int"), col("i64", "bigint"), col("u8", "tinyint"),
-                col("u64", "decimal", null, 20, 0, null, true), col("b", "bit")), 0).validate());
+                col("u64", "decimal", null, 20, 0, null, true), col("b", "bit")), 0));
+        assertNull(BatchCheck.first(root, data.columns()));
         assertEquals(Types.SMALLINT, data.getColumnType(1));
         assertEquals(Types.TINYINT, data.getColumnType(5));
         assertEquals(Types.DECIMAL, data.getColumnType(6));
@@ -190,8 +195,8 @@ class ArrowBulkDataTest {
         VectorSchemaRoot root = root(1, d, d256, f4, f8, s, bin);
         ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, bind(root, col("d", "decimal", null, 18, 2, null, true),
                 col("d256", "decimal", null, 38, 3, null, true), col("f4", "real"), col("f8", "float"),
-                col("s", "nvarchar", 8, null, null, null, true), col("bin", "varbinary", 3, null, null, null, true)),
-                0).validate());
+                col("s", "nvarchar", 8, null, null, null, true), col("bin", "varbinary", 3, null, null, null, true)), 0));
+        assertNull(BatchCheck.first(root, data.columns()));
         Object[] row = rows(data).get(0);
         assertEquals(new BigDecimal("-9999999999999999.99"), row[0]);
         assertEquals(new BigDecimal("12345678901234567890123456789012345.678"), row[1]);
@@ -220,7 +225,8 @@ class ArrowBulkDataTest {
         ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, bind(root, col("date", "date"),
                 col("time", "time", null, null, null, 7, true), col("ts", "datetime2", null, null, null, 7, true),
                 col("tz", "datetimeoffset", null, null, null, 7, true),
-                col("old", "datetime2", null, null, null, 0, true)), 0).validate());
+                col("old", "datetime2", null, null, null, 0, true)), 0));
+        assertNull(BatchCheck.first(root, data.columns()));
         Object[] row = rows(data).get(0);
         assertEquals("2024-02-29", row[0]);
         assertEquals("13:14:15.1234567", row[1]);
@@ -260,7 +266,8 @@ class ArrowBulkDataTest {
                 .putLong(uuid.getLeastSignificantBits()).array());
         VectorSchemaRoot root = root(1, s, raw);
         ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, bind(root, col("s", "uniqueidentifier"),
-                col("u", "uniqueidentifier")), 0).validate());
+                col("u", "uniqueidentifier")), 0));
+        assertNull(BatchCheck.first(root, data.columns()));
         Object[] row = rows(data).get(0);
         assertEquals("0F8FAD5B-D9CB-469F-A165-70867728950E", row[0]);
         assertEquals("0F8FAD5B-D9CB-469F-A165-70867728950E", row[1]);
@@ -330,7 +337,8 @@ class ArrowBulkDataTest {
                 col("t32", "time", null, null, null, 0, true), col("tsec", "datetime2", null, null, null, 0, true),
                 col("tms", "datetime", null, null, null, 3, true), col("f16", "real"), col("large", "nvarchar", -1,
                         null, null, null, true), col("fixed", "binary", 2, null, null, null, true), col("u16", "int"),
-                col("u32", "bigint")), 0).validate());
+                col("u32", "bigint")), 0));
+        assertNull(BatchCheck.first(root, data.columns()));
         Object[] row = rows(data).get(0);
         assertEquals("2024-02-29", row[0]);
         assertEquals("01:01:01", row[1]);
@@ -370,15 +378,24 @@ class ArrowBulkDataTest {
         ts.set(0, 3_000);
         ts.set(1, 7_000);
         ts.set(2, 1_000);
-        BulkBatch.Rejection r = reject(root(3, ts), col("ts", "datetime", null, null, null, 3, true), 0);
-        assertEquals(2, r.rowInBatch());
+        ValueOutOfRangeException r = reject(root(3, ts), col("ts", "datetime", null, null, null, 3, true), 0);
+        assertEquals(2, r.rejection().row());
     }
 
     // ---- validation: every failure names column and row ----
 
-    private BulkBatch.Rejection reject(VectorSchemaRoot root, TargetColumn target, long firstRowInRun) {
-        BulkBatch batch = new BulkBatch(root, bind(root, target), firstRowInRun);
-        return assertThrows(BulkBatch.Rejection.class, batch::validate);
+    private static final BulkLoadException.Context CONTEXT = BulkLoadException.Context.of("dbo.t", null,
+            HandoffStats.ZERO);
+
+    /** The failure for the first value that does not fit (the batch's first row is row firstRowInRun of the run). */
+    private ValueOutOfRangeException reject(VectorSchemaRoot root, TargetColumn target, long firstRowInRun) {
+        List<BoundColumn> columns = bind(root, target);
+        ValueOutOfRangeException e = assertThrows(ValueOutOfRangeException.class,
+                () -> BatchCheck.requireAllFit(root, columns, firstRowInRun, "", CONTEXT));
+        assertEquals(BatchCheck.first(root, columns), e.rejection());
+        assertEquals(e.rejection().row(), e.rowInBatch());
+        assertEquals(e.rejection().sourceColumn(), e.column());
+        return e;
     }
 
     @Test
@@ -386,9 +403,9 @@ class ArrowBulkDataTest {
         VarCharVector s = track(new VarCharVector("name", allocator));
         s.setSafe(0, "0123456789".getBytes(StandardCharsets.UTF_8));
         s.setSafe(1, "01234567890".getBytes(StandardCharsets.UTF_8));
-        BulkBatch.Rejection r = reject(root(2, s), col("name", "nvarchar", 10, null, null, null, true), 100);
-        assertEquals("name", r.column().sourceName());
-        assertEquals(1, r.rowInBatch());
+        ValueOutOfRangeException r = reject(root(2, s), col("name", "nvarchar", 10, null, null, null, true), 100);
+        assertEquals("name", r.rejection().sourceColumn());
+        assertEquals(1, r.rejection().row());
         assertEquals(101, r.rowInRun());
         assertTrue(r.getMessage().contains("nvarchar(10)"), r.getMessage());
     }
@@ -398,14 +415,14 @@ class ArrowBulkDataTest {
         DecimalVector d = track(new DecimalVector("amount", allocator, 10, 3));
         d.set(0, new BigDecimal("123.450"));
         d.set(1, new BigDecimal("1234.567"));
-        BulkBatch.Rejection r = reject(root(2, d), col("amount", "decimal", null, 5, 2, null, true), 0);
-        assertEquals(1, r.rowInBatch());
+        ValueOutOfRangeException r = reject(root(2, d), col("amount", "decimal", null, 5, 2, null, true), 0);
+        assertEquals(1, r.rejection().row());
         assertTrue(r.getMessage().contains("round"), r.getMessage());
 
         DecimalVector big = track(new DecimalVector("big", allocator, 10, 2));
         big.set(0, new BigDecimal("1234.50"));
-        BulkBatch.Rejection r2 = reject(root(1, big), col("big", "decimal", null, 5, 2, null, true), 0);
-        assertEquals(0, r2.rowInBatch());
+        ValueOutOfRangeException r2 = reject(root(1, big), col("big", "decimal", null, 5, 2, null, true), 0);
+        assertEquals(0, r2.rejection().row());
         assertTrue(r2.getMessage().contains("decimal(5,2)"), r2.getMessage());
     }
 
@@ -413,8 +430,8 @@ class ArrowBulkDataTest {
     void decimal256BeyondThirtyEightDigits() {
         Decimal256Vector d = track(new Decimal256Vector("d", allocator, 40, 0));
         d.set(0, new BigDecimal("1234567890123456789012345678901234567890"));
-        BulkBatch.Rejection r = reject(root(1, d), col("d", "decimal", null, 38, 0, null, true), 0);
-        assertEquals("d", r.column().sourceName());
+        ValueOutOfRangeException r = reject(root(1, d), col("d", "decimal", null, 38, 0, null, true), 0);
+        assertEquals("d", r.rejection().sourceColumn());
     }
 
     @Test
@@ -422,8 +439,8 @@ class ArrowBulkDataTest {
         TimeStampNanoVector ts = track(new TimeStampNanoVector("ts", allocator));
         ts.set(0, 1_700_000_000_123_456_700L);
         ts.set(1, 1_700_000_000_123_456_789L);
-        BulkBatch.Rejection r = reject(root(2, ts), col("ts", "datetime2", null, null, null, 7, true), 5);
-        assertEquals(1, r.rowInBatch());
+        ValueOutOfRangeException r = reject(root(2, ts), col("ts", "datetime2", null, null, null, 7, true), 5);
+        assertEquals(1, r.rejection().row());
         assertEquals(6, r.rowInRun());
         assertTrue(r.getMessage().contains("fractional"), r.getMessage());
     }
@@ -433,15 +450,15 @@ class ArrowBulkDataTest {
         IntVector v = track(new IntVector("small", allocator));
         v.set(0, 255);
         v.set(1, 300);
-        BulkBatch.Rejection r = reject(root(2, v), col("small", "tinyint"), 0);
-        assertEquals(1, r.rowInBatch());
+        ValueOutOfRangeException r = reject(root(2, v), col("small", "tinyint"), 0);
+        assertEquals(1, r.rejection().row());
         assertTrue(r.getMessage().contains("300"), r.getMessage());
 
         IntVector n = track(new IntVector("req", allocator));
         n.set(0, 1);
         n.setNull(1);
-        BulkBatch.Rejection r2 = reject(root(2, n), col("req", "int", null, null, null, null, false), 0);
-        assertEquals(1, r2.rowInBatch());
+        ValueOutOfRangeException r2 = reject(root(2, n), col("req", "int", null, null, null, null, false), 0);
+        assertEquals(1, r2.rejection().row());
         assertTrue(r2.getMessage().contains("NOT NULL"), r2.getMessage());
     }
 
@@ -449,11 +466,11 @@ class ArrowBulkDataTest {
     void floatsWithoutSqlServerRepresentation() {
         Float8Vector f = track(new Float8Vector("f", allocator));
         f.set(0, Double.NaN);
-        assertEquals(0, reject(root(1, f), col("f", "float"), 0).rowInBatch());
+        assertEquals(0, reject(root(1, f), col("f", "float"), 0).rejection().row());
         Float8Vector g = track(new Float8Vector("g", allocator));
         g.set(0, 0.5);
         g.set(1, 0.1);
-        assertEquals(1, reject(root(2, g), col("g", "real"), 0).rowInBatch());
+        assertEquals(1, reject(root(2, g), col("g", "real"), 0).rejection().row());
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.deltafunnel.mssql.direct;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,9 +25,12 @@ import io.deltafunnel.arrow.read.ArrowColumnType;
 import io.deltafunnel.arrow.read.ArrowColumnTypes;
 import io.deltafunnel.emulator.fidelity.EmulatorServer;
 import io.deltafunnel.mssql.TableName;
+import io.deltafunnel.mssql.bind.BatchCheck;
 import io.deltafunnel.mssql.bind.BoundColumn;
+import io.deltafunnel.mssql.bind.Rejection;
 import io.deltafunnel.mssql.bind.TargetBinding;
 import io.deltafunnel.mssql.bind.TargetColumn;
+import io.deltafunnel.mssql.bind.ValueOutOfRangeException;
 import io.deltafunnel.mssql.channel.ArrowBulkData;
 import io.deltafunnel.mssql.channel.BulkBatch;
 
@@ -233,7 +237,8 @@ class DirectBulkWriterTest {
                 st.execute("CREATE TABLE dbo.diff_direct " + COLUMNS);
             }
             List<TargetColumn> targets = targets();
-            ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, bind(root, targets), 0).validate());
+            ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, bind(root, targets), 0));
+            assertNull(BatchCheck.first(root, data.columns()));
             try (SQLServerBulkCopy copy = new SQLServerBulkCopy(c)) {
                 copy.setDestinationTableName("[dbo].[diff_driver]");
                 for (int i = 0; i < targets.size(); i++) {
@@ -330,10 +335,12 @@ class DirectBulkWriterTest {
             try (Statement st = c.createStatement()) {
                 st.execute("CREATE TABLE dbo.short_text (s nvarchar(5))");
             }
-            BulkBatch.Rejection e = assertThrows(BulkBatch.Rejection.class,
+            ValueOutOfRangeException e = assertThrows(ValueOutOfRangeException.class,
                     () -> new DirectBulkWriter(direct).write(new TableName("dbo", "short_text"), root,
                             List.of(new TargetColumn("s", "nvarchar", 5, null, null, null, true, 1))));
             assertEquals(1, e.rowInBatch());
+            assertEquals(Rejection.TOO_LONG, e.rejection().check());
+            assertEquals("s", e.rejection().targetColumn());
             assertEquals(0, count(c, "dbo.short_text"));
             // the connection is still usable
             s.setSafe(1, "ok".getBytes(StandardCharsets.UTF_8));
@@ -411,7 +418,8 @@ class DirectBulkWriterTest {
                 st.execute("CREATE TABLE dbo.rnd_driver " + columns);
                 st.execute("CREATE TABLE dbo.rnd_direct " + columns);
             }
-            ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, bind(root, targets), 0).validate());
+            ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, bind(root, targets), 0));
+            assertNull(BatchCheck.first(root, data.columns()));
             try (SQLServerBulkCopy copy = new SQLServerBulkCopy(c)) {
                 copy.setDestinationTableName("[dbo].[rnd_driver]");
                 for (int i = 0; i < targets.size(); i++) {

@@ -20,7 +20,9 @@ import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.WorkOutcome;
 import io.deltafunnel.mssql.bind.BoundColumn;
 import io.deltafunnel.mssql.bind.ColumnMapper;
+import io.deltafunnel.mssql.bind.Rejection;
 import io.deltafunnel.mssql.bind.TargetCatalog;
+import io.deltafunnel.mssql.bind.ValueOutOfRangeException;
 import io.deltafunnel.mssql.channel.BulkBatch;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -110,10 +112,12 @@ class DirectSqlChannelTest {
 
             name.setSafe(1, "toolong".getBytes(StandardCharsets.UTF_8)); // 7 characters into nvarchar(5)
             BulkBatch bad = new BulkBatch(root, columns, 100);
-            BulkBatch.Rejection r = assertThrows(BulkBatch.Rejection.class, () -> c.bulkWrite(table, bad, settings));
-            assertEquals("name", r.column().sourceName());
-            assertEquals(1, r.rowInBatch());
+            ValueOutOfRangeException r = assertThrows(ValueOutOfRangeException.class,
+                    () -> c.bulkWrite(table, bad, settings));
+            assertEquals("name", r.rejection().sourceColumn());
+            assertEquals(1, r.rejection().row());
             assertEquals(101, r.rowInRun());
+            assertEquals(Rejection.TOO_LONG, r.rejection().check());
             assertFalse(bad.validated());
             assertFalse(c.isClosed(), "nothing was sent: the session stays usable");
             assertEquals(1, c.update("DELETE FROM [dbo].[neutral_batch] WHERE [id] = ?", 1));

@@ -36,10 +36,15 @@ import io.deltafunnel.arrow.read.ArrowColumnType;
 import io.deltafunnel.arrow.read.ArrowColumnTypes;
 import io.deltafunnel.emulator.MssqlEmulator;
 import io.deltafunnel.emulator.fidelity.EmulatorServer;
+import io.deltafunnel.handoff.HandoffStats;
+import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.TableName;
+import io.deltafunnel.mssql.bind.BatchCheck;
 import io.deltafunnel.mssql.bind.BoundColumn;
+import io.deltafunnel.mssql.bind.Rejection;
 import io.deltafunnel.mssql.bind.TargetBinding;
 import io.deltafunnel.mssql.bind.TargetColumn;
+import io.deltafunnel.mssql.bind.ValueOutOfRangeException;
 import io.deltafunnel.mssql.channel.ArrowBulkData;
 import io.deltafunnel.mssql.channel.BulkBatch;
 import io.deltafunnel.tds.TypeId;
@@ -650,7 +655,10 @@ class DirectTypesDifferentialTest {
     /** The driver path exactly as the producer runs it: bind, validate, SQLServerBulkCopy (native temporals). */
     private static void viaDriver(Connection c, String table, VectorSchemaRoot root, List<TargetColumn> targets)
             throws SQLException {
-        ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, bind(root, targets), 0).validate());
+        List<BoundColumn> columns = bind(root, targets);
+        BatchCheck.requireAllFit(root, columns, 0, "", BulkLoadException.Context.of("dbo." + table, null,
+                HandoffStats.ZERO));
+        ArrowBulkData data = new ArrowBulkData(new BulkBatch(root, columns, 0));
         try (SQLServerBulkCopy copy = new SQLServerBulkCopy(c)) {
             copy.setDestinationTableName("[dbo].[" + table + "]");
             for (int i = 0; i < targets.size(); i++) {
@@ -885,58 +893,72 @@ class DirectTypesDifferentialTest {
     // ------------------------------------------------------------------------------------------------ rejections
 
     /** A batch whose row {@code badRow} does not fit the target; the rows before it do. */
-    record Bad(Pair pair, int badRow) {
+    record Bad(Pair pair, int badRow, String check) {
         @Override
         public String toString() {
-            return pair + " row " + badRow;
+            return pair + " row " + badRow + " " + check;
         }
     }
 
-    private static Bad bad(int badRow, Src src, Object param, String sqlType, Object... values) {
-        return new Bad(new Pair(src, param, sqlType, Arrays.asList(values), null), badRow);
+    /** {@code check}: the name of the client-side check that refuses row {@code badRow} ({@link Rejection}). */
+    private static Bad bad(int badRow, String check, Src src, Object param, String sqlType, Object... values) {
+        return new Bad(new Pair(src, param, sqlType, Arrays.asList(values), null), badRow, check);
     }
 
     static Stream<Bad> rejections() {
         return Stream.of(
-                bad(1, Src.INT8, null, "tinyint", 0L, -1L),
-                bad(2, Src.INT16, null, "tinyint", 0L, 255L, 256L),
-                bad(1, Src.INT32, null, "smallint", 1L, 32768L),
-                bad(0, Src.INT64, null, "int", 1L + Integer.MAX_VALUE),
-                bad(1, Src.INT64, null, "decimal(19,2)", 1L, Long.MAX_VALUE),
-                bad(1, Src.INT64, null, "real", 1L, (1L << 24) + 1),
-                bad(1, Src.INT64, null, "float", 1L, (1L << 53) + 1),
-                bad(1, Src.INT32, null, "bit", 1L, 2L),
-                bad(1, Src.UINT64, null, "bigint", BigInteger.ONE, BigInteger.ONE.shiftLeft(63)),
-                bad(1, Src.FLOAT64, null, "real", 0.5, 0.1),
-                bad(0, Src.FLOAT64, null, "float", Double.NaN),
-                bad(1, Src.FLOAT32, null, "real", 1.0, (double) Float.POSITIVE_INFINITY),
-                bad(1, Src.DEC128, "38,10", "decimal(38,2)", BigDecimal.ONE, new BigDecimal("0.001")),
-                bad(1, Src.DEC128, "38,0", "decimal(5,0)", BigDecimal.ONE, new BigDecimal("100000")),
-                bad(0, Src.DEC128, "10,2", "int", new BigDecimal("1.50")),
-                bad(1, Src.DEC256, "76,0", "decimal(38,0)", BigDecimal.ONE, new BigDecimal("1" + "0".repeat(38))),
-                bad(1, Src.UTF8, null, "nvarchar(5)", "fits", "too long"),
-                bad(1, Src.UTF8, null, "nvarchar(3)", "abc", "ab" + NON_BMP.substring(0, 2)),
-                bad(1, Src.UTF8, null, "varchar(10)", "ascii", "caf\u00E9"),
-                bad(0, Src.UTF8, null, "char(2)", "abc"),
-                bad(1, Src.UTF8, null, "uniqueidentifier", "6F9619FF-8B86-D011-B42D-00C04FC964FF", "not-a-uuid"),
-                bad(0, Src.UUID, null, "nvarchar(10)", java.util.UUID.randomUUID()),
-                bad(1, Src.BINARY, null, "varbinary(2)", new byte[2], new byte[3]),
-                bad(1, Src.DATE32, null, "datetime", LocalDate.of(1753, 1, 1), LocalDate.of(1752, 12, 31)),
-                bad(1, Src.DATE32, null, "smalldatetime", LocalDate.of(2079, 6, 6), LocalDate.of(2079, 6, 7)),
-                bad(0, Src.DATE64, null, "date", LocalDate.of(10_000, 1, 1)),
-                bad(1, Src.TIME_MS, null, "time(0)", LocalTime.of(1, 2, 3), LocalTime.of(1, 2, 3, 500_000_000)),
-                bad(0, Src.TIME_NS, null, "time(7)", LocalTime.of(1, 2, 3, 1)),
-                bad(1, Src.TS_US, null, "datetime2(3)", DT2_MIN, LocalDateTime.of(2024, 1, 1, 0, 0, 0, 1000)),
-                bad(1, Src.TS_MS, null, "datetime", LocalDateTime.of(2024, 1, 1, 0, 0, 0, 3_000_000),
+                bad(1, Rejection.OUT_OF_RANGE, Src.INT8, null, "tinyint", 0L, -1L),
+                bad(2, Rejection.OUT_OF_RANGE, Src.INT16, null, "tinyint", 0L, 255L, 256L),
+                bad(1, Rejection.OUT_OF_RANGE, Src.INT32, null, "smallint", 1L, 32768L),
+                bad(0, Rejection.OUT_OF_RANGE, Src.INT64, null, "int", 1L + Integer.MAX_VALUE),
+                bad(1, Rejection.PRECISION, Src.INT64, null, "decimal(19,2)", 1L, Long.MAX_VALUE),
+                bad(1, Rejection.INEXACT, Src.INT64, null, "real", 1L, (1L << 24) + 1),
+                bad(1, Rejection.INEXACT, Src.INT64, null, "float", 1L, (1L << 53) + 1),
+                bad(1, Rejection.NOT_BIT, Src.INT32, null, "bit", 1L, 2L),
+                bad(1, Rejection.OUT_OF_RANGE, Src.UINT64, null, "bigint",
+                        BigInteger.ONE, BigInteger.ONE.shiftLeft(63)),
+                bad(1, Rejection.INEXACT, Src.FLOAT64, null, "real", 0.5, 0.1),
+                bad(0, Rejection.NAN, Src.FLOAT64, null, "float", Double.NaN),
+                bad(1, Rejection.NAN, Src.FLOAT32, null, "real", 1.0, (double) Float.POSITIVE_INFINITY),
+                bad(1, Rejection.SCALE, Src.DEC128, "38,10", "decimal(38,2)", BigDecimal.ONE, new BigDecimal("0.001")),
+                bad(1, Rejection.PRECISION, Src.DEC128, "38,0", "decimal(5,0)",
+                        BigDecimal.ONE, new BigDecimal("100000")),
+                bad(0, Rejection.FRACTIONAL_PART, Src.DEC128, "10,2", "int", new BigDecimal("1.50")),
+                bad(1, Rejection.PRECISION, Src.DEC256, "76,0", "decimal(38,0)",
+                        BigDecimal.ONE, new BigDecimal("1" + "0".repeat(38))),
+                bad(1, Rejection.TOO_LONG, Src.UTF8, null, "nvarchar(5)", "fits", "too long"),
+                bad(1, Rejection.TOO_LONG, Src.UTF8, null, "nvarchar(3)", "abc", "ab" + NON_BMP.substring(0, 2)),
+                bad(1, Rejection.NON_ASCII, Src.UTF8, null, "varchar(10)", "ascii", "caf\u00E9"),
+                bad(0, Rejection.TOO_LONG, Src.UTF8, null, "char(2)", "abc"),
+                bad(1, Rejection.BAD_UUID, Src.UTF8, null, "uniqueidentifier",
+                        "6F9619FF-8B86-D011-B42D-00C04FC964FF", "not-a-uuid"),
+                bad(0, Rejection.TOO_LONG, Src.UUID, null, "nvarchar(10)", java.util.UUID.randomUUID()),
+                bad(1, Rejection.TOO_LONG, Src.BINARY, null, "varbinary(2)", new byte[2], new byte[3]),
+                bad(1, Rejection.OUT_OF_RANGE, Src.DATE32, null, "datetime",
+                        LocalDate.of(1753, 1, 1), LocalDate.of(1752, 12, 31)),
+                bad(1, Rejection.OUT_OF_RANGE, Src.DATE32, null, "smalldatetime",
+                        LocalDate.of(2079, 6, 6), LocalDate.of(2079, 6, 7)),
+                bad(0, Rejection.OUT_OF_RANGE, Src.DATE64, null, "date", LocalDate.of(10_000, 1, 1)),
+                bad(1, Rejection.FRACTIONAL_SECONDS, Src.TIME_MS, null, "time(0)",
+                        LocalTime.of(1, 2, 3), LocalTime.of(1, 2, 3, 500_000_000)),
+                bad(0, Rejection.FRACTIONAL_SECONDS, Src.TIME_NS, null, "time(7)", LocalTime.of(1, 2, 3, 1)),
+                bad(1, Rejection.FRACTIONAL_SECONDS, Src.TS_US, null, "datetime2(3)",
+                        DT2_MIN, LocalDateTime.of(2024, 1, 1, 0, 0, 0, 1000)),
+                bad(1, Rejection.FRACTIONAL_SECONDS, Src.TS_MS, null, "datetime",
+                        LocalDateTime.of(2024, 1, 1, 0, 0, 0, 3_000_000),
                         LocalDateTime.of(2024, 1, 1, 0, 0, 0, 1_000_000)),
-                bad(0, Src.TS_MS, null, "datetime", LocalDateTime.of(1752, 12, 31, 23, 59, 59)),
-                bad(1, Src.TS_US, null, "smalldatetime", LocalDateTime.of(2000, 1, 1, 0, 0),
+                bad(0, Rejection.OUT_OF_RANGE, Src.TS_MS, null, "datetime", LocalDateTime.of(1752, 12, 31, 23, 59, 59)),
+                bad(1, Rejection.FRACTIONAL_SECONDS, Src.TS_US, null, "smalldatetime",
+                        LocalDateTime.of(2000, 1, 1, 0, 0),
                         LocalDateTime.of(2000, 1, 1, 0, 0, 30)),
-                bad(0, Src.TS_US, null, "smalldatetime", LocalDateTime.of(2079, 6, 7, 0, 0)),
-                bad(0, Src.TS_US, "+14:00", "datetimeoffset(6)", Instant.parse("9999-12-31T10:00:00Z")),
-                bad(1, Src.TS_S, "Europe/Paris", "datetimeoffset(0)", Instant.parse("2000-01-01T00:00:00Z"),
+                bad(0, Rejection.OUT_OF_RANGE, Src.TS_US, null, "smalldatetime", LocalDateTime.of(2079, 6, 7, 0, 0)),
+                bad(0, Rejection.OUT_OF_RANGE, Src.TS_US, "+14:00", "datetimeoffset(6)",
+                        Instant.parse("9999-12-31T10:00:00Z")),
+                bad(1, Rejection.OFFSET, Src.TS_S, "Europe/Paris", "datetimeoffset(0)",
+                        Instant.parse("2000-01-01T00:00:00Z"),
                         Instant.parse("1900-01-01T00:00:00Z")), // LMT +00:09:21 is no whole minute
-                bad(0, Src.TS_US, "UTC", "datetimeoffset(3)", Instant.parse("2024-01-01T00:00:00.000001Z")));
+                bad(0, Rejection.FRACTIONAL_SECONDS, Src.TS_US, "UTC", "datetimeoffset(3)",
+                        Instant.parse("2024-01-01T00:00:00.000001Z")));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -948,15 +970,19 @@ class DirectTypesDifferentialTest {
             String b = newTable(c, p.sqlType());
             VectorSchemaRoot root = batch(p, p.values());
             closeables.add(root);
-            BulkBatch.Rejection viaDriver = assertThrows(BulkBatch.Rejection.class,
+            ValueOutOfRangeException viaDriver = assertThrows(ValueOutOfRangeException.class,
                     () -> viaDriver(c, a, root, describe(c, a)));
-            BulkBatch.Rejection viaDirect = assertThrows(BulkBatch.Rejection.class,
+            ValueOutOfRangeException viaDirect = assertThrows(ValueOutOfRangeException.class,
                     () -> viaDirect(b, root, describe(c, b)));
-            assertEquals("v", viaDirect.column().sourceName());
-            assertEquals(bad.badRow(), viaDirect.rowInBatch());
-            assertEquals(viaDriver.column().sourceName(), viaDirect.column().sourceName());
+            assertEquals("v", viaDirect.rejection().sourceColumn());
+            assertEquals(bad.badRow(), viaDirect.rejection().row());
+            assertEquals(bad.check(), viaDirect.rejection().check());
+            assertEquals("v", viaDirect.rejection().targetColumn());
+            assertEquals(viaDriver.column(), viaDirect.column());
             assertEquals(viaDriver.rowInBatch(), viaDirect.rowInBatch());
-            assertEquals(viaDriver.getMessage(), viaDirect.getMessage());
+            // the same rejection (column, row, check, reason) on both paths
+            assertEquals(viaDriver.rejection(), viaDirect.rejection());
+            assertEquals(viaDriver.detail(), viaDirect.detail());
             assertEquals(0, SERVER.emulator().capturedBulkLoads().size(), "nothing was sent");
             assertEquals(0, count(c, a));
             assertEquals(0, count(c, b));

@@ -129,6 +129,29 @@ class BulkLoadSessionFallbackTest {
     }
 
     @Test
+    void theFallbackIsOneStepNotAChain() throws Exception {
+        create("fb_once");
+        AtomicInteger first = new AtomicInteger();
+        AtomicInteger second = new AtomicInteger();
+        AtomicInteger third = new AtomicInteger();
+        // a fallback that cannot write either, although it names a fallback of its own: the run fails on it
+        SqlChannelProvider never = refusing(third, null);
+        BulkLoadSettings settings = BulkLoadSettings.defaults(new TableName("dbo", "fb_once"));
+        try (BufferAllocator a = new RootAllocator(); VectorSchemaRoot root = batch(a, 3);
+             BulkLoadSession s = BulkLoadSession.start("run-once", settings,
+                     refusing(first, refusing(second, never)))) {
+            ColumnMappingException e = assertThrows(ColumnMappingException.class, () -> s.write(root, true));
+            assertTrue(e.getMessage().contains("test refusal") && e.getMessage().contains("bulkEncoder=refusing"),
+                    e.getMessage());
+            assertEquals(BulkLoadSession.State.FAILED, s.state());
+        }
+        assertEquals(1, first.get());
+        assertEquals(1, second.get());
+        assertEquals(0, third.get(), "no fallback of the fallback");
+        assertEquals(0, count("fb_once"));
+    }
+
+    @Test
     void failsNamingTheReasonWithoutFallback() throws Exception {
         create("fb_none");
         BulkLoadSettings settings = BulkLoadSettings.defaults(new TableName("dbo", "fb_none"));
