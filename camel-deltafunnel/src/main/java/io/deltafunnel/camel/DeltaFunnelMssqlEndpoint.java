@@ -8,6 +8,7 @@ import javax.sql.DataSource;
 
 import io.deltafunnel.mssql.BulkEncoder;
 import io.deltafunnel.mssql.BulkLoadSettings;
+import io.deltafunnel.mssql.ReplaceStrategy;
 import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.TransactionMode;
 import io.deltafunnel.mssql.WriteMode;
@@ -67,6 +68,13 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
             + " the target's contents with it when the run completes; MERGE loads a staging table and merges it into"
             + " the target on keyColumns when the run completes. Case-insensitive.")
     private WriteMode writeMode = WriteMode.APPEND;
+
+    @UriParam(label = "producer", defaultValue = "AUTO", description = "How writeMode=replace puts the loaded staging"
+            + " table in place: SWITCH swaps it in with ALTER TABLE ... SWITCH in the run's final transaction (metadata"
+            + " only; the staging table first gets the target's indexes and CHECK constraints) and refuses, before"
+            + " anything is written, a target that cannot be switched; COPY truncates the target and copies the rows"
+            + " (INSERT ... SELECT); AUTO switches when possible, else copies, logging the reason. Case-insensitive.")
+    private ReplaceStrategy replaceStrategy = ReplaceStrategy.AUTO;
 
     @UriParam(label = "producer", description = "Comma-separated target key columns, for writeMode=merge.")
     private String keyColumns;
@@ -223,7 +231,7 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
         TableName name = TableName.parse(table);
         return new BulkLoadSettings(name, writeMode, transaction, createTable, BulkLoadSettings.parseList(keyColumns),
                 BulkLoadSettings.parseMapping(columnMapping), tableLock, checkConstraints, fireTriggers, keepNulls,
-                keepIdentity, bulkBatchSize, timeout);
+                keepIdentity, bulkBatchSize, timeout, replaceStrategy);
     }
 
     /** The retry policy built from maxRetries, retryDelay, retryBackoffMultiplier and maxRetryDelay. */
@@ -402,6 +410,21 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
     /** Keep NULLs instead of applying column defaults (KEEP_NULLS). */
     public void setKeepNulls(boolean keepNulls) {
         this.keepNulls = keepNulls;
+    }
+
+    public ReplaceStrategy getReplaceStrategy() {
+        return replaceStrategy;
+    }
+
+    /**
+     * How writeMode=replace puts the loaded staging table in place: SWITCH swaps it in with ALTER TABLE ... SWITCH in
+     * the run's final transaction (metadata only; the staging table first gets the target's indexes and CHECK
+     * constraints) and refuses, before anything is written, a target that cannot be switched; COPY truncates the
+     * target and copies the rows (INSERT ... SELECT); AUTO switches when possible, else copies, logging the reason.
+     * Case-insensitive.
+     */
+    public void setReplaceStrategy(ReplaceStrategy replaceStrategy) {
+        this.replaceStrategy = replaceStrategy;
     }
 
     public boolean isKeepIdentity() {

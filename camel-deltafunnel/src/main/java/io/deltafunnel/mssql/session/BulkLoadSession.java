@@ -77,6 +77,8 @@ public final class BulkLoadSession implements RunSession {
     /** The incremental run's versions to record in the state table at the final commit, or null. */
     private IncrementalLoad incremental;
     private StateTable stateTable;
+    /** A replace run's final step (switch or copy), planned at set-up; null for other write modes. */
+    private TableSwitch replace;
 
     /** Column names that mark change rows; excluded from the target's columns ({@link MergeStatement}). */
     public static final List<String> CHANGE_COLUMNS = MergeStatement.CHANGE_COLUMNS;
@@ -231,6 +233,10 @@ public final class BulkLoadSession implements RunSession {
         target = setup.target();
         staging = setup.staging() == null ? null : setup.staging().name();
         columns = setup.columns();
+        if (settings.writeMode() == WriteMode.REPLACE) {
+            replace = TableSwitch.plan(channel, "Run " + runId, target, staging, settings.replaceStrategy(),
+                    this::context); // before any row is written
+        }
         channel.setAutoCommit(false);
         if (settings.writeMode() == WriteMode.TRUNCATE && !truncateCommitted) {
             execute("TRUNCATE TABLE " + target.quoted());
@@ -255,9 +261,19 @@ public final class BulkLoadSession implements RunSession {
     private void finish() throws SQLException {
         switch (settings.writeMode()) {
             case REPLACE -> {
-                execute("TRUNCATE TABLE " + target.quoted());
-                setup.withIdentityInsert(() -> execute(setup.staging().insertInto(target,
-                        setup.dataColumns())));
+                if (replace.switching()) {
+                    // The staging rows are committed (nothing of the target yet): its indexes are DDL, outside.
+                    channel.commit();
+                    channel.setAutoCommit(true);
+                    replace.prepare(channel, false);
+                    channel.setAutoCommit(false);
+                }
+                replace.apply(channel, () -> {
+                    execute("TRUNCATE TABLE " + target.quoted());
+                    setup.withIdentityInsert(() -> execute(setup.staging().insertInto(target,
+                            setup.dataColumns())));
+                    return 0;
+                }, () -> 0);
             }
             case MERGE -> setup.withIdentityInsert(() -> execute(setup.mergeSql()));
             default -> {
@@ -364,6 +380,9 @@ public final class BulkLoadSession implements RunSession {
     private void dropStaging(SqlChannel c) throws SQLException {
         if (setup != null) {
             setup.dropStaging(c);
+        }
+        if (replace != null) {
+            replace.dropHolding(c);
         }
     }
 

@@ -85,6 +85,8 @@ public final class ShardSession implements RunSession {
     private final Duration claimTimeout;
 
     private RunSetup setup;
+    /** A replace load's final step (switch or copy); planned at set-up. */
+    private io.deltafunnel.mssql.session.TableSwitch replace;
     private SqlChannel channel;
     private boolean started;
     /** The shard row was done when this run claimed it: nothing is written. */
@@ -262,6 +264,11 @@ public final class ShardSession implements RunSession {
         setup.prepare(schema, incremental == null ? null : StateTable.parse(incremental.stateTable()),
                 incremental != null);
         channel = setup.channel();
+        if (settings.writeMode() == io.deltafunnel.mssql.WriteMode.REPLACE) {
+            // before this shard writes anything: a replaceStrategy=switch that cannot switch is refused here
+            replace = io.deltafunnel.mssql.session.TableSwitch.plan(channel, shard.describe(), setup.target(),
+                    setup.staging().name(), settings.replaceStrategy(), this::context);
+        }
         checkStillOpen();
         checkBinding();
         if (!alreadyDone) {
@@ -346,6 +353,9 @@ public final class ShardSession implements RunSession {
     private void dropStaging(SqlChannel c) {
         try {
             setup.staging().drop(c);
+            if (replace != null) {
+                replace.dropHolding(c);
+            }
         } catch (SQLException | RuntimeException e) {
             LOG.warn("{}: dropping the staging table {} failed (drop it by hand): {}", shard.describe(),
                     setup.staging(), e.toString());
@@ -505,6 +515,20 @@ public final class ShardSession implements RunSession {
         }
     }
 
+    /** Without locks: every shard row of the load is done (the final step is probably owed). */
+    private boolean allShardsDone() throws SQLException {
+        long done = ((Number) channel.query("SELECT COUNT(*) FROM " + tables.shards().quoted()
+                + " WHERE [load_id] = ? AND [status] = ?", shard.loadId(), ShardTables.DONE).get(0)[0]).longValue();
+        return done >= shard.shardCount();
+    }
+
+    /** The rows the shards committed into the staging table (the rows a switch moves). */
+    private long sharedRows() throws SQLException {
+        Object n = channel.query("SELECT SUM(CAST([rows] AS bigint)) FROM " + tables.shards().quoted()
+                + " WHERE [load_id] = ?", shard.loadId()).get(0)[0];
+        return n == null ? 0 : ((Number) n).longValue();
+    }
+
     private String loadStatusLocked() throws SQLException {
         List<Object[]> rows = channel.query("SELECT [status] FROM " + tables.loads().quoted()
                 + " WITH (UPDLOCK, HOLDLOCK) WHERE [load_id] = ?", shard.loadId());
@@ -513,6 +537,11 @@ public final class ShardSession implements RunSession {
 
     /** The final step when it is owed: staging into the target, the state, the load row done; commit; drop staging. */
     private void finalStep() throws SQLException {
+        if (replace != null && replace.switching() && allShardsDone()) {
+            // The staging heap gets the target's indexes once all shares are in: DDL, outside the transaction.
+            channel.setAutoCommit(true);
+            replace.prepare(channel, true);
+        }
         channel.setAutoCommit(false);
         String status = loadStatusLocked();
         long done = ((Number) channel.query("SELECT COUNT(*) FROM " + tables.shards().quoted()
@@ -538,7 +567,14 @@ public final class ShardSession implements RunSession {
         switch (settings.writeMode()) {
             case APPEND -> setup.withIdentityInsert(
                     () -> moved[0] = channel.update(staging.insertInto(setup.target(), setup.dataColumns())));
-            case REPLACE, TRUNCATE -> {
+            case REPLACE -> moved[0] = replace.apply(channel, () -> {
+                channel.execute("TRUNCATE TABLE " + setup.target().quoted());
+                long[] copied = {0};
+                setup.withIdentityInsert(() -> copied[0] = channel.update(
+                        staging.insertInto(setup.target(), setup.dataColumns())));
+                return copied[0];
+            }, this::sharedRows);
+            case TRUNCATE -> {
                 channel.execute("TRUNCATE TABLE " + setup.target().quoted());
                 setup.withIdentityInsert(() -> moved[0] = channel.update(
                         staging.insertInto(setup.target(), setup.dataColumns())));
@@ -564,6 +600,9 @@ public final class ShardSession implements RunSession {
         try {
             channel.setAutoCommit(true);
             staging.drop(channel);
+            if (replace != null) {
+                replace.dropHolding(channel);
+            }
         } catch (SQLException | RuntimeException e) {
             LOG.warn("{}: the load is done, but dropping its staging table {} failed (drop it by hand): {}",
                     shard.describe(), staging, e.toString());
