@@ -120,8 +120,10 @@ public final class TargetShape {
             }
         }
         for (Object[] r : c.query("SELECT [name], CAST([is_identity] AS int), CAST([is_computed] AS int)"
-                + " FROM sys.columns WHERE [object_id] = OBJECT_ID(?) AND ([is_identity] = 1 OR [is_computed] = 1)"
-                + " ORDER BY [column_id]", id)) {
+                + " FROM sys.columns WHERE [object_id] = OBJECT_ID(?) ORDER BY [column_id]", id)) {
+            if (!one(r[1]) && !one(r[2])) {
+                continue;
+            }
             if (one(r[1])) {
                 reasons.add("it has identity column " + r[0] + " (SWITCH does not carry the identity's current"
                         + " value into the target, which a copy resets to the loaded rows)");

@@ -124,5 +124,9 @@ abstract class ConstraintCatalogScenarios extends Scenarios {
                 + " [definition], CAST([is_not_trusted] AS int) FROM sys.check_constraints"
                 + " WHERE [parent_object_id] = OBJECT_ID(?)", "dbo." + table));
         assertError(547, "INSERT INTO [dbo].[" + table + "] ([id], [v]) VALUES (3, -1)");
+        // a definition written in its normalised form (as read from sys.check_constraints) keeps that form
+        exec("ALTER TABLE [dbo].[" + table + "] ADD CONSTRAINT [ck_" + table + "_n] CHECK ([v]>(-5) AND [id]>=(0))");
+        assertEquals(List.of("([v]>(-5) AND [id]>=(0))"), lines("SELECT [definition] FROM sys.check_constraints"
+                + " WHERE [name] = ?", "ck_" + table + "_n"));
     }
 }
