@@ -7,6 +7,7 @@ import javax.sql.DataSource;
 
 import io.deltafunnel.mssql.BulkEncoder;
 import io.deltafunnel.mssql.BulkLoadSettings;
+import io.deltafunnel.mssql.ReplaceStrategy;
 import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.TransactionMode;
 import io.deltafunnel.mssql.WriteMode;
@@ -58,6 +59,13 @@ public class DeltaFunnelMssqlConfiguration {
             + " the target's contents with it when the run completes; MERGE loads a staging table and merges it into"
             + " the target on keyColumns when the run completes. Case-insensitive.")
     private WriteMode writeMode = WriteMode.APPEND;
+
+    @UriParam(label = "producer", defaultValue = "AUTO", description = "How writeMode=replace puts the loaded staging"
+            + " table in place: SWITCH swaps it in with ALTER TABLE ... SWITCH in the run's final transaction (metadata"
+            + " only; the staging table first gets the target's indexes and CHECK constraints) and refuses, before"
+            + " anything is written, a target that cannot be switched; COPY truncates the target and copies the rows"
+            + " (INSERT ... SELECT); AUTO switches when possible, else copies, logging the reason. Case-insensitive.")
+    private ReplaceStrategy replaceStrategy = ReplaceStrategy.AUTO;
 
     @UriParam(label = "producer", description = "Comma-separated target key columns, for writeMode=merge.")
     private String keyColumns;
@@ -181,7 +189,7 @@ public class DeltaFunnelMssqlConfiguration {
         TableName name = TableName.parse(table);
         return new BulkLoadSettings(name, writeMode, transaction, createTable, BulkLoadSettings.parseList(keyColumns),
                 BulkLoadSettings.parseMapping(columnMapping), tableLock, checkConstraints, fireTriggers, keepNulls,
-                keepIdentity, bulkBatchSize, timeout);
+                keepIdentity, bulkBatchSize, timeout, replaceStrategy);
     }
 
     /** The retry policy built from maxRetries, retryDelay, retryBackoffMultiplier and maxRetryDelay. */
@@ -233,6 +241,14 @@ public class DeltaFunnelMssqlConfiguration {
 
     public void setPassword(String password) {
         this.password = password;
+    }
+
+    public ReplaceStrategy getReplaceStrategy() {
+        return replaceStrategy;
+    }
+
+    public void setReplaceStrategy(ReplaceStrategy replaceStrategy) {
+        this.replaceStrategy = replaceStrategy;
     }
 
     public WriteMode getWriteMode() {

@@ -14,13 +14,15 @@ import java.util.Objects;
  * @param keyColumns    target key columns for {@link WriteMode#MERGE}
  * @param bulkBatchSize rows per bulk-copy round trip inside one Arrow batch; 0 = the whole batch at once
  * @param timeoutSeconds bulk copy and statement timeout; 0 = none
+ * @param replaceStrategy how {@link WriteMode#REPLACE} puts the staging table in place (switch or copy)
  */
 public record BulkLoadSettings(TableName table, WriteMode writeMode, TransactionMode transactionMode,
         boolean createTable, List<String> keyColumns, Map<String, String> columnMapping, boolean tableLock,
         boolean checkConstraints, boolean fireTriggers, boolean keepNulls, boolean keepIdentity, int bulkBatchSize,
-        int timeoutSeconds) {
+        int timeoutSeconds, ReplaceStrategy replaceStrategy) {
 
     public BulkLoadSettings {
+        replaceStrategy = replaceStrategy == null ? ReplaceStrategy.AUTO : replaceStrategy;
         Objects.requireNonNull(table, "table");
         Objects.requireNonNull(writeMode, "writeMode");
         Objects.requireNonNull(transactionMode, "transactionMode");
@@ -37,6 +39,15 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
         }
     }
 
+    /** As the canonical constructor with {@link ReplaceStrategy#AUTO}. */
+    public BulkLoadSettings(TableName table, WriteMode writeMode, TransactionMode transactionMode,
+            boolean createTable, List<String> keyColumns, Map<String, String> columnMapping, boolean tableLock,
+            boolean checkConstraints, boolean fireTriggers, boolean keepNulls, boolean keepIdentity, int bulkBatchSize,
+            int timeoutSeconds) {
+        this(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock, checkConstraints,
+                fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, ReplaceStrategy.AUTO);
+    }
+
     /** Defaults: append, transaction per run, no createTable, by-name mapping, no bulk hints. */
     public static BulkLoadSettings defaults(TableName table) {
         return new BulkLoadSettings(table, WriteMode.APPEND, TransactionMode.RUN, false, List.of(), Map.of(), false,
@@ -45,27 +56,32 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
 
     public BulkLoadSettings withWriteMode(WriteMode mode, List<String> keys) {
         return new BulkLoadSettings(table, mode, transactionMode, createTable, keys, columnMapping, tableLock,
-                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds);
+                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy);
     }
 
     public BulkLoadSettings withTransactionMode(TransactionMode mode) {
         return new BulkLoadSettings(table, writeMode, mode, createTable, keyColumns, columnMapping, tableLock,
-                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds);
+                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy);
     }
 
     public BulkLoadSettings withCreateTable(boolean create) {
         return new BulkLoadSettings(table, writeMode, transactionMode, create, keyColumns, columnMapping, tableLock,
-                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds);
+                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy);
     }
 
     public BulkLoadSettings withColumnMapping(Map<String, String> mapping) {
         return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, mapping, tableLock,
-                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds);
+                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy);
+    }
+
+    public BulkLoadSettings withReplaceStrategy(ReplaceStrategy strategy) {
+        return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock,
+                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, strategy);
     }
 
     public BulkLoadSettings withTableLock(boolean lock) {
         return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, lock,
-                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds);
+                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy);
     }
 
     /** Parses {@code a,b , c} into trimmed non-empty names. */

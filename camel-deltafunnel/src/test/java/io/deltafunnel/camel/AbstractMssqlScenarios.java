@@ -383,6 +383,157 @@ abstract class AbstractMssqlScenarios extends MssqlRouteTestSupport {
         stopAndAssertNoArrowLeak();
     }
 
+    // ---------------------------------------------------------------- replace by switch (issue 26)
+
+    /** A target with a clustered index, a nonclustered index with INCLUDE, and a CHECK; seeded with 7 old rows. */
+    protected void createIndexedTarget() throws Exception {
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL, [name] nvarchar(20) NULL, [n] int NULL,"
+                + " CONSTRAINT [ck_" + table + "] CHECK ([id] >= 0))",
+                "CREATE CLUSTERED INDEX [cx] ON [dbo].[" + table + "] ([id])",
+                "CREATE NONCLUSTERED INDEX [nx] ON [dbo].[" + table + "] ([name] DESC) INCLUDE ([n])");
+        seedOld(7);
+    }
+
+    protected List<List<Object>> indexesAndChecks() throws Exception {
+        List<List<Object>> out = new ArrayList<>(query("SELECT [name], [type_desc] FROM sys.indexes WHERE [object_id]"
+                + " = OBJECT_ID('dbo." + table + "') AND [type] > 0 ORDER BY [name]"));
+        out.addAll(query("SELECT [name], [definition] FROM sys.check_constraints WHERE [parent_object_id] ="
+                + " OBJECT_ID('dbo." + table + "') ORDER BY [name]"));
+        return out;
+    }
+
+    protected void assertNoStagingOrHolding() throws Exception {
+        assertEquals(List.of(), query("SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_NAME LIKE '"
+                + table + "[_][_]df[_]%'"), "staging or holding table left behind");
+    }
+
+    protected static List<List<Object>> fiftyNewRows() {
+        List<List<Object>> rows = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            rows.add(java.util.Arrays.asList(i, "v" + i));
+        }
+        return rows;
+    }
+
+    @Test
+    void replaceBySwitchKeepsTheTargetsIndexesAndCheckAndHoldsExactlyTheNewRows() throws Exception {
+        createIndexedTarget();
+        List<List<Object>> shape = indexesAndChecks();
+        assertEquals(3, shape.size(), shape::toString);
+        try (LogLines log = new LogLines(io.deltafunnel.mssql.session.TableSwitch.class)) {
+            runRoute(source(FIFTY, 10), mssql("writeMode=replace"), 5, null);
+            assertTrue(failures.isEmpty(), () -> failures.toString());
+            assertEquals(1, log.containing("by ALTER TABLE ... SWITCH").size(), log.all()::toString);
+            assertEquals(List.of(), log.containing("instead of switching"), log.all()::toString);
+        }
+        assertEquals(fiftyNewRows(), contents());
+        assertEquals(shape, indexesAndChecks(), "the target keeps its indexes and CHECK");
+        assertNoStagingOrHolding();
+        assertError547OnBadRow();
+        stopAndAssertNoArrowLeak();
+    }
+
+    /** The CHECK still holds on the switched-in target. */
+    private void assertError547OnBadRow() throws Exception {
+        java.sql.SQLException e = assertThrows(java.sql.SQLException.class,
+                () -> exec("INSERT INTO [dbo].[" + table + "] ([id], [name]) VALUES (-1, N'bad')"));
+        assertEquals(547, e.getErrorCode(), e.getMessage());
+    }
+
+    @Test
+    void replaceStrategyCopyCopiesAndKeepsTheShape() throws Exception {
+        createIndexedTarget();
+        List<List<Object>> shape = indexesAndChecks();
+        try (LogLines log = new LogLines(io.deltafunnel.mssql.session.TableSwitch.class)) {
+            runRoute(source(FIFTY, 10), mssql("writeMode=replace&replaceStrategy=copy"), 5, null);
+            assertTrue(failures.isEmpty(), () -> failures.toString());
+            assertEquals(List.of(), log.containing("by ALTER TABLE ... SWITCH"), log.all()::toString);
+        }
+        assertEquals(fiftyNewRows(), contents());
+        assertEquals(shape, indexesAndChecks());
+        assertNoStagingOrHolding();
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void replaceOfATargetWithAnIdentityColumnCopiesAndLogsWhyOnce() throws Exception {
+        exec("CREATE TABLE [dbo].[" + table + "] ([rid] int IDENTITY(1,1) NOT NULL, [id] int NOT NULL,"
+                + " [name] nvarchar(20) NULL)");
+        seedOld(7);
+        try (LogLines log = new LogLines(io.deltafunnel.mssql.session.TableSwitch.class)) {
+            runRoute(source(FIFTY, 10), mssql("writeMode=replace"), 5, null);
+            assertTrue(failures.isEmpty(), () -> failures.toString());
+            List<String> reasons = log.containing("instead of switching");
+            assertEquals(1, reasons.size(), log.all()::toString);
+            assertTrue(reasons.get(0).contains("identity column rid") && reasons.get(0).contains(table),
+                    reasons::toString);
+        }
+        assertEquals(fiftyNewRows(), contents());
+        assertEquals(List.of(List.of(1, 50)), query("SELECT MIN([rid]), MAX([rid]) FROM [dbo].[" + table + "]"),
+                "the copy restarts the identity at its seed, as before");
+        assertNoStagingOrHolding();
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void replaceStrategySwitchThatIsImpossibleIsRefusedBeforeAnythingIsWritten() throws Exception {
+        exec("CREATE TABLE [dbo].[" + table + "] ([rid] int IDENTITY(1,1) NOT NULL, [id] int NOT NULL,"
+                + " [name] nvarchar(20) NULL)");
+        seedOld(7);
+        List<List<Object>> before = contents();
+        runRoute(source(FIFTY, 10), mssql("writeMode=replace&replaceStrategy=switch&maxRetries=0"), 1, null);
+        BulkLoadException e = finalFailures().get(0);
+        assertInstanceOf(io.deltafunnel.mssql.session.SwitchRefusedException.class, e, e::toString);
+        assertTrue(e.getMessage().contains("replaceStrategy=switch") && e.getMessage().contains(table)
+                && e.getMessage().contains("identity column rid"), e.getMessage());
+        assertEquals(0, e.stats().outputRows(), "nothing was written");
+        assertTrue(e.permanent(), "a refusal is not retried");
+        assertEquals(before, contents());
+        assertNoStagingOrHolding();
+        stopAndAssertNoArrowLeak();
+    }
+
+    /**
+     * A reader holding a shared lock on the target to the end of its transaction (HOLDLOCK) does not stop the load:
+     * every batch before the last goes into the staging table; the final step (the switch, Sch-M) waits for the
+     * reader, and completes once it commits.
+     */
+    @Test
+    void aReaderHoldingTheTargetBlocksOnlyTheSwitchNotTheLoad() throws Exception {
+        createIndexedTarget();
+        java.util.concurrent.atomic.AtomicBoolean readerHolds = new java.util.concurrent.atomic.AtomicBoolean(true);
+        List<Boolean> heldDuring = new CopyOnWriteArrayList<>();
+        java.util.concurrent.CountDownLatch fourBatches = new java.util.concurrent.CountDownLatch(4);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (Connection reader = jdbc()) {
+            reader.setAutoCommit(false);
+            try (Statement st = reader.createStatement(); ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM [dbo].["
+                    + table + "] WITH (HOLDLOCK)")) {
+                rs.next();
+                assertEquals(7, rs.getInt(1));
+            }
+            Future<?> release = pool.submit(() -> {
+                assertTrue(fourBatches.await(60, TimeUnit.SECONDS), "the load did not get past batch 4");
+                readerHolds.set(false);
+                reader.commit();
+                return null;
+            });
+            runRoute(source(FIFTY, 10), mssql("writeMode=replace"), 5, e -> {
+                heldDuring.add(readerHolds.get());
+                fourBatches.countDown();
+            });
+            release.get(60, TimeUnit.SECONDS);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertTrue(failures.isEmpty(), () -> failures.toString());
+        assertEquals(List.of(true, true, true, true, false), heldDuring,
+                "batches 1-4 were loaded while the reader held the target; the final step waited for it");
+        assertEquals(fiftyNewRows(), contents());
+        assertNoStagingOrHolding();
+        stopAndAssertNoArrowLeak();
+    }
+
     @Test
     void mergeUpdatesMatchedAndInsertsNewRows() throws Exception {
         exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL PRIMARY KEY, [name] nvarchar(20) NULL)");

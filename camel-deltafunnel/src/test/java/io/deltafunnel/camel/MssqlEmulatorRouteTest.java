@@ -42,6 +42,37 @@ class MssqlEmulatorRouteTest extends AbstractMssqlScenarios {
         return SERVER;
     }
 
+    /**
+     * The emulator refuses ALTER TABLE ... ADD PRIMARY KEY (README, differences): building the target's shape on the
+     * staging table fails after the load, so replaceStrategy=auto copies (one log line with the error) and
+     * replaceStrategy=switch fails with the target as before. SQL Server builds the key and switches.
+     */
+    @Test
+    void aStagingShapeThatCannotBeBuiltMakesAutoCopyAndSwitchFail() throws Exception {
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL PRIMARY KEY, [name] nvarchar(20) NULL)");
+        seedOld(7);
+        List<List<Object>> before = contents();
+        try (LogLines log = new LogLines(io.deltafunnel.mssql.session.TableSwitch.class)) {
+            runRoute(source(FIFTY, 10), mssql("writeMode=replace&replaceStrategy=switch&maxRetries=0"), 5, null);
+            BulkLoadException e = singleFailure();
+            assertTrue(e instanceof io.deltafunnel.mssql.session.SwitchRefusedException, e::toString);
+            assertTrue(e.getMessage().contains(table) && e.getMessage().contains("50100"), e.getMessage());
+            assertEquals(before, contents());
+            assertEquals(List.of(), query("SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_NAME LIKE '"
+                    + table + "[_][_]df[_]%'"));
+            failures.clear();
+            runRoute(source(FIFTY, 10), mssql("writeMode=replace"), 5, null);
+            assertTrue(failures.isEmpty(), () -> failures.toString());
+            List<String> reasons = log.containing("instead of switching");
+            assertEquals(1, reasons.size(), log.all()::toString);
+            assertTrue(reasons.get(0).startsWith("WARN") && reasons.get(0).contains("error 50100"), reasons::toString);
+        }
+        assertEquals(fiftyNewRows(), contents());
+        assertEquals(List.of(), query("SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_NAME LIKE '"
+                + table + "[_][_]df[_]%'"));
+        stopAndAssertNoArrowLeak();
+    }
+
     @Test
     void runTransactionServerErrorAtThirdBulkLoadLeavesTargetExactlyAsBefore() throws Exception {
         createIdName("nvarchar(20)");

@@ -117,6 +117,62 @@ class MssqlFaultInjectionTest extends EmulatorRouteTestSupport {
         assertEquals(expected, seen);
     }
 
+    // ---- replace by switch (issue 26): a cut at the switch, a switch the server refuses ----
+
+    /** The second switch of the final step: the staging table into the target (the target's rows are out already). */
+    private String switchIn() {
+        return "SWITCH TO [dbo].[" + table + "]";
+    }
+
+    @Test
+    void aCutAtTheSwitchLeavesTheTargetAsBefore() throws Exception {
+        createAndSeed();
+        exec("CREATE CLUSTERED INDEX [cx] ON [dbo].[" + table + "] ([id])");
+        List<List<Object>> before = contents();
+        SERVER.emulator().faults().failStatement(switchIn(), 1205);
+        runRoute(source(FIFTY, 10), mssql("writeMode=replace&replaceStrategy=switch&maxRetries=0"), 5,
+                recordAttempt, null);
+        BulkLoadException e = assertSingleFinalFailure();
+        assertEquals(1205, e.errorNumber());
+        assertEquals(WorkOutcome.ROLLED_BACK, e.outcome());
+        assertEquals(before, contents(), "the first switch (the target's rows out) was rolled back too");
+        assertEquals(0, ((Number) query("SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_NAME LIKE '"
+                + table + "[_][_]df[_]%'").get(0).get(0)).intValue(), "staging or holding table left behind");
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void aTransientErrorAtTheSwitchIsReplayedAndTheRunLandsExactlyOnce() throws Exception {
+        createAndSeed();
+        exec("CREATE CLUSTERED INDEX [cx] ON [dbo].[" + table + "] ([id])");
+        SERVER.emulator().faults().failStatement(switchIn(), 1205);
+        runRoute(source(FIFTY, 10), mssql("writeMode=replace&replaceStrategy=switch&retryDelay=1"), 5 + 5,
+                recordAttempt, null);
+        assertEquals(List.of(), finalFailures());
+        assertEquals(2, ReplayRequest.find(failures.get(0)).attempt());
+        assertLandedExactlyOnce(Mode.REPLACE);
+        assertFinalStats();
+        assertAttempts(Mode.REPLACE, 4);
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void aSwitchTheServerRefusesFallsBackToTheCopyInTheSameTransaction() throws Exception {
+        createAndSeed();
+        exec("CREATE CLUSTERED INDEX [cx] ON [dbo].[" + table + "] ([id])");
+        SERVER.emulator().faults().failStatement(switchIn(), 4947);
+        try (LogLines log = new LogLines(io.deltafunnel.mssql.session.TableSwitch.class)) {
+            runRoute(source(FIFTY, 10), mssql("writeMode=replace"), 5, recordAttempt, null);
+            assertEquals(List.of(), failures);
+            List<String> reasons = log.containing("instead of switching");
+            assertEquals(1, reasons.size(), log.all()::toString);
+            assertTrue(reasons.get(0).contains("error 4947"), reasons::toString);
+        }
+        assertLandedExactlyOnce(Mode.REPLACE);
+        assertFinalStats();
+        stopAndAssertNoArrowLeak();
+    }
+
     static Stream<Arguments> transientNumbersAndModes() {
         List<Arguments> out = new ArrayList<>();
         for (int number : SqlServerErrors.TRANSIENT_ERROR_NUMBERS.stream().sorted().toList()) {

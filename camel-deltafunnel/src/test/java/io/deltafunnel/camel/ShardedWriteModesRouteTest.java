@@ -195,6 +195,34 @@ class ShardedWriteModesRouteTest extends EmulatorRouteTestSupport {
         shardedEqualsUnsharded("replace");
     }
 
+    /**
+     * A sharded replace (2 shards) into a target with a clustered index, a nonclustered index and a CHECK: the shards
+     * load the staging heap under TABLOCK, the final step builds the indexes and the CHECK on it and switches it in
+     * (one log line), the target keeps its shape and holds exactly the snapshot.
+     */
+    @Test
+    void shardedReplaceSwitchesTheLoadsStagingTableIn() throws Exception {
+        CdfTableWriter w = table("t_switch", false);
+        List<String> expected = snapshot(w.path());
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL, [name] nvarchar(50), [amount] float,"
+                + " CONSTRAINT [ck_" + table + "] CHECK ([id] >= 0))",
+                "CREATE CLUSTERED INDEX [cx] ON [dbo].[" + table + "] ([id])",
+                "CREATE NONCLUSTERED INDEX [nx] ON [dbo].[" + table + "] ([name]) INCLUDE ([amount])",
+                "INSERT INTO [dbo].[" + table + "] VALUES (1, 'stale', -1), (999, 'gone', -1)");
+        String shapeSql = "SELECT [name], [type_desc] FROM sys.indexes WHERE [object_id] = OBJECT_ID('dbo." + table
+                + "') AND [type] > 0 UNION ALL SELECT [name], [definition] FROM sys.check_constraints"
+                + " WHERE [parent_object_id] = OBJECT_ID('dbo." + table + "') ORDER BY 1";
+        List<List<Object>> shape = query(shapeSql);
+        try (LogLines log = new LogLines(io.deltafunnel.mssql.session.TableSwitch.class)) {
+            loadSharded(w.path(), 2, "", "writeMode=replace");
+            assertEquals(1, log.containing("by ALTER TABLE ... SWITCH").size(), log.all()::toString);
+            assertEquals(List.of(), log.containing("instead of switching"), log.all()::toString);
+        }
+        assertEquals(expected, target());
+        assertEquals(shape, query(shapeSql), "the target keeps its indexes and CHECK");
+        assertFinalStepRanOnce(2, expected.size());
+    }
+
     @Test
     void mergeWithOneTwoAndFourShards() throws Exception {
         shardedEqualsUnsharded("merge");

@@ -73,6 +73,8 @@ public final class BulkLoadSession implements RunSession {
     /** The incremental run's versions to record in the state table at the final commit, or null. */
     private IncrementalLoad incremental;
     private StateTable stateTable;
+    /** A replace run's final step (switch or copy), planned at set-up; null for other write modes. */
+    private TableSwitch replace;
 
     private BulkLoadSession(String runId, BulkLoadSettings settings, SqlChannelProvider provider) {
         this.runId = runId;
@@ -220,6 +222,10 @@ public final class BulkLoadSession implements RunSession {
         setup = new RunSetup(runId, settings, startProvider,
                 replaceOrMerge ? t -> StagingTable.forRun(t, runId) : null, false, null, this::context);
         setup.prepare(arrowSchema, stateTable, incremental != null);
+        if (settings.writeMode() == WriteMode.REPLACE) {
+            replace = TableSwitch.plan(channel(), "Run " + runId, setup.target(), setup.staging().name(),
+                    settings.replaceStrategy(), this::context); // before any row is written
+        }
         channel().setAutoCommit(false);
         if (settings.writeMode() == WriteMode.TRUNCATE && !truncateCommitted) {
             execute("TRUNCATE TABLE " + setup.target().quoted());
@@ -245,9 +251,19 @@ public final class BulkLoadSession implements RunSession {
         TableName target = setup.target();
         switch (settings.writeMode()) {
             case REPLACE -> {
-                execute("TRUNCATE TABLE " + target.quoted());
-                setup.withIdentityInsert(() -> execute(setup.staging().insertInto(target,
-                        setup.dataColumns())));
+                if (replace.switching()) {
+                    // The staging rows are committed (nothing of the target yet): its indexes are DDL, outside.
+                    channel.commit();
+                    channel.setAutoCommit(true);
+                    replace.prepare(channel, false);
+                    channel.setAutoCommit(false);
+                }
+                replace.apply(channel, () -> {
+                    execute("TRUNCATE TABLE " + target.quoted());
+                    setup.withIdentityInsert(() -> execute(setup.staging().insertInto(target,
+                            setup.dataColumns())));
+                    return 0;
+                }, () -> 0);
             }
             case MERGE -> setup.withIdentityInsert(() -> execute(setup.mergeSql()));
             default -> {
@@ -352,6 +368,9 @@ public final class BulkLoadSession implements RunSession {
     private void dropStaging(SqlChannel c) throws SQLException {
         if (setup != null) {
             setup.dropStaging(c);
+        }
+        if (replace != null) {
+            replace.dropHolding(c);
         }
     }
 

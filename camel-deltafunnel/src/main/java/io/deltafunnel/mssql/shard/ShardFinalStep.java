@@ -12,6 +12,7 @@ import io.deltafunnel.mssql.channel.SqlChannel;
 import io.deltafunnel.mssql.session.LoadStatus;
 import io.deltafunnel.mssql.session.RunSetup;
 import io.deltafunnel.mssql.session.StagingTable;
+import io.deltafunnel.mssql.session.TableSwitch;
 import io.deltafunnel.mssql.state.StateTable;
 
 import org.slf4j.Logger;
@@ -37,15 +38,18 @@ final class ShardFinalStep {
     private final ShardAssignment shard;
     private final ShardTables tables;
     private final IncrementalLoad incremental;
+    /** A replace load's final step (switch or copy), planned at the shard's set-up; null for other write modes. */
+    private final TableSwitch replace;
 
     /** @param incremental the incremental run recorded with the data, or null */
     ShardFinalStep(String runId, BulkLoadSettings settings, ShardAssignment shard, ShardTables tables,
-            IncrementalLoad incremental) {
+            IncrementalLoad incremental, TableSwitch replace) {
         this.runId = runId;
         this.settings = settings;
         this.shard = shard;
         this.tables = tables;
         this.incremental = incremental;
+        this.replace = replace;
     }
 
     /**
@@ -59,6 +63,11 @@ final class ShardFinalStep {
      */
     LoadStatus run(SqlChannel channel, RunSetup setup, boolean alreadyDone, RunSetup.SqlStep commit,
             Supplier<BulkLoadException.Context> context) throws SQLException {
+        if (replace != null && replace.switching() && allShardsDone(channel)) {
+            // The staging heap gets the target's indexes once all shares are in: DDL, outside the transaction.
+            channel.setAutoCommit(true);
+            replace.prepare(channel, true);
+        }
         channel.setAutoCommit(false);
         LoadRowStatus status = tables.loadStatus(channel, shard.loadId(), true);
         long done = ((Number) channel.query("SELECT COUNT(*) FROM " + tables.shards().quoted()
@@ -70,6 +79,7 @@ final class ShardFinalStep {
                 channel.setAutoCommit(true);
                 // done (or abandoned) since this run's check: nothing needs it any more
                 dropQuietly(shard, setup.staging(), channel);
+                dropHoldingQuietly(channel);
                 LOG.info("{}: run {} ends with its share committed; the load is {} already: {} ran the final step",
                         shard.describe(), runId, status, finishedBy(channel));
             } else {
@@ -83,7 +93,14 @@ final class ShardFinalStep {
         switch (settings.writeMode()) {
             case APPEND -> setup.withIdentityInsert(
                     () -> moved[0] = channel.update(staging.insertInto(setup.target(), setup.dataColumns())));
-            case REPLACE, TRUNCATE -> {
+            case REPLACE -> moved[0] = replace.apply(channel, () -> {
+                channel.execute("TRUNCATE TABLE " + setup.target().quoted());
+                long[] copied = {0};
+                setup.withIdentityInsert(() -> copied[0] = channel.update(
+                        staging.insertInto(setup.target(), setup.dataColumns())));
+                return copied[0];
+            }, () -> sharedRows(channel));
+            case TRUNCATE -> {
                 channel.execute("TRUNCATE TABLE " + setup.target().quoted());
                 setup.withIdentityInsert(() -> moved[0] = channel.update(
                         staging.insertInto(setup.target(), setup.dataColumns())));
@@ -108,11 +125,29 @@ final class ShardFinalStep {
         try {
             channel.setAutoCommit(true);
             staging.drop(channel);
+            if (replace != null) {
+                replace.dropHolding(channel);
+            }
         } catch (SQLException | RuntimeException e) {
             LOG.warn("{}: the load is done, but dropping its staging table {} failed (drop it by hand): {}",
                     shard.describe(), staging, e.toString());
         }
         return LoadStatus.LOAD_DONE;
+    }
+
+    /** Without locks: every shard row of the load is done (the final step is probably owed). */
+    private boolean allShardsDone(SqlChannel channel) throws SQLException {
+        long done = ((Number) channel.query("SELECT COUNT(*) FROM " + tables.shards().quoted()
+                + " WHERE [load_id] = ? AND [status] = ?", shard.loadId(), ShardRowStatus.DONE.text()).get(0)[0])
+                .longValue();
+        return done >= shard.shardCount();
+    }
+
+    /** The rows the shards committed into the staging table (the rows a switch moves). */
+    private long sharedRows(SqlChannel channel) throws SQLException {
+        Object n = channel.query("SELECT SUM(CAST([rows] AS bigint)) FROM " + tables.shards().quoted()
+                + " WHERE [load_id] = ?", shard.loadId()).get(0)[0];
+        return n == null ? 0 : ((Number) n).longValue();
     }
 
     /** Which shard ran the load's final step ({@code finished_by}), as a log line names it. */
@@ -125,6 +160,19 @@ final class ShardFinalStep {
         } catch (SQLException | RuntimeException e) {
             LOG.debug("{}: could not read which shard finished the load", shard.describe(), e);
             return "another shard";
+        }
+    }
+
+    /** Drops a replace's holding table, if any; a failure is logged (drop it by hand), not thrown. */
+    private void dropHoldingQuietly(SqlChannel c) {
+        if (replace == null) {
+            return;
+        }
+        try {
+            replace.dropHolding(c);
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("{}: dropping the replace's holding table failed (drop it by hand): {}", shard.describe(),
+                    e.toString());
         }
     }
 

@@ -16,6 +16,7 @@ import io.deltafunnel.mssql.BulkLoadSettings;
 import io.deltafunnel.mssql.SqlServerErrors;
 import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.TransactionMode;
+import io.deltafunnel.mssql.WriteMode;
 import io.deltafunnel.mssql.WorkOutcome;
 import io.deltafunnel.mssql.bind.TargetCatalog;
 import io.deltafunnel.mssql.channel.SessionEnd;
@@ -26,6 +27,7 @@ import io.deltafunnel.mssql.session.LoadStatus;
 import io.deltafunnel.mssql.session.RunSession;
 import io.deltafunnel.mssql.session.RunSetup;
 import io.deltafunnel.mssql.session.StagingTable;
+import io.deltafunnel.mssql.session.TableSwitch;
 import io.deltafunnel.mssql.state.StateTable;
 
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -87,6 +89,8 @@ public final class ShardSession implements RunSession {
     private RunSetup setup;
     /** The channel opened for the claim, the open channel until {@link #setup} has one ({@link #channel()}). */
     private SqlChannel claimChannel;
+    /** A replace load's final step (switch or copy); planned at set-up. */
+    private TableSwitch replace;
     private boolean started;
     /** The shard row was done when this run claimed it: nothing is written. */
     private boolean alreadyDone;
@@ -177,7 +181,7 @@ public final class ShardSession implements RunSession {
                     commitShare();
                 }
                 if (!loadFinished) {
-                    loadStatus = new ShardFinalStep(runId, settings, shard, tables, incremental)
+                    loadStatus = new ShardFinalStep(runId, settings, shard, tables, incremental, replace)
                             .run(channel(), setup, alreadyDone, this::commit, this::context);
                 } else {
                     loadStatus = LoadStatus.ALREADY_DONE;
@@ -259,6 +263,11 @@ public final class ShardSession implements RunSession {
                 claimOnFallback, this::context);
         setup.prepare(schema, incremental == null ? null : StateTable.parse(incremental.stateTable()),
                 incremental != null);
+        if (settings.writeMode() == WriteMode.REPLACE) {
+            // before this shard writes anything: a replaceStrategy=switch that cannot switch is refused here
+            replace = TableSwitch.plan(channel(), shard.describe(), setup.target(), setup.staging().name(),
+                    settings.replaceStrategy(), this::context);
+        }
         checkStillOpen();
         checkBinding();
         if (!alreadyDone) {

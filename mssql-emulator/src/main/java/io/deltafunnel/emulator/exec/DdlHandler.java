@@ -213,10 +213,15 @@ public final class DdlHandler {
         }
         TableDef child = existing(n);
         s.locks.lock(child, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
+        CreateTableParser.AddedCheck added = CreateTableParser.parseAddCheck(st.tokens, i + 1, child.name(), s);
+        if (added != null) {
+            alterTableAddCheck(child, added, check);
+            return;
+        }
         CreateTableParser.ForeignKeySpec spec = CreateTableParser.parseAddForeignKey(st.tokens, i + 1, child.name());
         if (spec == null) {
             throw SqlServerError.unsupported(BatchExecutor.abbreviate(st.text) + " (ALTER TABLE supports only ADD"
-                    + " [CONSTRAINT name] FOREIGN KEY)");
+                    + " [CONSTRAINT name] FOREIGN KEY or CHECK)");
         }
         if (s.catalog().constraintNameTaken(spec.name)) {
             throw ErrorCatalog.OBJECT_EXISTS.error(5, "There is already an object named '" + spec.name
@@ -254,6 +259,34 @@ public final class DdlHandler {
             }
         }
         s.catalog().addForeignKey(fk);
+        ctx.done(DoneStatus.CMD_NONE, -1);
+    }
+
+    /**
+     * ALTER TABLE t [WITH CHECK] ADD [CONSTRAINT name] CHECK (expr): the existing rows must satisfy it (547 naming
+     * the constraint), then it is recorded for sys.check_constraints (trusted). WITH NOCHECK is refused (50100).
+     */
+    private void alterTableAddCheck(TableDef t, CreateTableParser.AddedCheck added, boolean check)
+            throws SqlServerError, SQLException, IOException {
+        if (!check) {
+            throw SqlServerError.unsupported("ALTER TABLE ... WITH NOCHECK ADD ... CHECK (only WITH CHECK)");
+        }
+        Constraints.Check c = added.check;
+        if (s.catalog().constraintNameTaken(c.name)) {
+            throw ErrorCatalog.OBJECT_EXISTS.error(5, "There is already an object named '" + c.name
+                    + "' in the database.");
+        }
+        try (Statement x = s.h2.createStatement()) {
+            x.execute("ALTER TABLE " + t.h2Name() + " ADD " + added.h2Constraint);
+        } catch (SQLException e) {
+            if (e.getErrorCode() == org.h2.api.ErrorCode.CHECK_CONSTRAINT_VIOLATED_1) {
+                throw ErrorCatalog.CONSTRAINT_CONFLICT.error("The ALTER TABLE statement conflicted with the CHECK"
+                        + " constraint \"" + c.name + "\". The conflict occurred in database \"" + s.database
+                        + "\", table \"" + t.schema() + "." + t.name() + "\".");
+            }
+            throw H2Errors.map(e, t, s.database);
+        }
+        s.catalog().addCheck(t.objectId(), c);
         ctx.done(DoneStatus.CMD_NONE, -1);
     }
 

@@ -31,11 +31,13 @@ public final class CheckDefinitions {
             if (t.isSymbol("-") && k + 1 < body.size() && body.get(k + 1).kind() == Token.Kind.NUMBER
                     && (k == 0 || body.get(k - 1).kind() == Token.Kind.SYMBOL && !body.get(k - 1).isSymbol(")")
                     || body.get(k - 1).is("AND") || body.get(k - 1).is("OR"))) {
-                b.append("(-").append(body.get(++k).text()).append(')'); // a negative constant: (-1)
+                // a negative constant: (-1); already written (-1) (a normalised definition read back): kept
+                boolean wrapped = parenthesised(body, k, k + 1);
+                b.append(wrapped ? "-" : "(-").append(body.get(++k).text()).append(wrapped ? "" : ")");
                 continue;
             }
             switch (t.kind()) {
-                case NUMBER -> b.append('(').append(t.text()).append(')');
+                case NUMBER -> b.append(parenthesised(body, k, k) ? t.text() : "(" + t.text() + ")");
                 case STRING -> b.append(Identifiers.sqlLiteral(t.value()));
                 case NSTRING -> b.append('N').append(Identifiers.sqlLiteral(t.value()));
                 case QUOTED_ID -> b.append(Identifiers.bracket(t.value()));
@@ -64,5 +66,17 @@ public final class CheckDefinitions {
             b.setLength(b.length() - 1);
         }
         return b.append(')').toString();
+    }
+
+    /**
+     * Tokens {@code from..to} stand alone in parentheses that are not a function call's, as in the normalised form
+     * {@code ([v]>(0))}: SQL Server does not add a second pair when such a definition is written again.
+     */
+    private static boolean parenthesised(List<Token> body, int from, int to) {
+        if (from < 1 || to + 1 >= body.size() || !body.get(from - 1).isSymbol("(") || !body.get(to + 1).isSymbol(")")) {
+            return false;
+        }
+        Token before = from >= 2 ? body.get(from - 2) : null;
+        return before == null || before.kind() != Token.Kind.WORD || KEYWORDS.contains(before.upper());
     }
 }

@@ -107,6 +107,42 @@ public final class CreateTableParser {
         return p.fks.get(0);
     }
 
+    /** An {@code ALTER TABLE ... ADD [CONSTRAINT name] CHECK (expr)}: its H2 constraint text and catalog entry. */
+    public static final class AddedCheck {
+        public final String h2Constraint;
+        public final Constraints.Check check;
+
+        AddedCheck(String h2Constraint, Constraints.Check check) {
+            this.h2Constraint = h2Constraint;
+            this.check = check;
+        }
+    }
+
+    /**
+     * {@code [CONSTRAINT name] CHECK (expr)} at {@code i} of an ALTER TABLE ... ADD (a table-level constraint, a
+     * SQL Server-style generated name when none is given); null when the added thing is not a CHECK.
+     */
+    public static AddedCheck parseAddCheck(List<Token> toks, int i, String table, Session session)
+            throws SqlServerError {
+        CreateTableParser p = new CreateTableParser(toks, session);
+        p.tableName = table;
+        p.i = i;
+        if (p.tok().is("CONSTRAINT")) {
+            p.i++;
+            p.pendingName = p.tok().value();
+            p.i++;
+        }
+        if (!p.tok().is("CHECK")) {
+            return null;
+        }
+        p.i++;
+        p.check(p.named("CK", null), null);
+        if (p.i != toks.size()) {
+            throw SqlServerError.syntax(toks.get(p.i).text());
+        }
+        return new AddedCheck(p.h2Constraints.get(0), p.checks.get(0));
+    }
+
     private Token tok() throws SqlServerError {
         if (i >= toks.size()) {
             throw SqlServerError.syntax("end of statement");

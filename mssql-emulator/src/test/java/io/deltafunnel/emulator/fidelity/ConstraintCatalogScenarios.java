@@ -104,4 +104,29 @@ abstract class ConstraintCatalogScenarios extends Scenarios {
         assertEquals(List.of("0|NON_TEMPORAL_TABLE"), lines("SELECT [temporal_type], [temporal_type_desc]"
                 + " FROM sys.tables WHERE [object_id] = OBJECT_ID(?)", "dbo." + table));
     }
+
+    /**
+     * ALTER TABLE ... ADD CONSTRAINT ... CHECK on a table with rows (how a replace by switch gives its loaded staging
+     * heap the target's CHECKs): the existing rows are checked (547 names the constraint), a constraint added over
+     * valid rows is trusted, and it is enforced afterwards.
+     */
+    @Test
+    void checkAddedByAlterTableChecksExistingRowsAndIsTrusted() throws SQLException {
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL, [v] int NOT NULL)");
+        exec("INSERT INTO [dbo].[" + table + "] ([id], [v]) VALUES (1, 5), (2, 50)");
+        SQLException e = assertError(547, "ALTER TABLE [dbo].[" + table + "] ADD CONSTRAINT [ck_" + table
+                + "_lo] CHECK ([v] < 10)");
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("ck_" + table + "_lo"), e.getMessage());
+        assertEquals(List.of(), lines("SELECT [name] FROM sys.check_constraints WHERE [parent_object_id] ="
+                + " OBJECT_ID(?)", "dbo." + table));
+        exec("ALTER TABLE [dbo].[" + table + "] WITH CHECK ADD CONSTRAINT [ck_" + table + "_v] CHECK ([v] > 0)");
+        assertEquals(List.of("ck_" + table + "_v|0|([v]>(0))|0"), lines("SELECT [name], [parent_column_id],"
+                + " [definition], CAST([is_not_trusted] AS int) FROM sys.check_constraints"
+                + " WHERE [parent_object_id] = OBJECT_ID(?)", "dbo." + table));
+        assertError(547, "INSERT INTO [dbo].[" + table + "] ([id], [v]) VALUES (3, -1)");
+        // a definition written in its normalised form (as read from sys.check_constraints) keeps that form
+        exec("ALTER TABLE [dbo].[" + table + "] ADD CONSTRAINT [ck_" + table + "_n] CHECK ([v]>(-5) AND [id]>=(0))");
+        assertEquals(List.of("([v]>(-5) AND [id]>=(0))"), lines("SELECT [definition] FROM sys.check_constraints"
+                + " WHERE [name] = ?", "ck_" + table + "_n"));
+    }
 }
