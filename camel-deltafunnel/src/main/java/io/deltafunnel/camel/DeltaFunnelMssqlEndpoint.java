@@ -8,6 +8,7 @@ import javax.sql.DataSource;
 
 import io.deltafunnel.mssql.BulkEncoder;
 import io.deltafunnel.mssql.BulkLoadSettings;
+import io.deltafunnel.mssql.SchemaEvolution;
 import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.TransactionMode;
 import io.deltafunnel.mssql.WriteMode;
@@ -84,6 +85,15 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
             + " (src1:dst1,src2:dst2). Other source columns map to the target column of the same name,"
             + " case-insensitively.")
     private String columnMapping;
+
+    @UriParam(label = "producer", defaultValue = "none", enums = "none,addColumns,widen", description = "What a run"
+            + " does when the source's columns and the target's no longer agree. none: refuse, listing every source"
+            + " column the target lacks and every column whose type cannot take the source's; addColumns: add each"
+            + " missing source column (ALTER TABLE ADD, createTable's type, NULL); widen: addColumns, plus ALTER"
+            + " COLUMN where the source's type is wider (integers, decimal precision/scale, real to float, varchar"
+            + " to nvarchar, more fractional seconds, date to datetime2), never narrowing. The DDL runs before the"
+            + " run's transaction and stays when the run fails. Case-insensitive.")
+    private String schemaEvolution = "none";
 
     @UriParam(label = "producer,advanced", defaultValue = "false", description = "Bulk copy with a table lock (TABLOCK).")
     private boolean tableLock;
@@ -223,7 +233,7 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
         TableName name = TableName.parse(table);
         return new BulkLoadSettings(name, writeMode, transaction, createTable, BulkLoadSettings.parseList(keyColumns),
                 BulkLoadSettings.parseMapping(columnMapping), tableLock, checkConstraints, fireTriggers, keepNulls,
-                keepIdentity, bulkBatchSize, timeout);
+                keepIdentity, bulkBatchSize, timeout, SchemaEvolution.parse(schemaEvolution));
     }
 
     /** The retry policy built from maxRetries, retryDelay, retryBackoffMultiplier and maxRetryDelay. */
@@ -424,6 +434,17 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
     /** Rows per bulk copy round trip within one Arrow batch; 0 sends the whole batch at once. */
     public void setBulkBatchSize(int bulkBatchSize) {
         this.bulkBatchSize = bulkBatchSize;
+    }
+
+    public String getSchemaEvolution() {
+        return schemaEvolution;
+    }
+
+    /**
+     * What a run does when the source's columns and the target's no longer agree: none, addColumns or widen.
+     */
+    public void setSchemaEvolution(String schemaEvolution) {
+        this.schemaEvolution = schemaEvolution;
     }
 
     public int getTimeout() {

@@ -14,13 +14,15 @@ import java.util.Objects;
  * @param keyColumns    target key columns for {@link WriteMode#MERGE}
  * @param bulkBatchSize rows per bulk-copy round trip inside one Arrow batch; 0 = the whole batch at once
  * @param timeoutSeconds bulk copy and statement timeout; 0 = none
+ * @param schemaEvolution what a run does when the source's columns and the target's no longer agree
  */
 public record BulkLoadSettings(TableName table, WriteMode writeMode, TransactionMode transactionMode,
         boolean createTable, List<String> keyColumns, Map<String, String> columnMapping, boolean tableLock,
         boolean checkConstraints, boolean fireTriggers, boolean keepNulls, boolean keepIdentity, int bulkBatchSize,
-        int timeoutSeconds) {
+        int timeoutSeconds, SchemaEvolution schemaEvolution) {
 
     public BulkLoadSettings {
+        schemaEvolution = schemaEvolution == null ? SchemaEvolution.NONE : schemaEvolution;
         Objects.requireNonNull(table, "table");
         Objects.requireNonNull(writeMode, "writeMode");
         Objects.requireNonNull(transactionMode, "transactionMode");
@@ -37,6 +39,14 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
         }
     }
 
+    /** Settings without schema evolution ({@link SchemaEvolution#NONE}). */
+    public BulkLoadSettings(TableName table, WriteMode writeMode, TransactionMode transactionMode, boolean createTable,
+            List<String> keyColumns, Map<String, String> columnMapping, boolean tableLock, boolean checkConstraints,
+            boolean fireTriggers, boolean keepNulls, boolean keepIdentity, int bulkBatchSize, int timeoutSeconds) {
+        this(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock, checkConstraints,
+                fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, SchemaEvolution.NONE);
+    }
+
     /** Defaults: append, transaction per run, no createTable, by-name mapping, no bulk hints. */
     public static BulkLoadSettings defaults(TableName table) {
         return new BulkLoadSettings(table, WriteMode.APPEND, TransactionMode.RUN, false, List.of(), Map.of(), false,
@@ -45,27 +55,32 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
 
     public BulkLoadSettings withWriteMode(WriteMode mode, List<String> keys) {
         return new BulkLoadSettings(table, mode, transactionMode, createTable, keys, columnMapping, tableLock,
-                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds);
+                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, schemaEvolution);
     }
 
     public BulkLoadSettings withTransactionMode(TransactionMode mode) {
         return new BulkLoadSettings(table, writeMode, mode, createTable, keyColumns, columnMapping, tableLock,
-                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds);
+                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, schemaEvolution);
     }
 
     public BulkLoadSettings withCreateTable(boolean create) {
         return new BulkLoadSettings(table, writeMode, transactionMode, create, keyColumns, columnMapping, tableLock,
-                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds);
+                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, schemaEvolution);
     }
 
     public BulkLoadSettings withColumnMapping(Map<String, String> mapping) {
         return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, mapping, tableLock,
-                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds);
+                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, schemaEvolution);
     }
 
     public BulkLoadSettings withTableLock(boolean lock) {
         return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, lock,
-                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds);
+                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, schemaEvolution);
+    }
+
+    public BulkLoadSettings withSchemaEvolution(SchemaEvolution evolution) {
+        return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock,
+                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, evolution);
     }
 
     /** Parses {@code a,b , c} into trimmed non-empty names. */
