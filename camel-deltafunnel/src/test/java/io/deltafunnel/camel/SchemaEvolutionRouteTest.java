@@ -51,6 +51,63 @@ class SchemaEvolutionRouteTest extends EmulatorRouteTestSupport {
     @BeforeEach
     void openDuck() throws Exception {
         duck = DriverManager.getConnection("jdbc:duckdb:");
+        com.microsoft.sqlserver.jdbc.SQLServerDataSource ds = new com.microsoft.sqlserver.jdbc.SQLServerDataSource();
+        ds.setURL(SERVER.emulator().jdbcUrl());
+        ds.setUser(SERVER.emulator().user());
+        ds.setPassword(SERVER.emulator().password());
+        context.getRegistry().bind("stateDs", ds);
+        for (String t : List.of("deltafunnel_state", "deltafunnel_state_loads", "deltafunnel_state_shards")) {
+            dropIfExists(t);
+        }
+    }
+
+    /** The shards of one sharded load of version {@code version}, run at the same time; returns their failures. */
+    private List<Throwable> loadSharded(Path delta, long version, int shards, String mssqlOptions) throws Exception {
+        CountDownLatch ended = new CountDownLatch(shards);
+        errors.clear();
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < shards; i++) {
+            String id = "shard" + (routes++);
+            ids.add(id);
+            int index = i;
+            context.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    onException(Exception.class).handled(true).process(e -> {
+                        Exception caught = e.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
+                        if (io.deltafunnel.handoff.ReplayRequest.find(caught) == null) {
+                            errors.add(caught);
+                            ended.countDown();
+                        }
+                    });
+                    from("deltafunnel:evolving?delta.t=" + delta + "&deltaVersion.t=" + version
+                            + "&query=RAW(SELECT * FROM t)&batchSize=2&stateDataSource=#stateDs&shardCount=" + shards
+                            + "&shardIndex=" + index + "&repeatCount=1&initialDelay=0&bridgeErrorHandler=true")
+                            .routeId(id)
+                            .to(mssql(mssqlOptions))
+                            .process(e -> {
+                                if (e.getProperty(Exchange.BATCH_COMPLETE, false, Boolean.class)) {
+                                    ended.countDown();
+                                }
+                            });
+                }
+            });
+        }
+        assertTrue(ended.await(120, TimeUnit.SECONDS), "not every shard ended its run");
+        for (String id : ids) {
+            context.getRouteController().stopRoute(id);
+            context.removeRoute(id);
+        }
+        return List.copyOf(errors);
+    }
+
+    @Test
+    void aShardedLoadEvolvesTheTargetBeforeItsStagingCopyAndEveryShardBindsTheSame() throws Exception {
+        SchemaEvolvingDeltaTable t = gainingTable();
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL, [name] nvarchar(20) NULL)");
+        assertEquals(List.of(), loadSharded(t.path(), 2, 2, "writeMode=replace&schemaEvolution=addColumns"));
+        assertTargetIsSnapshot(t.path(), 2, "id", "name", "score", "note");
+        assertEquals(List.of("id int NO", "name nvarchar YES", "score bigint YES", "note nvarchar YES"), targetTypes());
     }
 
     @AfterEach

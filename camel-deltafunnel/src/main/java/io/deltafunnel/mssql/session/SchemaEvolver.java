@@ -27,15 +27,14 @@ import org.slf4j.LoggerFactory;
  * fix is refused first, in one message listing every column, before any DDL.
  *
  * <p>DDL with auto-commit on, outside the run's transaction (an ALTER inside it would hold Sch-M on the target for the
- * whole load): it stays when the run fails. Idempotent: the next run finds nothing to do; a column that a concurrent
- * run added or widened in the meantime (2705, or a catalog that already shows it) is taken as it is. Stateless.
+ * whole load): it stays when the run fails. Idempotent: the next run finds nothing to do; when the DDL fails and the
+ * catalog then shows the columns added or widened (a concurrent run, e.g. another shard, did it), they are taken as
+ * they are. Stateless.
  */
 public final class SchemaEvolver {
 
     private static final Logger LOG = LoggerFactory.getLogger(SchemaEvolver.class);
 
-    /** Column names in table '...' must be unique (an ADD of a column that exists). */
-    static final int COLUMN_EXISTS = 2705;
     /** The object '...' is dependent on column '...'. */
     static final int DEPENDENT_OBJECT = 5074;
     /** ALTER TABLE ALTER COLUMN c failed because one or more objects access this column. */
@@ -79,8 +78,11 @@ public final class SchemaEvolver {
                     }
                 }
             } catch (SQLException e) {
-                // A concurrent run evolved the same table: read the catalog again and take what it shows.
-                if (e.getErrorCode() != COLUMN_EXISTS || attempt >= ATTEMPTS) {
+                // A concurrent run (another shard) evolved the same table at the same time (2705, or whatever a
+                // racing ALTER reports): decided by the catalog, not the message. When it now shows what this run
+                // was adding or widening, take it as it is; else the failure stands.
+                TargetTable now = TargetCatalog.describe(channel, table.name());
+                if (attempt >= ATTEMPTS || !evolvedMeanwhile(diff, now, widen)) {
                     throw e;
                 }
                 LOG.info("Run {}: {} was evolved concurrently ({}); reading its columns again", runId, table.name(),
@@ -88,6 +90,24 @@ public final class SchemaEvolver {
             }
             table = TargetCatalog.describe(channel, table.name());
         }
+    }
+
+    /** Every column {@code diff} adds exists in {@code now}, and (when widening) has changed type. */
+    private static boolean evolvedMeanwhile(SchemaDiff diff, TargetTable now, boolean widen) {
+        for (SchemaDiff.Missing m : diff.missing()) {
+            if (now.column(m.target()) == null) {
+                return false;
+            }
+        }
+        if (widen) {
+            for (SchemaDiff.Widening w : diff.widenings()) {
+                var c = now.column(w.column().name());
+                if (c == null || c.typeText().equals(w.column().typeText())) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private static void addColumns(SqlChannel channel, TargetTable table, List<SchemaDiff.Missing> missing,
