@@ -61,6 +61,58 @@ class SchemaEvolutionRouteTest extends EmulatorRouteTestSupport {
         }
     }
 
+    /** One poll of an incremental=changes route (merge on id) at the table's latest version; returns its failure. */
+    private Throwable loadChanges(Path delta, String mssqlOptions) throws Exception {
+        String id = "changes" + (routes++);
+        CountDownLatch ended = new CountDownLatch(1);
+        errors.clear();
+        context.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                onException(Exception.class).handled(true).process(e -> {
+                    Exception caught = e.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
+                    if (io.deltafunnel.handoff.ReplayRequest.find(caught) == null) {
+                        errors.add(caught);
+                        ended.countDown();
+                    }
+                });
+                from("deltafunnel:" + id + "?delta.t=" + delta + "&query=RAW(SELECT * FROM t)&batchSize=2"
+                        + "&stateDataSource=#stateDs&stateKey=" + table + "&repeatCount=1&initialDelay=0"
+                        + "&sendEmptyMessageWhenIdle=true&bridgeErrorHandler=true&incremental=changes")
+                        .routeId(id)
+                        .to(mssql("writeMode=merge&keyColumns=id&" + mssqlOptions))
+                        .process(e -> {
+                            if (e.getProperty(Exchange.BATCH_COMPLETE, false, Boolean.class)
+                                    || e.getIn().getHeader(DeltaFunnelConstants.UNCHANGED, false, Boolean.class)) {
+                                ended.countDown();
+                            }
+                        });
+            }
+        });
+        assertTrue(ended.await(60, TimeUnit.SECONDS), "route " + id + " did not end its run");
+        context.getRouteController().stopRoute(id);
+        context.removeRoute(id);
+        return errors.isEmpty() ? null : errors.get(0);
+    }
+
+    @Test
+    void incrementalChangesAddTheNewColumnBeforeTheRunAndOlderRowsReadNull() throws Exception {
+        SchemaEvolvingDeltaTable t = new SchemaEvolvingDeltaTable(duck, tmp.resolve("cdf")).withChangeDataFeed();
+        t.commit(null, List.of(SchemaEvolvingDeltaTable.field("id", "integer"),
+                SchemaEvolvingDeltaTable.field("name", "string")),
+                "SELECT * FROM (VALUES (1, 'a'), (2, 'b'), (3, 'c')) v(id, name)");
+        assertEquals(null, loadChanges(t.path(), "createTable=true&schemaEvolution=addColumns"));
+        assertTargetIsSnapshot(t.path(), 0, "id", "name");
+        t.commit(null, List.of(SchemaEvolvingDeltaTable.field("id", "integer"),
+                SchemaEvolvingDeltaTable.field("name", "string"), SchemaEvolvingDeltaTable.field("score", "long")),
+                "SELECT * FROM (VALUES (4, 'd', 40::BIGINT)) v(id, name, score)");
+        t.commit(null, null, "SELECT * FROM (VALUES (5, 'e', NULL::BIGINT), (6, 'f', 60::BIGINT)) v(id, name, score)");
+        assertEquals(null, loadChanges(t.path(), "schemaEvolution=addColumns"));
+        assertTargetIsSnapshot(t.path(), 2, "id", "name", "score");
+        assertEquals(List.of("1|a|null", "2|b|null", "3|c|null", "4|d|40", "5|e|null", "6|f|60"),
+                target("id", "name", "score"));
+    }
+
     /** The shards of one sharded load of version {@code version}, run at the same time; returns their failures. */
     private List<Throwable> loadSharded(Path delta, long version, int shards, String mssqlOptions) throws Exception {
         CountDownLatch ended = new CountDownLatch(shards);

@@ -24,11 +24,18 @@ final class SchemaEvolvingDeltaTable {
     private final String id = UUID.randomUUID().toString();
     private long next;
     private int files;
+    private boolean changeDataFeed;
 
     SchemaEvolvingDeltaTable(Connection duck, Path root) throws IOException {
         this.duck = duck;
         this.root = root;
         Files.createDirectories(root.resolve("_delta_log"));
+    }
+
+    /** Every metaData written from now on has {@code delta.enableChangeDataFeed=true}. */
+    SchemaEvolvingDeltaTable withChangeDataFeed() {
+        changeDataFeed = true;
+        return this;
     }
 
     Path path() {
@@ -57,7 +64,8 @@ final class SchemaEvolvingDeltaTable {
                     + protocolFeatures + "],\"writerFeatures\":[" + protocolFeatures + "]}}");
             String schema = "{\"type\":\"struct\",\"fields\":[" + String.join(",", fields) + "]}";
             actions.add("{\"metaData\":{\"id\":\"" + id + "\",\"format\":{\"provider\":\"parquet\",\"options\":{}},"
-                    + "\"schemaString\":" + quote(schema) + ",\"partitionColumns\":[],\"configuration\":{},"
+                    + "\"schemaString\":" + quote(schema) + ",\"partitionColumns\":[],\"configuration\":{"
+                    + (changeDataFeed ? "\"delta.enableChangeDataFeed\":\"true\"" : "") + "},"
                     + "\"createdTime\":1}}");
         }
         String file = "part-" + (files++) + ".parquet";

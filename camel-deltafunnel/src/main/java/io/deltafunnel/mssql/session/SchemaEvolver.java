@@ -61,11 +61,17 @@ public final class SchemaEvolver {
         for (int attempt = 1; ; attempt++) {
             SchemaDiff diff = SchemaDiff.of(dataSchema, table, settings.columnMapping(), temporalAsText, ctx);
             List<String> problems = diff.problems(mode, table);
+            boolean widen = mode == SchemaEvolution.WIDEN && !diff.widenings().isEmpty();
+            boolean ddl = mode != SchemaEvolution.NONE && (!diff.missing().isEmpty() || widen);
             if (!problems.isEmpty()) {
+                if (!ddl && problems.size() == diff.unfixable().size()) {
+                    // Nothing evolution would do, and nothing new to list: ColumnMapper refuses it as it always did
+                    // (same message, column and cause).
+                    return table;
+                }
                 throw refused(problems, mode, table, diff, ctx);
             }
-            boolean widen = mode == SchemaEvolution.WIDEN && !diff.widenings().isEmpty();
-            if (mode == SchemaEvolution.NONE || (diff.missing().isEmpty() && !widen)) {
+            if (!ddl) {
                 return table;
             }
             try {
@@ -180,7 +186,9 @@ public final class SchemaEvolver {
         }
         sb.append("; target columns: ").append(table.columns().stream().map(c -> c.name() + " " + c.typeText())
                 .toList()).append(')');
-        String column = !diff.missing().isEmpty() ? diff.missing().get(0).source() : null;
+        String column = mode == SchemaEvolution.NONE && !diff.missing().isEmpty() ? diff.missing().get(0).source()
+                : diff.widenings().stream().filter(SchemaDiff.Widening::needed).map(SchemaDiff.Widening::source)
+                        .findFirst().orElse(null);
         return new ColumnMappingException(sb.toString(), column == null ? ctx : ctx.withColumn(column));
     }
 
