@@ -8,6 +8,7 @@ import javax.sql.DataSource;
 import io.deltafunnel.mssql.BulkEncoder;
 import io.deltafunnel.mssql.BulkLoadSettings;
 import io.deltafunnel.mssql.ReplaceStrategy;
+import io.deltafunnel.mssql.SchemaEvolution;
 import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.TransactionMode;
 import io.deltafunnel.mssql.WriteMode;
@@ -66,6 +67,15 @@ public class DeltaFunnelMssqlConfiguration {
             + " anything is written, a target that cannot be switched; COPY truncates the target and copies the rows"
             + " (INSERT ... SELECT); AUTO switches when possible, else copies, logging the reason. Case-insensitive.")
     private ReplaceStrategy replaceStrategy = ReplaceStrategy.AUTO;
+
+    @UriParam(label = "producer", defaultValue = "none", enums = "none,addColumns,widen", description = "What a run"
+            + " does when the source's columns and the target's no longer agree. none: refuse, listing every source"
+            + " column the target lacks and every column whose type cannot take the source's; addColumns: add each"
+            + " missing source column (ALTER TABLE ADD, createTable's type, NULL); widen: addColumns, plus ALTER"
+            + " COLUMN where the source's type is wider (integers, decimal precision/scale, real to float, varchar"
+            + " to nvarchar, more fractional seconds, date to datetime2), never narrowing. The DDL runs before the"
+            + " run's transaction and stays when the run fails. Case-insensitive.")
+    private String schemaEvolution = "none";
 
     @UriParam(label = "producer", description = "Comma-separated target key columns, for writeMode=merge.")
     private String keyColumns;
@@ -189,7 +199,7 @@ public class DeltaFunnelMssqlConfiguration {
         TableName name = TableName.parse(table);
         return new BulkLoadSettings(name, writeMode, transaction, createTable, BulkLoadSettings.parseList(keyColumns),
                 BulkLoadSettings.parseMapping(columnMapping), tableLock, checkConstraints, fireTriggers, keepNulls,
-                keepIdentity, bulkBatchSize, timeout, replaceStrategy);
+                keepIdentity, bulkBatchSize, timeout, replaceStrategy, SchemaEvolution.parse(schemaEvolution));
     }
 
     /** The retry policy built from maxRetries, retryDelay, retryBackoffMultiplier and maxRetryDelay. */
@@ -241,6 +251,14 @@ public class DeltaFunnelMssqlConfiguration {
 
     public void setPassword(String password) {
         this.password = password;
+    }
+
+    public String getSchemaEvolution() {
+        return schemaEvolution;
+    }
+
+    public void setSchemaEvolution(String schemaEvolution) {
+        this.schemaEvolution = schemaEvolution;
     }
 
     public ReplaceStrategy getReplaceStrategy() {

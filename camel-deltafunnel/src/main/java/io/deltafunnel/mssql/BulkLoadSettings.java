@@ -15,14 +15,16 @@ import java.util.Objects;
  * @param bulkBatchSize rows per bulk-copy round trip inside one Arrow batch; 0 = the whole batch at once
  * @param timeoutSeconds bulk copy and statement timeout; 0 = none
  * @param replaceStrategy how {@link WriteMode#REPLACE} puts the staging table in place (switch or copy)
+ * @param schemaEvolution what a run does when the source's columns and the target's no longer agree
  */
 public record BulkLoadSettings(TableName table, WriteMode writeMode, TransactionMode transactionMode,
         boolean createTable, List<String> keyColumns, Map<String, String> columnMapping, boolean tableLock,
         boolean checkConstraints, boolean fireTriggers, boolean keepNulls, boolean keepIdentity, int bulkBatchSize,
-        int timeoutSeconds, ReplaceStrategy replaceStrategy) {
+        int timeoutSeconds, ReplaceStrategy replaceStrategy, SchemaEvolution schemaEvolution) {
 
     public BulkLoadSettings {
         replaceStrategy = replaceStrategy == null ? ReplaceStrategy.AUTO : replaceStrategy;
+        schemaEvolution = schemaEvolution == null ? SchemaEvolution.NONE : schemaEvolution;
         Objects.requireNonNull(table, "table");
         Objects.requireNonNull(writeMode, "writeMode");
         Objects.requireNonNull(transactionMode, "transactionMode");
@@ -39,13 +41,14 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
         }
     }
 
-    /** As the canonical constructor with {@link ReplaceStrategy#AUTO}. */
+    /** As the canonical constructor with {@link ReplaceStrategy#AUTO} and {@link SchemaEvolution#NONE}. */
     public BulkLoadSettings(TableName table, WriteMode writeMode, TransactionMode transactionMode,
             boolean createTable, List<String> keyColumns, Map<String, String> columnMapping, boolean tableLock,
             boolean checkConstraints, boolean fireTriggers, boolean keepNulls, boolean keepIdentity, int bulkBatchSize,
             int timeoutSeconds) {
         this(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock, checkConstraints,
-                fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, ReplaceStrategy.AUTO);
+                fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, ReplaceStrategy.AUTO,
+                SchemaEvolution.NONE);
     }
 
     /** Defaults: append, transaction per run, no createTable, by-name mapping, no bulk hints. */
@@ -56,32 +59,44 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
 
     public BulkLoadSettings withWriteMode(WriteMode mode, List<String> keys) {
         return new BulkLoadSettings(table, mode, transactionMode, createTable, keys, columnMapping, tableLock,
-                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy);
+                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
+                schemaEvolution);
     }
 
     public BulkLoadSettings withTransactionMode(TransactionMode mode) {
         return new BulkLoadSettings(table, writeMode, mode, createTable, keyColumns, columnMapping, tableLock,
-                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy);
+                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
+                schemaEvolution);
     }
 
     public BulkLoadSettings withCreateTable(boolean create) {
         return new BulkLoadSettings(table, writeMode, transactionMode, create, keyColumns, columnMapping, tableLock,
-                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy);
+                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
+                schemaEvolution);
     }
 
     public BulkLoadSettings withColumnMapping(Map<String, String> mapping) {
         return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, mapping, tableLock,
-                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy);
+                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
+                schemaEvolution);
     }
 
     public BulkLoadSettings withReplaceStrategy(ReplaceStrategy strategy) {
         return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock,
-                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, strategy);
+                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, strategy,
+                schemaEvolution);
     }
 
     public BulkLoadSettings withTableLock(boolean lock) {
         return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, lock,
-                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy);
+                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
+                schemaEvolution);
+    }
+
+    public BulkLoadSettings withSchemaEvolution(SchemaEvolution evolution) {
+        return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock,
+                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
+                evolution);
     }
 
     /** Parses {@code a,b , c} into trimmed non-empty names. */

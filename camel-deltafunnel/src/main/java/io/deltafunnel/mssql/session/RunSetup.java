@@ -170,6 +170,9 @@ public final class RunSetup {
                 .filter(f -> !MergeStatement.isChangeColumn(f.getName())).toList()) : arrowSchema;
         target = resolveOrCreate(dataSchema, ctx);
         TargetTable table = TargetCatalog.describe(channel, target);
+        // schemaEvolution: refuses listing every column, or adds/widens them; DDL before the run's transaction and
+        // before the staging table is copied from the target.
+        table = SchemaEvolver.evolve(channel, table, dataSchema, settings, temporalAsText, runId, ctx);
         // Binding against the target first: a mapping error is reported before any staging table exists.
         List<BoundColumn> targetBound = ColumnMapper.bind(dataSchema, table, settings.columnMapping(), temporalAsText,
                 ctx);
