@@ -272,6 +272,7 @@ public final class ClientCpu {
             adapterColumns.put(shape, bindColumns(query, target));
         }
         List<BoundColumn> columns = adapterColumns.get(shape);
+        ProcessStat stat0 = ProcessStat.now();
         long cpu0 = processCpuNanos();
         long emu0 = emulatorCpuNanos();
         long t0 = System.nanoTime();
@@ -323,6 +324,11 @@ public final class ClientCpu {
                 (startedCpu - cpu0) / 1e6, (startedAt - t0) / 1e6, (doneCpu - startedCpu) / 1e6,
                 (doneAt - startedAt) / 1e6, (cpu0 + cpu - doneCpu) / 1e6, (t0 + wallNanos - doneAt) / 1e6);
         long emuNanos = emulatorCpuNanos() - emu0;
+        ProcessStat stat = ProcessStat.now().minus(stat0);
+        if (stat.known()) {
+            phases += String.format(", system %.0f ns/row, minor faults %.1f per 1k rows",
+                    (double) stat.systemNanos() / rows, stat.minorFaults() * 1000.0 / rows);
+        }
         if (failure.get() != null) {
             throw new IllegalStateException(shape + " " + path + " failed: " + failure.get(), failure.get());
         }

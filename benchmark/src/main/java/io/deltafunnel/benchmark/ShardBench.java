@@ -92,7 +92,8 @@ public final class ShardBench {
 
     /** One configuration's measured runs. */
     record ShardResult(Shape shape, String encoder, int shards, long rows, double[] rowsPerSecond,
-            double[] clientNsPerRow, double[] emulatorNsPerRow, long[] rowsPerShard) {
+            double[] clientNsPerRow, double[] emulatorNsPerRow, long[] rowsPerShard, double[] systemNsPerRow,
+            double[] minorFaultsPerKiloRow) {
         double rate() {
             return BenchSupport.median(rowsPerSecond);
         }
@@ -104,11 +105,28 @@ public final class ShardBench {
         double emulatorNs() {
             return BenchSupport.median(emulatorNsPerRow);
         }
+
+        /** The loader's system (kernel) CPU time per row, median; NaN where the OS does not report it. */
+        double systemNs() {
+            return BenchSupport.median(systemNsPerRow);
+        }
+
+        /** The loader's minor page faults per 1,000 rows, median; NaN where the OS does not report them. */
+        double faultsPerKiloRow() {
+            return BenchSupport.median(minorFaultsPerKiloRow);
+        }
+
+        /** The largest shard's rows over the mean shard's (1.00 = perfectly balanced). */
+        double largestShare() {
+            long max = Arrays.stream(rowsPerShard).max().orElse(0);
+            double mean = (double) Arrays.stream(rowsPerShard).sum() / rowsPerShard.length;
+            return mean == 0 ? Double.NaN : max / mean;
+        }
     }
 
     /** One run's figures. */
     private record RunFigures(double rowsPerSecond, double clientNsPerRow, double emulatorNsPerRow,
-            long[] rowsPerShard) {
+            long[] rowsPerShard, double systemNsPerRow, double faultsPerKiloRow) {
     }
 
     private final List<ShardResult> results = new ArrayList<>();
@@ -246,15 +264,19 @@ public final class ShardBench {
                 double[] rate = new double[runs];
                 double[] client = new double[runs];
                 double[] emu = new double[runs];
+                double[] sys = new double[runs];
+                double[] faults = new double[runs];
                 long[] perShard = new long[n];
                 for (int i = 0; i < runs; i++) {
                     RunFigures f = measureOnce(shape, table, target, encoder, n, "run " + (i + 1));
                     rate[i] = f.rowsPerSecond();
                     client[i] = f.clientNsPerRow();
                     emu[i] = f.emulatorNsPerRow();
+                    sys[i] = f.systemNsPerRow();
+                    faults[i] = f.faultsPerKiloRow();
                     perShard = f.rowsPerShard();
                 }
-                results.add(new ShardResult(shape, encoder, n, rows, rate, client, emu, perShard));
+                results.add(new ShardResult(shape, encoder, n, rows, rate, client, emu, perShard, sys, faults));
             }
         }
     }
@@ -273,6 +295,7 @@ public final class ShardBench {
         String sink = "deltafunnel-mssql:dbo." + target + "?url=RAW(" + url + ")&username=sa&password=RAW("
                 + BenchSupport.PASSWORD + ")&tableLock=true&transaction=run"
                 + (encoder.equals("direct") ? "&bulkEncoder=direct&bulkEncoderFallback=false" : "");
+        ProcessStat stat0 = ProcessStat.now();
         long cpu0 = ClientCpu.processCpuNanos();
         long emu0 = emulator.cpuNanos();
         long t0 = System.nanoTime();
@@ -316,6 +339,7 @@ public final class ShardBench {
         }
         long cpu = ClientCpu.processCpuNanos() - cpu0;
         long emuNanos = emulator.cpuNanos() - emu0;
+        ProcessStat stat = ProcessStat.now().minus(stat0);
         if (failure.get() != null) {
             throw new IllegalStateException(shape + " " + encoder + " " + n + " shards, load " + loadId + " failed: "
                     + failure.get(), failure.get());
@@ -332,9 +356,12 @@ public final class ShardBench {
         double rate = rows / ((doneAt - t0) / 1e9);
         double clientNs = (double) cpu / rows;
         double emuNs = emu0 < 0 ? Double.NaN : (double) emuNanos / rows;
-        System.out.printf("  %-10s %,12.0f rows/s   client %7.0f ns/row   emulator %7.0f ns/row   shards %s%n", label,
-                rate, clientNs, emuNs, Arrays.toString(perShard));
-        return new RunFigures(rate, clientNs, emuNs, perShard);
+        double sysNs = stat.known() ? (double) stat.systemNanos() / rows : Double.NaN;
+        double faultsPerK = stat.known() ? stat.minorFaults() * 1000.0 / rows : Double.NaN;
+        System.out.printf("  %-10s %,12.0f rows/s   client %7.0f ns/row (system %5.0f)   minor faults %6.1f per 1k rows"
+                + "   emulator %7.0f ns/row   shards %s%n", label, rate, clientNs, sysNs, faultsPerK, emuNs,
+                Arrays.toString(perShard));
+        return new RunFigures(rate, clientNs, emuNs, perShard, sysNs, faultsPerK);
     }
 
     private String sourceUri(Path table, int n, int shard, String loadId) {
@@ -401,13 +428,17 @@ public final class ShardBench {
         out.println("Conditions: " + Runtime.getRuntime().availableProcessors() + " CPUs, load average at the end "
                 + BenchSupport.loadAverage() + ", emulator: " + (emulator == null ? "-" : emulator.launchedAs()));
         out.println();
-        out.println("| shape | encoder | shards | rows/s (median) | vs 1 shard | client CPU ns/row | emulator CPU ns/row"
-                + " | rows per shard |");
-        out.println("|---|---|---:|---:|---:|---:|---:|---|");
+        out.println("| shape | encoder | shards | rows/s (median) | vs 1 shard | largest share | client CPU ns/row"
+                + " | vs 1 shard | of it system | minor faults per 1k rows | emulator CPU ns/row | rows per shard |");
+        out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
         for (ShardResult r : results) {
             ShardResult one = find(r.shape(), r.encoder(), 1);
-            out.printf("| %s | %s | %d | %,.0f | %s | %,.0f | %s | %s |%n", r.shape(), r.encoder(), r.shards(),
-                    r.rate(), one == null ? "-" : String.format("%.2f×", r.rate() / one.rate()), r.clientNs(),
+            out.printf("| %s | %s | %d | %,.0f | %s | %.2f× mean | %,.0f | %s | %s | %s | %s | %s |%n", r.shape(),
+                    r.encoder(), r.shards(), r.rate(),
+                    one == null ? "-" : String.format("%.2f×", r.rate() / one.rate()), r.largestShare(), r.clientNs(),
+                    one == null ? "-" : String.format("%.2f×", r.clientNs() / one.clientNs()),
+                    Double.isNaN(r.systemNs()) ? "-" : String.format("%,.0f", r.systemNs()),
+                    Double.isNaN(r.faultsPerKiloRow()) ? "-" : String.format("%.1f", r.faultsPerKiloRow()),
                     Double.isNaN(r.emulatorNs()) ? "-" : String.format("%,.0f", r.emulatorNs()),
                     Arrays.toString(r.rowsPerShard()));
         }
@@ -418,7 +449,10 @@ public final class ShardBench {
         out.println();
         out.println("rows/s: the table's rows over the span from the context's start to the last shard's completion"
                 + " (the plan, the staging table and the final step included); client CPU: the loader JVM's process"
-                + " CPU time over the run (context start and stop included) ÷ rows.");
+                + " CPU time over the run (context start and stop included) ÷ rows; of it system: the kernel's part"
+                + " (/proc/self/stat stime, 10 ms resolution), mostly minor page faults, memory touched for the first"
+                + " time (each shard's DuckDB instance faults its own working memory in); largest share: the largest"
+                + " shard's rows ÷ the mean.");
     }
 
     private ShardResult find(Shape shape, String encoder, int shards) {

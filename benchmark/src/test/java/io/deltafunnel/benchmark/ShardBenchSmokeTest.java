@@ -43,13 +43,18 @@ class ShardBenchSmokeTest {
                     assertEquals(6000, Arrays.stream(r.rowsPerShard()).sum(), shape + " " + encoder + " " + n);
                     assertTrue(Double.isFinite(r.clientNs()) && r.clientNs() > 0, "client CPU of " + r);
                     assertTrue(Double.isFinite(r.rate()) && r.rate() > 0, "rows/s of " + r);
+                    assertTrue(r.largestShare() >= 1.0, "largest share of " + r);
+                    // Linux (where this runs) reports the kernel's part and the faults; a JVM faults pages in.
+                    assertTrue(r.faultsPerKiloRow() > 0, "minor faults of " + r);
+                    assertTrue(r.systemNs() >= 0, "system CPU of " + r);
                 }
             }
         }
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
         bench.report(new PrintStream(buffer, true, StandardCharsets.UTF_8));
         String report = buffer.toString(StandardCharsets.UTF_8);
-        for (String field : List.of("| shape | encoder | shards | rows/s (median) | vs 1 shard | client CPU ns/row |",
+        for (String field : List.of("| shape | encoder | shards | rows/s (median) | vs 1 shard | largest share |"
+                + " client CPU ns/row | vs 1 shard | of it system | minor faults per 1k rows |",
                 "emulator CPU ns/row", "Conditions:", "load average")) {
             assertTrue(report.contains(field), "report lacks '" + field + "':\n" + report);
         }
