@@ -19,6 +19,8 @@ import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -168,6 +170,58 @@ class ArrowIpcTest {
             }
         }
     }
+
+    @Test
+    void dictionaryColumnsWrittenByPyarrowAreReadAsTheirValuesAndRoundTrip() throws Exception {
+        // fixtures written by pyarrow (src/test/resources/arrow/make_pyarrow_dictionary_fixtures.py): the stream
+        // replaces the mood dictionary with every batch (other values, other order), the file has one dictionary
+        for (String name : List.of("pyarrow-dictionary-stream.arrows", "pyarrow-dictionary-file.arrow")) {
+            Path path = Path.of(getClass().getResource("/arrow/" + name).toURI());
+            byte[] bytes = Files.readAllBytes(path);
+            List<RecordBatches> sources = List.of(ArrowIpc.read(path, allocator), ArrowIpc.read(bytes, allocator),
+                    ArrowIpc.read(new ByteArrayInputStream(bytes), allocator));
+            for (RecordBatches source : sources) {
+                try (RecordBatches sequence = source) {
+                    int[] sizes = {4, 3, 2};
+                    long id = 0;
+                    for (int b = 0; b < sizes.length; b++) {
+                        VectorSchemaRoot batch = sequence.next();
+                        assertEquals(sizes[b], batch.getRowCount(), name + " batch " + b);
+                        Field mood = batch.getSchema().findField("mood");
+                        assertEquals(ArrowType.Utf8.INSTANCE, mood.getType(), name);
+                        assertNull(mood.getDictionary());
+                        Field tag = batch.getSchema().findField("tags").getChildren().get(0);
+                        assertEquals(ArrowType.Utf8.INSTANCE, tag.getType(), name);
+                        assertNull(tag.getDictionary());
+                        for (Map<String, Object> row : ArrowRows.toRows(batch)) {
+                            assertEquals(id, row.get("id"));
+                            assertEquals(id % 4 == 3 ? null : PYARROW_MOODS.get((int) (id % 4)), row.get("mood"),
+                                    name + " id " + id);
+                            assertEquals("[\"" + PYARROW_TAGS.get((int) (id % 3)) + "\",\""
+                                    + PYARROW_TAGS.get((int) ((id + 1) % 3)) + "\"]", row.get("tags"));
+                            id++;
+                        }
+                        // the decoded batch writes as IPC and reads back the same
+                        try (RecordBatches back = ArrowIpc.read(ArrowIpc.toStreamBytes(batch), allocator)) {
+                            assertTrue(batch.equals(back.next()), name + " batch " + b + " after a round trip");
+                        }
+                    }
+                    assertNull(sequence.next());
+                }
+            }
+            // and concatenated (what the VectorSchemaRoot type converter does): every batch's own values
+            try (RecordBatches sequence = ArrowIpc.read(bytes, allocator);
+                 VectorSchemaRoot all = ArrowIpc.readAll(sequence, allocator)) {
+                List<Object> moods = new ArrayList<>();
+                ArrowRows.toRows(all).forEach(r -> moods.add(r.get("mood")));
+                assertEquals(Arrays.asList("sad", "ok", "happy", null, "sad", "ok", "happy", null, "sad"), moods);
+            }
+        }
+    }
+
+    /** The mood of id {@code i} in the pyarrow dictionary fixtures: MOODS[i % 4], NULL where i % 4 == 3. */
+    private static final List<String> PYARROW_MOODS = List.of("sad", "ok", "happy", "meh");
+    private static final List<String> PYARROW_TAGS = List.of("red", "green", "blue");
 
     private void assertSameBatches(RecordBatches sequence) {
         try (sequence) {
