@@ -84,7 +84,7 @@ final class IpcRecordBatches implements RecordBatches {
         if (dictionaries) {
             try {
                 current = DictionaryColumns.decode(current, reader, allocator);
-            } catch (DictionaryDecodeException e) {
+            } catch (RuntimeException e) {
                 current = null; // closed by decode
                 ended = true;
                 throw new ArrowIpcException(source, index, "cannot decode record batch " + index + ": "
