@@ -43,7 +43,14 @@ import org.apache.arrow.vector.util.VectorSchemaRootAppender;
  * recognised by its {@code ARROW1} magic), from a {@code byte[]}, an {@link InputStream} or a {@link Path}. A file
  * from a path is read through a seekable channel; a file-format {@code InputStream} is first read into memory (the
  * format's footer is at its end). The returned {@link RecordBatches} allocates from the caller's allocator and is
- * closed by the caller. Dictionary-encoded columns are refused with an {@link ArrowIpcException} naming the column.
+ * closed by the caller. Dictionary-encoded columns (pyarrow's {@code dictionary<...>}, DuckDB's enums) are decoded
+ * to plain columns of their value type as each batch is read ({@link DictionaryColumns}), with the dictionaries the
+ * input carries, so the batches hold values, not indices.
+ *
+ * <p>A root to be <em>written</em> that still has a dictionary-encoded column is refused with an
+ * {@link ArrowIpcException} naming the column: a {@link VectorSchemaRoot} does not carry the dictionaries (its
+ * reader's {@link DictionaryProvider} does), so there is nothing to write them from. Roots made here and by the
+ * {@code deltafunnel:} consumer never have one.
  */
 public final class ArrowIpc {
 
@@ -205,8 +212,9 @@ public final class ArrowIpc {
 
     private static void refuseDictionaries(String source, Field field, String path) {
         if (field.getDictionary() != null) {
-            throw new ArrowIpcException(source, 0, "column " + path + " is dictionary-encoded, which is not"
-                    + " supported; decode it before sending (e.g. pyarrow: table.cast(plain schema))", null);
+            throw new ArrowIpcException(source, 0, "column " + path + " is dictionary-encoded and a VectorSchemaRoot"
+                    + " does not carry its dictionary; decode it first (io.deltafunnel.arrow.DictionaryColumns.decode"
+                    + " with the reader that loaded it, or Arrow's DictionaryEncoder.decode)", null);
         }
         for (Field child : field.getChildren()) {
             refuseDictionaries(source, child, path + "." + child.getName());

@@ -9,6 +9,8 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 /**
  * {@link RecordBatches} over an Arrow {@link ArrowReader}: each loaded batch is moved out of the reader's root into a
  * root of its own, so that the next batch can be loaded as the look-ahead while the current one is in use.
+ * Dictionary-encoded columns are decoded to their values in that step ({@link DictionaryColumns}, with the reader's
+ * dictionaries, before the next batch may replace them); a stream without one is only moved.
  */
 final class IpcRecordBatches implements RecordBatches {
 
@@ -23,6 +25,8 @@ final class IpcRecordBatches implements RecordBatches {
     private boolean closed;
     private long index = -1;
     private boolean last;
+    /** The schema has a dictionary-encoded field (decided once, from the schema). */
+    private final boolean dictionaries;
 
     IpcRecordBatches(String source, ArrowReader reader, BufferAllocator allocator) {
         this.source = source;
@@ -30,11 +34,18 @@ final class IpcRecordBatches implements RecordBatches {
         this.allocator = allocator;
         try {
             VectorSchemaRoot root = reader.getVectorSchemaRoot();
-            ArrowIpc.refuseDictionaries(source, root.getSchema());
+            dictionaries = DictionaryColumns.present(root.getSchema());
+            if (dictionaries) {
+                // every dictionary is declared by the schema: one that cannot be decoded fails here, before any batch
+                DictionaryColumns.decodedSchema(root.getSchema(), reader);
+            }
             ahead = reader.loadNextBatch();
         } catch (IOException | RuntimeException e) {
             if (e instanceof ArrowIpcException ipc) {
                 throw ipc;
+            }
+            if (e instanceof DictionaryDecodeException dictionary) {
+                throw new ArrowIpcException(source, 0, dictionary.getMessage(), dictionary);
             }
             throw new ArrowIpcException(source, 0, "not a readable Arrow IPC stream or file: " + e.getMessage(), e);
         }
@@ -63,12 +74,23 @@ final class IpcRecordBatches implements RecordBatches {
             // a stream with a schema and no record batch: one empty batch
             index = 0;
             last = true;
-            current = VectorSchemaRoot.create(readerRoot.getSchema(), allocator);
+            current = VectorSchemaRoot.create(DictionaryColumns.decodedSchema(readerRoot.getSchema(), reader),
+                    allocator);
             current.setRowCount(0);
             return current;
         }
         current = ArrowIpc.transfer(readerRoot, allocator);
         index++;
+        if (dictionaries) {
+            try {
+                current = DictionaryColumns.decode(current, reader, allocator);
+            } catch (RuntimeException e) {
+                current = null; // closed by decode
+                ended = true;
+                throw new ArrowIpcException(source, index, "cannot decode record batch " + index + ": "
+                        + e.getMessage(), e);
+            }
+        }
         try {
             ahead = reader.loadNextBatch();
         } catch (IOException | RuntimeException e) {

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import io.deltafunnel.arrow.DictionaryColumns;
 import io.deltafunnel.handoff.BatchSizes;
 import io.deltafunnel.handoff.HandoffStats;
 import io.deltafunnel.handoff.QuerySetupException;
@@ -16,6 +17,7 @@ import io.deltafunnel.handoff.UpstreamException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.TransferPair;
 import org.duckdb.DuckDBResultSet;
 
@@ -34,6 +36,12 @@ import org.duckdb.DuckDBResultSet;
  * <p><b>Variants.</b> Delta {@code variant} values, which a Delta view hands over as raw binary parts, leave the
  * stream as JSON text ({@link VariantColumns}); a batch without one is passed through untouched.
  *
+ * <p><b>Dictionaries.</b> Dictionary-encoded columns (DuckDB {@code ENUM}s) leave the stream as plain columns of their
+ * value type ({@link DictionaryColumns}, decoded with the reader's dictionaries while they are the batch's): a root
+ * carries no dictionaries, and DuckDB sends each batch's with it, so the indices would mean nothing once the batch has
+ * left the reader. Whether the result has one is decided once per stream, from its schema; without one, nothing is
+ * copied.
+ *
  * <p><b>Input statistics.</b> {@link #stats()} counts the batches handed out (input side only).
  *
  * <p>An empty result yields exactly one empty batch that carries the result schema, marked last.
@@ -46,6 +54,8 @@ public final class ArrowBatchStream implements AutoCloseable {
     private final ArrowReader reader;
     private final AutoCloseable[] sourceResources;
 
+    /** Whether the result schema has a dictionary-encoded field; null until the schema is known. */
+    private Boolean dictionaries;
     private VectorSchemaRoot lookAhead;
     private boolean sourceExhausted;
     private boolean finished;
@@ -107,8 +117,8 @@ public final class ArrowBatchStream implements AutoCloseable {
             lookAhead = null;
             if (current == null) {
                 // Nothing at all: one empty batch that still carries the result schema.
-                current = VectorSchemaRoot.create(VariantColumns.decodedSchema(reader.getVectorSchemaRoot().getSchema()),
-                        allocator);
+                Schema schema = DictionaryColumns.decodedSchema(reader.getVectorSchemaRoot().getSchema(), reader);
+                current = VectorSchemaRoot.create(VariantColumns.decodedSchema(schema), allocator);
                 current.setRowCount(0);
                 finished = true;
             } else {
@@ -164,6 +174,14 @@ public final class ArrowBatchStream implements AutoCloseable {
         } catch (RuntimeException e) {
             owned.close();
             throw e;
+        }
+        if (dictionaries == null) {
+            dictionaries = DictionaryColumns.present(owned.getSchema());
+        }
+        if (dictionaries) {
+            // ENUMs become their values now, while the reader holds this batch's dictionaries (the next
+            // loadNextBatch may replace them); decode takes ownership of `owned`
+            owned = DictionaryColumns.decode(owned, reader, allocator);
         }
         // Delta variants (VariantStruct) become JSON text here, before the batch leaves the reader; decode takes
         // ownership of `owned` (returned unchanged when the batch has no variant).

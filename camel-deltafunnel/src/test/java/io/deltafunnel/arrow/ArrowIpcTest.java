@@ -16,9 +16,18 @@ import org.apache.arrow.flatbuf.MessageHeader;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.UInt1Vector;
+import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -168,6 +177,99 @@ class ArrowIpcTest {
             }
         }
     }
+
+    @Test
+    void dictionaryColumnsWrittenByPyarrowAreReadAsTheirValuesAndRoundTrip() throws Exception {
+        // fixtures written by pyarrow (src/test/resources/arrow/make_pyarrow_dictionary_fixtures.py): the stream
+        // replaces the mood dictionary with every batch (other values, other order), the file has one dictionary
+        for (String name : List.of("pyarrow-dictionary-stream.arrows", "pyarrow-dictionary-file.arrow")) {
+            Path path = Path.of(getClass().getResource("/arrow/" + name).toURI());
+            byte[] bytes = Files.readAllBytes(path);
+            List<RecordBatches> sources = List.of(ArrowIpc.read(path, allocator), ArrowIpc.read(bytes, allocator),
+                    ArrowIpc.read(new ByteArrayInputStream(bytes), allocator));
+            for (RecordBatches source : sources) {
+                try (RecordBatches sequence = source) {
+                    int[] sizes = {4, 3, 2};
+                    long id = 0;
+                    for (int b = 0; b < sizes.length; b++) {
+                        VectorSchemaRoot batch = sequence.next();
+                        assertEquals(sizes[b], batch.getRowCount(), name + " batch " + b);
+                        Field mood = batch.getSchema().findField("mood");
+                        assertEquals(ArrowType.Utf8.INSTANCE, mood.getType(), name);
+                        assertNull(mood.getDictionary());
+                        Field tag = batch.getSchema().findField("tags").getChildren().get(0);
+                        assertEquals(ArrowType.Utf8.INSTANCE, tag.getType(), name);
+                        assertNull(tag.getDictionary());
+                        for (Map<String, Object> row : ArrowRows.toRows(batch)) {
+                            assertEquals(id, row.get("id"));
+                            assertEquals(id % 4 == 3 ? null : PYARROW_MOODS.get((int) (id % 4)), row.get("mood"),
+                                    name + " id " + id);
+                            assertEquals("[\"" + PYARROW_TAGS.get((int) (id % 3)) + "\",\""
+                                    + PYARROW_TAGS.get((int) ((id + 1) % 3)) + "\"]", row.get("tags"));
+                            id++;
+                        }
+                        // the decoded batch writes as IPC and reads back the same
+                        try (RecordBatches back = ArrowIpc.read(ArrowIpc.toStreamBytes(batch), allocator)) {
+                            assertTrue(batch.equals(back.next()), name + " batch " + b + " after a round trip");
+                        }
+                    }
+                    assertNull(sequence.next());
+                }
+            }
+            // and concatenated (what the VectorSchemaRoot type converter does): every batch's own values
+            try (RecordBatches sequence = ArrowIpc.read(bytes, allocator);
+                 VectorSchemaRoot all = ArrowIpc.readAll(sequence, allocator)) {
+                List<Object> moods = new ArrayList<>();
+                ArrowRows.toRows(all).forEach(r -> moods.add(r.get("mood")));
+                assertEquals(Arrays.asList("sad", "ok", "happy", null, "sad", "ok", "happy", null, "sad"), moods);
+            }
+        }
+    }
+
+    @Test
+    void anIndexOutsideItsDictionaryFailsNamingColumnRowAndBatch() throws Exception {
+        // written by Arrow Java's own writer, which does not check indices: batch 0 fine, batch 1 points past "b"
+        DictionaryEncoding encoding = new DictionaryEncoding(3, false, new ArrowType.Int(8, false));
+        Schema schema = new Schema(List.of(new Field("e", new FieldType(true, new ArrowType.Int(8, false), encoding),
+                null)));
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        try (VarCharVector values = new VarCharVector("values", allocator);
+             VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
+            values.allocateNew();
+            values.setSafe(0, "a".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            values.setSafe(1, "b".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            values.setValueCount(2);
+            DictionaryProvider.MapDictionaryProvider provider = new DictionaryProvider.MapDictionaryProvider();
+            provider.put(new Dictionary(values, encoding));
+            try (ArrowStreamWriter writer = new ArrowStreamWriter(root, provider, java.nio.channels.Channels.newChannel(out))) {
+                writer.start();
+                UInt1Vector e = (UInt1Vector) root.getVector(0);
+                e.allocateNew(2);
+                e.set(0, 1);
+                e.set(1, 0);
+                root.setRowCount(2);
+                writer.writeBatch();
+                e.set(0, 0);
+                e.set(1, 2);
+                root.setRowCount(2);
+                writer.writeBatch();
+                writer.end();
+            }
+        }
+        try (RecordBatches sequence = ArrowIpc.read(out.toByteArray(), allocator)) {
+            VectorSchemaRoot first = sequence.next();
+            assertEquals(List.of(Map.of("e", "b"), Map.of("e", "a")), ArrowRows.toRows(first));
+            ArrowIpcException e = assertThrows(ArrowIpcException.class, sequence::next);
+            assertEquals(1, e.batchesRead());
+            assertTrue(e.getMessage().contains("column 'e', row 1: index 2 is outside its dictionary of 2 values"),
+                    e.getMessage());
+            assertTrue(e.getMessage().contains("record batch 1"), e.getMessage());
+        }
+    }
+
+    /** The mood of id {@code i} in the pyarrow dictionary fixtures: MOODS[i % 4], NULL where i % 4 == 3. */
+    private static final List<String> PYARROW_MOODS = List.of("sad", "ok", "happy", "meh");
+    private static final List<String> PYARROW_TAGS = List.of("red", "green", "blue");
 
     private void assertSameBatches(RecordBatches sequence) {
         try (sequence) {

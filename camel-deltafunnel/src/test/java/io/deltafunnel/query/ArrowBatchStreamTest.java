@@ -91,6 +91,49 @@ class ArrowBatchStreamTest {
     }
 
     @Test
+    void enumColumnsLeaveTheStreamAsTheirValuesBatchByBatch() throws Exception {
+        try (java.sql.Statement s = connection.createStatement()) {
+            s.execute("CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy')");
+        }
+        List<String> moods = new ArrayList<>();
+        List<String> lists = new ArrayList<>();
+        try (ArrowBatchStream stream = ArrowBatchStream.open("t", connection,
+                "SELECT CASE WHEN i % 4 = 3 THEN NULL ELSE (['sad','ok','happy'])[i % 3 + 1] END::mood AS m,"
+                        + " [(['sad','ok','happy'])[(i + 1) % 3 + 1]::mood] AS l FROM range(10) t(i) ORDER BY i",
+                3, allocator)) {
+            for (ArrowBatch next = stream.next(); next != null; next = stream.next()) {
+                try (ArrowBatch batch = next) {
+                    // a plain Utf8 column: no dictionary left that the batch's consumer would need
+                    Field m = batch.root().getSchema().findField("m");
+                    assertEquals(ArrowType.Utf8.INSTANCE, m.getType());
+                    assertNull(m.getDictionary());
+                    for (java.util.Map<String, Object> row : io.deltafunnel.arrow.ArrowRows.toRows(batch.root())) {
+                        moods.add((String) row.get("m"));
+                        lists.add((String) row.get("l"));
+                    }
+                }
+            }
+        }
+        List<String> expected = new ArrayList<>();
+        List<String> expectedLists = new ArrayList<>();
+        List<String> values = List.of("sad", "ok", "happy");
+        for (int i = 0; i < 10; i++) {
+            expected.add(i % 4 == 3 ? null : values.get(i % 3));
+            expectedLists.add("[\"" + values.get((i + 1) % 3) + "\"]");
+        }
+        assertEquals(expected, moods);
+        assertEquals(expectedLists, lists);
+        // an empty result carries the decoded schema too
+        try (ArrowBatchStream stream = ArrowBatchStream.open("t", connection,
+                "SELECT 'ok'::mood AS m FROM range(3) WHERE false", 3, allocator);
+             ArrowBatch batch = stream.next()) {
+            assertEquals(0, batch.rowCount());
+            assertEquals(ArrowType.Utf8.INSTANCE, batch.root().getSchema().findField("m").getType());
+            assertNull(batch.root().getSchema().findField("m").getDictionary());
+        }
+    }
+
+    @Test
     void badSqlFailsAtSetupWithDuckDbsMessage() {
         QuerySetupException e = assertThrows(QuerySetupException.class,
                 () -> ArrowBatchStream.open("deltafunnel:x", connection, "SELEC nonsense", 1024, allocator));

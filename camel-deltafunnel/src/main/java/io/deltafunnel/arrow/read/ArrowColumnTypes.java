@@ -30,7 +30,9 @@ import org.apache.arrow.vector.types.pojo.Field;
  * </table>
  *
  * <p>Unsupported, raising {@link UnsupportedArrowTypeException}: Null, Interval, Duration, Union, ListView,
- * LargeListView, RunEndEncoded, other extension types' unsupported storage, and dictionary-encoded fields.
+ * LargeListView, RunEndEncoded, other extension types' unsupported storage, and dictionary-encoded fields (their
+ * dictionary is not in the root; the consumer and the IPC readers decode them to their value type before a root
+ * reaches this point, so only a root made elsewhere still has one).
  */
 public final class ArrowColumnTypes {
 
@@ -47,8 +49,12 @@ public final class ArrowColumnTypes {
      */
     public static ArrowColumnType forField(Field field) {
         if (field.getDictionary() != null) {
-            throw unsupported(field, field.getType(), "dictionary-encoded columns are not supported"
-                    + " (decode them in the query, e.g. CAST(col AS VARCHAR))");
+            // deltafunnel: and the IPC bodies arrive decoded (io.deltafunnel.arrow.DictionaryColumns); a root made
+            // elsewhere carries indices without the dictionary (that lives in its reader's DictionaryProvider)
+            throw unsupported(field, field.getType(), "the column is dictionary-encoded and a VectorSchemaRoot does"
+                    + " not carry its dictionary, so its values are unknown here; decode it before sending"
+                    + " (io.deltafunnel.arrow.DictionaryColumns.decode with its reader, or Arrow's"
+                    + " DictionaryEncoder.decode), or send the batch as Arrow IPC, which carries the dictionaries");
         }
         Map<String, String> metadata = field.getMetadata();
         if (metadata != null && "arrow.uuid".equals(metadata.get(EXTENSION_NAME_KEY))

@@ -38,7 +38,9 @@ import java.util.Set;
  * <p><b>ADD.</b> The new columns go to the end, in the order written. A nullable column reads NULL in the existing
  * rows, also with a DEFAULT (unless {@code WITH VALUES}); a NOT NULL column with a DEFAULT gets the default in every
  * existing row; a NOT NULL column without one is allowed only on an empty table (4901 otherwise). A name that the
- * table (or the statement) already has is 2705. The whole statement is checked before anything changes.
+ * table (or the statement) already has is 2705. The whole statement is checked before anything changes, against the
+ * table as it is once this session holds its Sch-M lock (so two sessions adding the same column at once: the second
+ * gets 2705, as on SQL Server).
  *
  * <p><b>ALTER COLUMN.</b> The column keeps its place and values, converted to the new type; without {@code NOT NULL}
  * it becomes nullable (SQL Server's rule for ALTER COLUMN). Existing values that do not fit the new type are 8115
@@ -95,18 +97,27 @@ final class AlterColumnDdl {
     void execute(Stmt st) throws SqlServerError, SQLException, java.io.IOException {
         ddl.refuseInTransaction(st.text);
         ObjectName n = ObjectName.at(st.tokens, 2);
-        TableDef t = s.catalog().table(n.schema, n.name);
-        if (t == null) {
-            throw ErrorCatalog.ALTER_TABLE_NO_OBJECT.error("Cannot find the object \"" + n.name
-                    + "\" because it does not exist or you do not have permissions.");
-        }
-        s.locks.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
+        TableDef waitedFor = table(n);
+        s.locks.lock(waitedFor, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
+        // read the definition again under Sch-M: another session's ALTER may have changed the table (or dropped
+        // it) while this one waited, and SQL Server checks against the table as that one left it (2705 for a column
+        // it added); the definition read before the wait would also overwrite its change in the catalog
+        TableDef t = table(n);
         if (st.kw(n.next, "ADD")) {
             add(t, AlterColumnParser.parseAdd(st.tokens, n.next + 1, t.name(), s));
         } else {
             alter(t, AlterColumnParser.parseAlter(st.tokens, n.next + 2));
         }
         ctx.done(DoneStatus.CMD_NONE, -1);
+    }
+
+    private TableDef table(ObjectName n) throws SqlServerError {
+        TableDef t = s.catalog().table(n.schema, n.name);
+        if (t == null) {
+            throw ErrorCatalog.ALTER_TABLE_NO_OBJECT.error("Cannot find the object \"" + n.name
+                    + "\" because it does not exist or you do not have permissions.");
+        }
+        return t;
     }
 
     // ---- ADD ------------------------------------------------------------------------------------------------

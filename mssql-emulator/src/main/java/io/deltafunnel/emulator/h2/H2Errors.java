@@ -104,6 +104,10 @@ public final class H2Errors {
                 return ErrorCatalog.INVALID_OBJECT_NAME.error("Invalid object name '" + unquote(firstQuoted) + "'.");
             case ErrorCode.COLUMN_NOT_FOUND_1:
                 return ErrorCatalog.INVALID_COLUMN_NAME.error("Invalid column name '" + columnOnly(firstQuoted) + "'.");
+            case ErrorCode.DUPLICATE_COLUMN_NAME_1:
+                return ErrorCatalog.DUPLICATE_COLUMN_NAME.error("Column names in each table must be unique. Column name '"
+                        + columnOnly(firstQuoted) + "' in table '" + (table == null ? "?" : table.name())
+                        + "' is specified more than once.");
             case ErrorCode.TABLE_OR_VIEW_ALREADY_EXISTS_1:
                 return ErrorCatalog.OBJECT_EXISTS.error("There is already an object named '"
                         + columnOnly(firstQuoted) + "' in the database.");
