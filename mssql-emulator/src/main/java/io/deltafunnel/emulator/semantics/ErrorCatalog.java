@@ -278,6 +278,9 @@ public enum ErrorCatalog {
     /** SQL Server message 8169. */
     UNIQUEIDENTIFIER_CONVERSION(8169, 16, 2,
             "Conversion failed when converting from a character string to uniqueidentifier."),
+    /** SQL Server message 8178. */
+    PARAMETERIZED_QUERY_MISSING(8178, 16, 1,
+            "The parameterized query '%.*ls' expects the parameter '%.*ls', which was not supplied."),
     /** SQL Server message 8179. */
     NO_PREPARED_HANDLE(8179, 16, 1,
             "Could not find prepared statement with handle %d."),
