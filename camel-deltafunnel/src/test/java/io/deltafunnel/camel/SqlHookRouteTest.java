@@ -39,8 +39,11 @@ class SqlHookRouteTest extends SqlHookScenarios {
                 + " VALUES (@deltafunnel_hook, @deltafunnel_rows)";
         // The hook's batch (inside sp_executesql) fails once with a deadlock, before anything of it runs.
         SERVER.emulator().faults().failStatement("post-marker", 1205);
-        runRoute(source(FIFTY, 10), mssql("transaction=batch&retryDelay=10&preSql=" + raw(auditHook())
-                + "&postSql=" + raw(post)), 5, null);
+        try (LogLines log = new LogLines(io.deltafunnel.mssql.run.RunWriter.class)) {
+            runRoute(source(FIFTY, 10), mssql("transaction=batch&retryDelay=10&preSql=" + raw(auditHook())
+                    + "&postSql=" + raw(post)), 5, null);
+            assertEquals(1, log.containing("transient failure").size(), log.all()::toString);
+        }
         assertTrue(finalFailures().isEmpty(), () -> failures.toString());
         assertEquals(50, count(table), "the last batch is not written twice");
         assertEquals(List.of(List.of("preSql", 0L), List.of("postSql", 50L)),
