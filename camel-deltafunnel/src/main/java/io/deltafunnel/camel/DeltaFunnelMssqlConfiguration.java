@@ -84,8 +84,9 @@ public class DeltaFunnelMssqlConfiguration {
             + " concatenated into it: it reads the run's values from the T-SQL variables @deltafunnel_run_id,"
             + " @deltafunnel_target, @deltafunnel_schema, @deltafunnel_table, @deltafunnel_write_mode,"
             + " @deltafunnel_rows (rows accepted so far), @deltafunnel_batches, @deltafunnel_load_id (sharded loads) and"
-            + " @deltafunnel_hook. A failure rolls the run back. With transaction=batch it runs once per run in a"
-            + " transaction of its own; in a sharded load once, in the final step's transaction.")
+            + " @deltafunnel_hook. A failure rolls the run back. With transaction=batch it runs once per run, in a"
+            + " transaction of its own (append, truncate) or in the final step's (replace, merge); in a sharded load"
+            + " once, in the final step's transaction.")
     private String preSql;
 
     @UriParam(label = "producer", description = "T-SQL the producer runs inside the run's transaction after the last"
