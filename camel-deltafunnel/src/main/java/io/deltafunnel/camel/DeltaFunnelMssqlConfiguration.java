@@ -77,6 +77,26 @@ public class DeltaFunnelMssqlConfiguration {
             + " run's transaction and stays when the run fails. Case-insensitive.")
     private String schemaEvolution = "none";
 
+    @UriParam(label = "producer", description = "T-SQL the producer runs inside the run's transaction before the"
+            + " first batch (after the truncate with writeMode=truncate; with replace and merge at the start of the"
+            + " final step, before the target changes); or where to read it from, as for the consumer's query:"
+            + " resource:classpath:sql/pre.sql, file:/etc/pre.sql. Lines holding only GO separate batches. No value is"
+            + " concatenated into it: it reads the run's values from the T-SQL variables @deltafunnel_run_id,"
+            + " @deltafunnel_target, @deltafunnel_schema, @deltafunnel_table, @deltafunnel_write_mode,"
+            + " @deltafunnel_rows (rows accepted so far), @deltafunnel_batches, @deltafunnel_load_id (sharded loads) and"
+            + " @deltafunnel_hook. A failure rolls the run back. With transaction=batch it runs once per run, in a"
+            + " transaction of its own (append, truncate) or in the final step's (replace, merge); in a sharded load"
+            + " once, in the final step's transaction.")
+    private String preSql;
+
+    @UriParam(label = "producer", description = "T-SQL the producer runs inside the run's transaction after the last"
+            + " batch or the final step (replace, merge, a sharded load's final step) and before the commit; text or a"
+            + " resource:/file: reference and the same variables as preSql, @deltafunnel_rows holding the rows of the"
+            + " run. A failure rolls the run back. With transaction=batch it runs once per run in a transaction of"
+            + " its own after the last batch's commit (append, truncate) or in the final step's transaction (replace,"
+            + " merge).")
+    private String postSql;
+
     @UriParam(label = "producer", description = "Comma-separated target key columns, for writeMode=merge.")
     private String keyColumns;
 
@@ -199,7 +219,8 @@ public class DeltaFunnelMssqlConfiguration {
         TableName name = TableName.parse(table);
         return new BulkLoadSettings(name, writeMode, transaction, createTable, BulkLoadSettings.parseList(keyColumns),
                 BulkLoadSettings.parseMapping(columnMapping), tableLock, checkConstraints, fireTriggers, keepNulls,
-                keepIdentity, bulkBatchSize, timeout, replaceStrategy, SchemaEvolution.parse(schemaEvolution));
+                keepIdentity, bulkBatchSize, timeout, replaceStrategy, SchemaEvolution.parse(schemaEvolution),
+                new BulkLoadSettings.Hooks(preSql, postSql));
     }
 
     /** The retry policy built from maxRetries, retryDelay, retryBackoffMultiplier and maxRetryDelay. */
@@ -259,6 +280,22 @@ public class DeltaFunnelMssqlConfiguration {
 
     public void setSchemaEvolution(String schemaEvolution) {
         this.schemaEvolution = schemaEvolution;
+    }
+
+    public String getPreSql() {
+        return preSql;
+    }
+
+    public void setPreSql(String preSql) {
+        this.preSql = preSql;
+    }
+
+    public String getPostSql() {
+        return postSql;
+    }
+
+    public void setPostSql(String postSql) {
+        this.postSql = postSql;
     }
 
     public ReplaceStrategy getReplaceStrategy() {

@@ -87,9 +87,16 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
         this.configuration = configuration;
     }
 
-    /** The bulk-load settings of this endpoint. */
+    /**
+     * The bulk-load settings of this endpoint, with preSql and postSql read from the resource they name
+     * ({@code resource:classpath:...}, {@code file:...}; {@link QueryReference}), so that the plain packages get text.
+     */
     public BulkLoadSettings settings() {
-        return configuration.settings();
+        BulkLoadSettings settings = configuration.settings();
+        String where = "deltafunnel-mssql:" + configuration.getTable();
+        return settings.withHooks(new BulkLoadSettings.Hooks(
+                QueryReference.resolve(getCamelContext(), where + " preSql", settings.hooks().preSql()),
+                QueryReference.resolve(getCamelContext(), where + " postSql", settings.hooks().postSql())));
     }
 
     /** The retry policy built from maxRetries, retryDelay, retryBackoffMultiplier and maxRetryDelay. */

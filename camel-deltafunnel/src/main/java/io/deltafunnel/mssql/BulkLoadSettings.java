@@ -16,13 +16,36 @@ import java.util.Objects;
  * @param timeoutSeconds bulk copy and statement timeout; 0 = none
  * @param replaceStrategy how {@link WriteMode#REPLACE} puts the staging table in place (switch or copy)
  * @param schemaEvolution what a run does when the source's columns and the target's no longer agree
+ * @param hooks         the SQL the producer runs around the load ({@code preSql}, {@code postSql}); {@link Hooks#NONE}
+ *                      when null
  */
 public record BulkLoadSettings(TableName table, WriteMode writeMode, TransactionMode transactionMode,
         boolean createTable, List<String> keyColumns, Map<String, String> columnMapping, boolean tableLock,
         boolean checkConstraints, boolean fireTriggers, boolean keepNulls, boolean keepIdentity, int bulkBatchSize,
-        int timeoutSeconds, ReplaceStrategy replaceStrategy, SchemaEvolution schemaEvolution) {
+        int timeoutSeconds, ReplaceStrategy replaceStrategy, SchemaEvolution schemaEvolution, Hooks hooks) {
+
+    /**
+     * The statements a run executes around its load, as T-SQL text (a {@code resource:} reference is resolved by the
+     * Camel layer before it gets here); null or blank for none. How and where they run: {@code mssql.session.SqlHooks}.
+     */
+    public record Hooks(String preSql, String postSql) {
+
+        /** No hooks. */
+        public static final Hooks NONE = new Hooks(null, null);
+
+        public Hooks {
+            preSql = preSql == null || preSql.isBlank() ? null : preSql;
+            postSql = postSql == null || postSql.isBlank() ? null : postSql;
+        }
+
+        /** True when neither hook is set. */
+        public boolean none() {
+            return preSql == null && postSql == null;
+        }
+    }
 
     public BulkLoadSettings {
+        hooks = hooks == null ? Hooks.NONE : hooks;
         replaceStrategy = replaceStrategy == null ? ReplaceStrategy.AUTO : replaceStrategy;
         schemaEvolution = schemaEvolution == null ? SchemaEvolution.NONE : schemaEvolution;
         Objects.requireNonNull(table, "table");
@@ -41,14 +64,24 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
         }
     }
 
-    /** As the canonical constructor with {@link ReplaceStrategy#AUTO} and {@link SchemaEvolution#NONE}. */
+    /** As the canonical constructor with {@link ReplaceStrategy#AUTO}, {@link SchemaEvolution#NONE}, no hooks. */
     public BulkLoadSettings(TableName table, WriteMode writeMode, TransactionMode transactionMode,
             boolean createTable, List<String> keyColumns, Map<String, String> columnMapping, boolean tableLock,
             boolean checkConstraints, boolean fireTriggers, boolean keepNulls, boolean keepIdentity, int bulkBatchSize,
             int timeoutSeconds) {
         this(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock, checkConstraints,
                 fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, ReplaceStrategy.AUTO,
-                SchemaEvolution.NONE);
+                SchemaEvolution.NONE, Hooks.NONE);
+    }
+
+    /** As the canonical constructor without hooks. */
+    public BulkLoadSettings(TableName table, WriteMode writeMode, TransactionMode transactionMode,
+            boolean createTable, List<String> keyColumns, Map<String, String> columnMapping, boolean tableLock,
+            boolean checkConstraints, boolean fireTriggers, boolean keepNulls, boolean keepIdentity, int bulkBatchSize,
+            int timeoutSeconds, ReplaceStrategy replaceStrategy, SchemaEvolution schemaEvolution) {
+        this(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock, checkConstraints,
+                fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy, schemaEvolution,
+                Hooks.NONE);
     }
 
     /** Defaults: append, transaction per run, no createTable, by-name mapping, no bulk hints. */
@@ -60,43 +93,49 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
     public BulkLoadSettings withWriteMode(WriteMode mode, List<String> keys) {
         return new BulkLoadSettings(table, mode, transactionMode, createTable, keys, columnMapping, tableLock,
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                schemaEvolution);
+                schemaEvolution, hooks);
     }
 
     public BulkLoadSettings withTransactionMode(TransactionMode mode) {
         return new BulkLoadSettings(table, writeMode, mode, createTable, keyColumns, columnMapping, tableLock,
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                schemaEvolution);
+                schemaEvolution, hooks);
     }
 
     public BulkLoadSettings withCreateTable(boolean create) {
         return new BulkLoadSettings(table, writeMode, transactionMode, create, keyColumns, columnMapping, tableLock,
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                schemaEvolution);
+                schemaEvolution, hooks);
     }
 
     public BulkLoadSettings withColumnMapping(Map<String, String> mapping) {
         return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, mapping, tableLock,
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                schemaEvolution);
+                schemaEvolution, hooks);
     }
 
     public BulkLoadSettings withReplaceStrategy(ReplaceStrategy strategy) {
         return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock,
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, strategy,
-                schemaEvolution);
+                schemaEvolution, hooks);
     }
 
     public BulkLoadSettings withTableLock(boolean lock) {
         return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, lock,
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                schemaEvolution);
+                schemaEvolution, hooks);
     }
 
     public BulkLoadSettings withSchemaEvolution(SchemaEvolution evolution) {
         return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock,
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                evolution);
+                evolution, hooks);
+    }
+
+    public BulkLoadSettings withHooks(Hooks newHooks) {
+        return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock,
+                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
+                schemaEvolution, newHooks);
     }
 
     /** Parses {@code a,b , c} into trimmed non-empty names. */

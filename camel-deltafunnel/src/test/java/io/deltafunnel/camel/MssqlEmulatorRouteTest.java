@@ -43,34 +43,65 @@ class MssqlEmulatorRouteTest extends AbstractMssqlScenarios {
     }
 
     /**
-     * The emulator refuses ALTER TABLE ... ADD PRIMARY KEY (README, differences): building the target's shape on the
-     * staging table fails after the load, so replaceStrategy=auto copies (one log line with the error) and
-     * replaceStrategy=switch fails with the target as before. SQL Server builds the key and switches.
+     * A target with a PRIMARY KEY and a UNIQUE constraint is replaced by a switch, not copied: the staging table gets
+     * both keys (ALTER TABLE ... ADD CONSTRAINT, TargetShape), and the target keeps its object (its object_id, to
+     * which SQL Server ties its permissions), its keys and their enforcement.
+     */
+    @Test
+    void aPrimaryKeyTargetIsSwitchedAndKeepsItsKeys() throws Exception {
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL CONSTRAINT [pk_" + table + "] PRIMARY KEY,"
+                + " [name] nvarchar(20) NULL CONSTRAINT [uq_" + table + "] UNIQUE)");
+        seedOld(1);
+        List<List<Object>> shape = indexesAndChecks();
+        assertEquals(List.of(List.of("pk_" + table, "CLUSTERED"), List.of("uq_" + table, "NONCLUSTERED")), shape);
+        Object objectId = query("SELECT OBJECT_ID('dbo." + table + "')").get(0).get(0);
+        try (LogLines log = new LogLines(io.deltafunnel.mssql.session.TableSwitch.class)) {
+            runRoute(source(FIFTY, 10), mssql("writeMode=replace&replaceStrategy=switch"), 5, null);
+            assertTrue(failures.isEmpty(), () -> failures.toString());
+            assertEquals(1, log.containing("by ALTER TABLE ... SWITCH").size(), log.all()::toString);
+            assertEquals(List.of(), log.containing("instead of switching"), log.all()::toString);
+        }
+        assertEquals(fiftyNewRows(), contents());
+        assertEquals(shape, indexesAndChecks(), "the target keeps its keys");
+        assertEquals(objectId, query("SELECT OBJECT_ID('dbo." + table + "')").get(0).get(0), "the same object");
+        assertEquals(2627, assertThrowsSql(() -> exec("INSERT INTO [dbo].[" + table + "] ([id]) VALUES (3)")));
+        assertNoStagingOrHolding();
+        stopAndAssertNoArrowLeak();
+    }
+
+    /**
+     * A staging shape that cannot be built (the loaded rows repeat a primary key value: 1505 building the key on the
+     * staging table, after the load): replaceStrategy=switch fails with the target as before; auto logs one line with
+     * the error and copies, where the duplicate fails the run (2627) with the target as before.
      */
     @Test
     void aStagingShapeThatCannotBeBuiltMakesAutoCopyAndSwitchFail() throws Exception {
         exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL PRIMARY KEY, [name] nvarchar(20) NULL)");
         seedOld(7);
         List<List<Object>> before = contents();
+        String duplicates = "SELECT (i % 40)::INTEGER AS id, 'v' || i AS name FROM range(0, 50) t(i) ORDER BY i";
         try (LogLines log = new LogLines(io.deltafunnel.mssql.session.TableSwitch.class)) {
-            runRoute(source(FIFTY, 10), mssql("writeMode=replace&replaceStrategy=switch&maxRetries=0"), 5, null);
+            runRoute(source(duplicates, 10), mssql("writeMode=replace&replaceStrategy=switch&maxRetries=0"), 5, null);
             BulkLoadException e = singleFailure();
             assertTrue(e instanceof io.deltafunnel.mssql.session.SwitchRefusedException, e::toString);
-            assertTrue(e.getMessage().contains(table) && e.getMessage().contains("50100"), e.getMessage());
+            assertTrue(e.getMessage().contains(table) && e.getMessage().contains("1505"), e.getMessage());
             assertEquals(before, contents());
-            assertEquals(List.of(), query("SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_NAME LIKE '"
-                    + table + "[_][_]df[_]%'"));
+            assertNoStagingOrHolding();
             failures.clear();
-            runRoute(source(FIFTY, 10), mssql("writeMode=replace"), 5, null);
-            assertTrue(failures.isEmpty(), () -> failures.toString());
+            runRoute(source(duplicates, 10), mssql("writeMode=replace&maxRetries=0"), 5, null);
+            assertEquals(2627, singleFailure().errorNumber(), () -> failures.toString());
             List<String> reasons = log.containing("instead of switching");
             assertEquals(1, reasons.size(), log.all()::toString);
-            assertTrue(reasons.get(0).startsWith("WARN") && reasons.get(0).contains("error 50100"), reasons::toString);
+            assertTrue(reasons.get(0).startsWith("WARN") && reasons.get(0).contains("error 1505"), reasons::toString);
         }
-        assertEquals(fiftyNewRows(), contents());
-        assertEquals(List.of(), query("SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_NAME LIKE '"
-                + table + "[_][_]df[_]%'"));
+        assertEquals(before, contents());
+        assertNoStagingOrHolding();
         stopAndAssertNoArrowLeak();
+    }
+
+    /** The error number of the SQLException {@code r} throws. */
+    private static int assertThrowsSql(org.junit.jupiter.api.function.Executable r) {
+        return org.junit.jupiter.api.Assertions.assertThrows(SQLException.class, r).getErrorCode();
     }
 
     @Test

@@ -227,4 +227,32 @@ class ShardedWriteModesRouteTest extends EmulatorRouteTestSupport {
     void mergeWithOneTwoAndFourShards() throws Exception {
         shardedEqualsUnsharded("merge");
     }
+
+    /**
+     * The SQL hooks of a sharded load (truncate, 2 shards) run once per load, in the final step's transaction:
+     * preSql after the truncate (it sees an empty target), postSql after the rows went in; both see the load's id
+     * and its rows (all shards').
+     */
+    @Test
+    void shardedLoadRunsTheHooksOnceInTheFinalStep() throws Exception {
+        CdfTableWriter w = table("t_hooks", false);
+        List<String> expected = snapshot(w.path());
+        String audit = table + "_audit";
+        dropIfExists(audit);
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL, [name] nvarchar(50), [amount] float)",
+                "INSERT INTO [dbo].[" + table + "] VALUES (1, 'stale', -1), (999, 'gone', -1)",
+                "CREATE TABLE [dbo].[" + audit + "] ([hook] nvarchar(10), [n] bigint, [load_id] nvarchar(200),"
+                        + " [seen] bigint)");
+        String hook = "DECLARE @seen bigint; SELECT @seen = COUNT(*) FROM [dbo].[" + table + "]; INSERT INTO [dbo].["
+                + audit + "] ([hook], [n], [load_id], [seen]) VALUES (@deltafunnel_hook, @deltafunnel_rows,"
+                + " @deltafunnel_load_id, @seen)";
+        loadSharded(w.path(), 2, "", "writeMode=truncate&preSql=RAW(" + hook + ")&postSql=RAW(" + hook + ")");
+        assertEquals(expected, target());
+        assertFinalStepRanOnce(2, expected.size());
+        Object loadId = query("SELECT [load_id] FROM [dbo].[deltafunnel_state_loads]").get(0).get(0);
+        long n = expected.size();
+        assertEquals(List.of(List.of("preSql", n, loadId, 0L), List.of("postSql", n, loadId, n)),
+                query("SELECT [hook], [n], [load_id], [seen] FROM [dbo].[" + audit + "] ORDER BY [hook] DESC"));
+        dropIfExists(audit);
+    }
 }

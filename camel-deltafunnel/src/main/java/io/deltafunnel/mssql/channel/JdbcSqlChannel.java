@@ -85,6 +85,34 @@ public final class JdbcSqlChannel implements SqlChannel {
     }
 
     @Override
+    public void executeAll(String sql, Object... params) throws SQLException {
+        try (PreparedStatement ps = prepare(sql, params)) {
+            boolean results = ps.execute();
+            // mssql-jdbc raises a statement's error only when its result is reached: read them all.
+            while (results || ps.getUpdateCount() != -1) {
+                if (results) {
+                    try (ResultSet rs = ps.getResultSet()) {
+                        while (rs.next()) {
+                            // dropped
+                        }
+                    }
+                }
+                results = ps.getMoreResults();
+            }
+        }
+    }
+
+    @Override
+    public int errorLine(SQLException e) {
+        for (SQLException s = e; s != null; s = s.getNextException()) {
+            if (s instanceof com.microsoft.sqlserver.jdbc.SQLServerException x && x.getSQLServerError() != null) {
+                return (int) x.getSQLServerError().getLineNumber();
+            }
+        }
+        return 0;
+    }
+
+    @Override
     public List<Object[]> query(String sql, Object... params) throws SQLException {
         List<Object[]> rows = new ArrayList<>();
         try (PreparedStatement ps = prepare(sql, params); ResultSet rs = ps.executeQuery()) {

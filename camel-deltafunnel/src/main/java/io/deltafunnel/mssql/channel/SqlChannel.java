@@ -59,6 +59,20 @@ public interface SqlChannel extends SqlStatements, AutoCloseable {
      */
     void bulkWrite(TableName destination, BulkBatch batch, BulkLoadSettings settings) throws SQLException;
 
+    /**
+     * Runs a parameterised batch to its end: every result of every statement in it (row counts, result sets) is
+     * read and dropped, so that an error raised by any of its statements, not only the first, fails the call. For
+     * user SQL (the hooks); the direct channel reads whole replies anyway.
+     */
+    default void executeAll(String sql, Object... params) throws SQLException {
+        update(sql, params);
+    }
+
+    /** The line of the batch SQL Server named in {@code e}'s error (1-based), or 0 when the channel does not know it. */
+    default int errorLine(SQLException e) {
+        return 0;
+    }
+
     /** A short name for logs: {@code driver} or {@code direct}. */
     String encoder();
 

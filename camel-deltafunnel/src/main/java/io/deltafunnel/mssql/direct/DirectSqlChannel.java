@@ -60,6 +60,11 @@ public final class DirectSqlChannel implements SqlChannel {
     }
 
     @Override
+    public int errorLine(SQLException e) {
+        return e.getCause() instanceof DirectTdsException d ? d.line() : 0;
+    }
+
+    @Override
     public List<Object[]> query(String sql, Object... params) throws SQLException {
         return run(() -> connection.execute(sql, params).rows());
     }

@@ -75,11 +75,21 @@ public final class BulkLoadSession implements RunSession {
     private StateTable stateTable;
     /** A replace run's final step (switch or copy), planned at set-up; null for other write modes. */
     private TableSwitch replace;
+    /** The run's SQL hooks (preSql, postSql). */
+    private final SqlHooks hooks;
+    /** With transaction=batch and append/truncate: preSql is committed (a resumed session must not repeat it). */
+    private boolean preSqlCommitted;
+    /**
+     * With transaction=batch and append/truncate: every batch is committed and only postSql is left (a resumed
+     * session runs postSql without writing the batch again).
+     */
+    private boolean batchesCommitted;
 
     private BulkLoadSession(String runId, BulkLoadSettings settings, SqlChannelProvider provider) {
         this.runId = runId;
         this.settings = settings;
         this.startProvider = provider;
+        this.hooks = SqlHooks.of(settings);
     }
 
     /** A new session for run {@code runId}; nothing is opened until the first batch. */
@@ -138,6 +148,8 @@ public final class BulkLoadSession implements RunSession {
         next.stats = statsBeforeBatch;
         next.statsBeforeBatch = statsBeforeBatch;
         next.truncateCommitted = truncateCommitted;
+        next.preSqlCommitted = preSqlCommitted;
+        next.batchesCommitted = batchesCommitted;
         return next.recording(incremental);
     }
 
@@ -165,18 +177,24 @@ public final class BulkLoadSession implements RunSession {
         }
         int rows = root.getRowCount();
         statsBeforeBatch = stats;
-        stats = stats.withInputBatch(rows);
+        // A resumed run whose batches are all committed (postSql failed after them): only postSql is left.
+        boolean onlyPostSql = batchesCommitted;
+        if (!onlyPostSql) {
+            stats = stats.withInputBatch(rows);
+        }
         try {
             if (setup == null) {
                 prepare(root.getSchema());
             }
-            setup.writeBatch(root, stats.outputRows(), "", context());
-            HandoffStats accepted = stats.withOutputBatch(rows);
-            if (settings.transactionMode() == TransactionMode.BATCH) {
-                // Counted only once committed: the output counters never claim more than the target holds.
-                commit();
+            if (!onlyPostSql) {
+                setup.writeBatch(root, stats.outputRows(), "", context());
+                HandoffStats accepted = stats.withOutputBatch(rows);
+                if (settings.transactionMode() == TransactionMode.BATCH) {
+                    // Counted only once committed: the output counters never claim more than the target holds.
+                    commit();
+                }
+                stats = accepted;
             }
-            stats = accepted;
             if (last) {
                 finish();
             }
@@ -234,6 +252,26 @@ public final class BulkLoadSession implements RunSession {
                 truncateCommitted = true;
             }
         }
+        if (!staged() && !preSqlCommitted && hooks.has(SqlHooks.Hook.PRE_SQL)) {
+            // append/truncate: before the first batch, after the truncate, in the run's transaction (with
+            // transaction=batch in a transaction of its own). replace/merge run it in the final step.
+            runHook(SqlHooks.Hook.PRE_SQL);
+            if (settings.transactionMode() == TransactionMode.BATCH) {
+                commit();
+                preSqlCommitted = true;
+            }
+        }
+    }
+
+    /** replace and merge: the batches go to a staging table, the target changes only in the final step. */
+    private boolean staged() {
+        return settings.writeMode() == WriteMode.REPLACE || settings.writeMode() == WriteMode.MERGE;
+    }
+
+    /** Runs {@code hook} on the run's channel, in its open transaction, with the run's values. */
+    private void runHook(SqlHooks.Hook hook) {
+        hooks.run(hook, channel(), new SqlHooks.RunValues(runId, setup.target(), settings.writeMode(),
+                stats.outputRows(), stats.outputBatches(), null), "Run " + runId, this::context);
     }
 
     /** The run's open channel (the set-up's), or null before the first batch and once closed. */
@@ -258,6 +296,7 @@ public final class BulkLoadSession implements RunSession {
                     replace.prepare(channel, false);
                     channel.setAutoCommit(false);
                 }
+                runHook(SqlHooks.Hook.PRE_SQL); // in the final transaction, before the target changes
                 replace.apply(channel, () -> {
                     execute("TRUNCATE TABLE " + target.quoted());
                     setup.withIdentityInsert(() -> execute(setup.staging().insertInto(target,
@@ -265,10 +304,20 @@ public final class BulkLoadSession implements RunSession {
                     return 0;
                 }, () -> 0);
             }
-            case MERGE -> setup.withIdentityInsert(() -> execute(setup.mergeSql()));
+            case MERGE -> {
+                runHook(SqlHooks.Hook.PRE_SQL); // in the final transaction, before the target changes
+                setup.withIdentityInsert(() -> execute(setup.mergeSql()));
+            }
             default -> {
+                if (settings.transactionMode() == TransactionMode.BATCH && hooks.has(SqlHooks.Hook.POST_SQL)) {
+                    // Every batch is committed: postSql gets a transaction of its own; a resumed session after its
+                    // failure runs only postSql.
+                    batchesCommitted = true;
+                    statsBeforeBatch = stats;
+                }
             }
         }
+        runHook(SqlHooks.Hook.POST_SQL); // after the last batch or the final step, before the commit
         if (incremental != null) {
             // In the transaction that commits the data: both or neither.
             stateTable.record(channel, incremental, runId, context());

@@ -8,9 +8,11 @@ import io.deltafunnel.handoff.IncrementalLoad;
 import io.deltafunnel.handoff.ShardAssignment;
 import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.BulkLoadSettings;
+import io.deltafunnel.mssql.WriteMode;
 import io.deltafunnel.mssql.channel.SqlChannel;
 import io.deltafunnel.mssql.session.LoadStatus;
 import io.deltafunnel.mssql.session.RunSetup;
+import io.deltafunnel.mssql.session.SqlHooks;
 import io.deltafunnel.mssql.session.StagingTable;
 import io.deltafunnel.mssql.session.TableSwitch;
 import io.deltafunnel.mssql.state.StateTable;
@@ -21,9 +23,11 @@ import org.slf4j.LoggerFactory;
 /**
  * A sharded load's final step (docs/sharding.md, step 5), tried by every shard's run once its share is committed
  * (or found done), in a new transaction on the run's channel: with the load row locked ({@code UPDLOCK, HOLDLOCK}),
- * when the load is still open and all N shard rows are done, the staging table goes into the target (append:
+ * when the load is still open and all N shard rows are done, the load's {@code preSql} runs (once per load, after
+ * the truncate of a truncate load), the staging table goes into the target (append:
  * {@code INSERT … SELECT}; replace/truncate: {@code TRUNCATE} + {@code INSERT … SELECT}; merge: the {@code MERGE}
- * with change rows ranked across all shards), an incremental run records its versions, and the load row becomes
+ * with change rows ranked across all shards), {@code postSql} runs, an incremental run records its versions, and the
+ * load row becomes
  * done ({@code finished_by}, {@code finished_at}, {@code final_rows}); commit; then the staging table is dropped
  * (best effort, logged). Reads the target, staging table and bound columns from the run's {@link RunSetup}. Owns no
  * channel; not thread-safe.
@@ -90,6 +94,17 @@ final class ShardFinalStep {
         }
         StagingTable staging = setup.staging();
         long[] moved = {0};
+        // The hooks run once per load, in this transaction: preSql before the target changes (after the truncate),
+        // postSql after the step, before the state row, the load row and the commit.
+        SqlHooks hooks = SqlHooks.of(settings);
+        SqlHooks.RunValues values = new SqlHooks.RunValues(runId, setup.target(), settings.writeMode(),
+                hooks.has(SqlHooks.Hook.PRE_SQL) || hooks.has(SqlHooks.Hook.POST_SQL) ? sharedRows(channel) : 0L,
+                null, shard.loadId());
+        String who = shard.describe() + " (run " + runId + ")";
+        if (settings.writeMode() == WriteMode.TRUNCATE) {
+            channel.execute("TRUNCATE TABLE " + setup.target().quoted());
+        }
+        hooks.run(SqlHooks.Hook.PRE_SQL, channel, values, who, context);
         switch (settings.writeMode()) {
             case APPEND -> setup.withIdentityInsert(
                     () -> moved[0] = channel.update(staging.insertInto(setup.target(), setup.dataColumns())));
@@ -101,13 +116,13 @@ final class ShardFinalStep {
                 return copied[0];
             }, () -> sharedRows(channel));
             case TRUNCATE -> {
-                channel.execute("TRUNCATE TABLE " + setup.target().quoted());
                 setup.withIdentityInsert(() -> moved[0] = channel.update(
                         staging.insertInto(setup.target(), setup.dataColumns())));
             }
             case MERGE -> setup.withIdentityInsert(() -> moved[0] = channel.update(setup.mergeSql()));
             default -> throw new IllegalStateException("write mode " + settings.writeMode());
         }
+        hooks.run(SqlHooks.Hook.POST_SQL, channel, values, who, context);
         if (incremental != null) {
             // In the transaction that moves the data: both or neither.
             StateTable.parse(incremental.stateTable()).record(channel, incremental, runId, context.get());

@@ -47,6 +47,11 @@ final class BatchExecutor {
         this.s = session;
     }
 
+    /** The declared types of the variables the batch starts with (sp_executesql's parameters). */
+    void declareTypes(Map<String, io.deltafunnel.emulator.semantics.SqlType> types) {
+        ctx.declaredTypes.putAll(types);
+    }
+
     /** Parses and runs {@code sql}; returns false if an error was reported. */
     boolean executeBatch(String sql) throws IOException {
         SqlServerError injected = s.interceptor.beforeBatch(sql);
@@ -195,6 +200,10 @@ final class BatchExecutor {
         Token f = st.first();
         switch (f.upper()) {
             case "SELECT":
+                if (VariableAssignment.isSelectAssignment(st.tokens)) {
+                    new VariableAssignment(ctx).select(st.tokens);
+                    return;
+                }
                 new QueryHandler(ctx).select(st);
                 return;
             case "INSERT":

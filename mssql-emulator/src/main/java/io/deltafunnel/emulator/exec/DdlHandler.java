@@ -212,6 +212,10 @@ public final class DdlHandler {
             throw SqlServerError.unsupported(BatchExecutor.abbreviate(st.text));
         }
         TableDef child = existing(n);
+        if (KeyConstraintDdl.handles(st.tokens, i + 1)) {
+            new KeyConstraintDdl(ctx, this).add(st, child, i + 1);
+            return;
+        }
         s.locks.lock(child, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
         CreateTableParser.AddedCheck added = CreateTableParser.parseAddCheck(st.tokens, i + 1, child.name(), s);
         if (added != null) {

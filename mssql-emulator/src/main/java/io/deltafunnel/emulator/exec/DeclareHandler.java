@@ -64,6 +64,7 @@ final class DeclareHandler {
                         + " Variable names must be unique within a query batch or stored procedure.");
             }
             ctx.vars.put(key, new SqlParam(name, type.type.typeInfo(), value, false));
+            ctx.declaredTypes.put(key, type.type);
             if (i >= t.size()) {
                 return;
             }
@@ -91,7 +92,7 @@ final class DeclareHandler {
     }
 
     /** The initialiser's value, converted to the variable's type by H2 (tables are not read: no locks needed). */
-    private Object evaluate(List<Token> expr, SqlType type) throws SqlServerError, SQLException {
+    Object evaluate(List<Token> expr, SqlType type) throws SqlServerError, SQLException {
         for (Token k : expr) {
             if (k.is("SELECT") || k.is("FROM")) {
                 throw SqlServerError.unsupported("a DECLARE initialiser that reads tables");

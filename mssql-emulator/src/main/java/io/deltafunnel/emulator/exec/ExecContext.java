@@ -1,11 +1,13 @@
 package io.deltafunnel.emulator.exec;
 
 import io.deltafunnel.emulator.h2.H2Translator;
+import io.deltafunnel.emulator.semantics.SqlType;
 import io.deltafunnel.emulator.wire.Response;
 import io.deltafunnel.emulator.wire.SqlParam;
 import io.deltafunnel.tds.DoneStatus;
 import io.deltafunnel.tds.TokenType;
 
+import java.util.HashMap;
 import java.util.Map;
 
 /** What a statement handler needs: the session, the response, variables and batch-scoped options. */
@@ -13,6 +15,8 @@ public final class ExecContext {
     public final Session session;
     final Response response;
     public final Map<String, SqlParam> vars;
+    /** The declared SQL Server type of each DECLAREd variable or sp_executesql parameter (by lower-case name). */
+    final Map<String, SqlType> declaredTypes = new HashMap<>();
     /** Inside an RPC (sp_executesql...): statement DONEs are DONEINPROC. */
     final boolean inProc;
     /** SET FMTONLY ON in effect (scoped to the batch / sp_executesql call). */

@@ -15,7 +15,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * EXEC of the few system procedures the emulator implements: sp_rename, sp_executesql with plain text,
+ * EXEC of the few system procedures the emulator implements: sp_rename, sp_executesql (with parameters:
+ * {@link ExecuteSqlCall}),
  * sp_getapplock and sp_releaseapplock ({@link AppLockProcedures}, also with {@code EXEC @status = ...}).
  */
 final class ExecHandler {
@@ -52,6 +53,10 @@ final class ExecHandler {
             throw SqlServerError.unsupported("EXEC @status = " + proc.name
                     + " (a return status variable only with sp_getapplock and sp_releaseapplock)");
         }
+        if (name.equals("sp_executesql")) {
+            new ExecuteSqlCall(ctx).execute(st.tokens, proc.next);
+            return;
+        }
         List<String> args = literalArgs(st.tokens, proc.next);
         switch (name) {
             case "sp_rename":
@@ -66,20 +71,6 @@ final class ExecHandler {
                         + " stored procedures.");
                 ctx.done(DoneStatus.CMD_NONE, -1);
                 return;
-            case "sp_executesql": {
-                if (args.size() != 1 || args.get(0) == null) {
-                    throw SqlServerError.unsupported("sp_executesql with parameters inside a SQL batch (use RPC)");
-                }
-                boolean ok = new BatchExecutor(ctx.session, ctx.response, ctx.vars, true).executeBatch(args.get(0));
-                io.deltafunnel.tds.TokenWriter.returnStatus(ctx.response.token(), ok ? 0 : 1);
-                ctx.response.done(io.deltafunnel.tds.TokenType.DONEPROC,
-                        (ok ? 0 : DoneStatus.ERROR) | (ctx.session.inTransaction() ? DoneStatus.INXACT : 0),
-                        DoneStatus.CMD_EXECUTE, 0);
-                if (!ok) {
-                    throw new NestedBatchFailed();
-                }
-                return;
-            }
             default:
                 throw ErrorCatalog.NO_SUCH_PROCEDURE.error("Could not find stored procedure '" + proc.name + "'.");
         }

@@ -26,14 +26,15 @@ final class SetHandler {
         this.ctx = ctx;
     }
 
-    void execute(Stmt st) throws SqlServerError {
+    void execute(Stmt st) throws SqlServerError, java.sql.SQLException, java.io.IOException {
         if (st.tokens.size() < 2) {
             throw SqlServerError.syntax("SET");
         }
         Token opt = st.tokens.get(1);
         Session s = ctx.session;
         if (opt.kind() == Token.Kind.VARIABLE) {
-            throw SqlServerError.unsupported("SET of a variable: " + BatchExecutor.abbreviate(st.text));
+            new VariableAssignment(ctx).set(st.tokens);
+            return;
         }
         String name = opt.upper();
         switch (name) {

@@ -134,6 +134,9 @@ public enum ErrorCatalog {
     /** SQL Server message 1230. */
     APPLOCK_INVALID_PRINCIPAL(1230, 16, 1,
             "An invalid database principal was passed to %ls."),
+    /** SQL Server message 1505. */
+    DUPLICATE_KEY_FOUND(1505, 16, 1,
+            "The CREATE UNIQUE INDEX statement terminated because a duplicate key was found for the object name '%.*ls' and the index name '%.*ls'. The duplicate key value is %ls."),
     /** SQL Server message 1767. */
     FK_INVALID_TABLE(1767, 16, 0,
             "Foreign key '%.*ls' references invalid table '%.*ls'."),
@@ -251,6 +254,9 @@ public enum ErrorCatalog {
     /** SQL Server message 8110. */
     MULTIPLE_PRIMARY_KEYS(8110, 16, 1,
             "Cannot add multiple PRIMARY KEY constraints to table '%.*ls'."),
+    /** SQL Server message 8111. */
+    NULLABLE_PRIMARY_KEY_COLUMN(8111, 16, 1,
+            "Cannot define PRIMARY KEY constraint on nullable column in table '%.*ls'."),
     /** SQL Server message 8114. */
     CONVERSION_ERROR(8114, 16, 5,
             "Error converting data type %ls to %ls."),
@@ -278,6 +284,9 @@ public enum ErrorCatalog {
     /** SQL Server message 8169. */
     UNIQUEIDENTIFIER_CONVERSION(8169, 16, 2,
             "Conversion failed when converting from a character string to uniqueidentifier."),
+    /** SQL Server message 8178. */
+    PARAMETERIZED_QUERY_MISSING(8178, 16, 1,
+            "The parameterized query '%.*ls' expects the parameter '%.*ls', which was not supplied."),
     /** SQL Server message 8179. */
     NO_PREPARED_HANDLE(8179, 16, 1,
             "Could not find prepared statement with handle %d."),
@@ -336,6 +345,9 @@ public enum ErrorCatalog {
             "Changed database context to '%.*ls'."),
     // ---- ALTER TABLE ... SWITCH and CREATE CLUSTERED INDEX (issue 26). Texts: "Database engine events and errors
     // (4000 to 4999)", https://learn.microsoft.com/en-us/sql/relational-databases/errors-events/database-engine-events-and-errors-4000-to-4999
+    /** SQL Server message 1779. */
+    SECOND_PRIMARY_KEY(1779, 16, 0,
+            "Table '%.*ls' already has a primary key defined on it."),
     /** SQL Server message 1902. */
     SECOND_CLUSTERED_INDEX(1902, 16, 3,
             "Cannot create more than one clustered index on %S_MSG '%.*ls'. Drop the existing clustered index '%.*ls' before creating another."),
