@@ -77,4 +77,17 @@ class ModernTypeCodecTest {
         assertNull(VectorCodec.parseJson("{\"a\":1}"));
         assertNull(VectorCodec.parseJson("[1e99]"));
     }
+
+    @Test
+    void jsonTextIsCheckedStrictly() {
+        for (String ok : new String[] {"{}", " [1, -2.5e3, true, null, \"a\\u00e9\\n\"] ", "{\"a\":{\"b\":[]}}", "0", "\"x\""}) {
+            assertEquals(-1, JsonText.firstError(ok), ok);
+        }
+        assertEquals(1, JsonText.firstError("not json"));
+        assertEquals(5, JsonText.firstError("{\"a\":"));
+        assertEquals(3, JsonText.firstError("[1,]"));
+        assertEquals(2, JsonText.firstError("{}x"));
+        assertEquals(2, JsonText.firstError("[01]"));
+        assertEquals(0, JsonText.firstError("'a'"));
+    }
 }

@@ -1,5 +1,6 @@
 package io.deltafunnel.emulator.semantics;
 
+import io.deltafunnel.tds.JsonText;
 import io.deltafunnel.tds.VectorCodec;
 
 /**
@@ -15,7 +16,7 @@ public final class ModernValues {
 
     /** {@code text} as a json value, or 13609 naming the first unexpected character. */
     public static String json(String text) throws SqlServerError {
-        int bad = JsonSyntax.firstError(text);
+        int bad = JsonText.firstError(text);
         if (bad >= 0) {
             String ch = bad < text.length() ? String.valueOf(text.charAt(bad)) : "";
             throw ErrorCatalog.JSON_NOT_PROPERLY_FORMATTED.error("JSON text is not properly formatted. Unexpected"

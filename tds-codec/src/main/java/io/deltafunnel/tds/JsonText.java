@@ -1,17 +1,20 @@
-package io.deltafunnel.emulator.semantics;
+package io.deltafunnel.tds;
 
-/** A strict RFC 8259 syntax check of one JSON text (one value, whitespace around it allowed). */
-final class JsonSyntax {
+/**
+ * A strict RFC 8259 syntax check of one JSON text (one value, whitespace around it allowed): what a value of SQL
+ * Server 2025's {@code json} type must be, shared by the emulator (13609) and the producer (a per-row rejection).
+ */
+public final class JsonText {
     private final String s;
     private int i;
 
-    private JsonSyntax(String s) {
+    private JsonText(String s) {
         this.s = s;
     }
 
     /** The 0-based position of the first character that breaks the syntax ({@code length} at a premature end), or -1. */
-    static int firstError(String text) {
-        JsonSyntax p = new JsonSyntax(text);
+    public static int firstError(String text) {
+        JsonText p = new JsonText(text);
         try {
             p.ws();
             p.value();
