@@ -65,6 +65,8 @@ public final class MssqlEmulator implements AutoCloseable {
     private int rollbacksNow;
     /** The database's READ_COMMITTED_SNAPSHOT option (builder, ALTER DATABASE ... SET READ_COMMITTED_SNAPSHOT). */
     private volatile boolean readCommittedSnapshot;
+    private final boolean jsonSupport;
+    private final boolean vectorSupport;
     private volatile boolean captureBulkLoads;
     private final java.util.List<CapturedBulkLoad> capturedBulkLoads =
             java.util.Collections.synchronizedList(new java.util.ArrayList<>());
@@ -92,8 +94,28 @@ public final class MssqlEmulator implements AutoCloseable {
         private Route route;
         private long rollbackNanosPerRow;
         private boolean readCommittedSnapshot;
+        private boolean jsonSupport = true;
+        private boolean vectorSupport = true;
 
         private Builder() {
+        }
+
+        /**
+         * false: the LOGIN7 JSONSUPPORT feature request is not acknowledged (no FEATUREEXTACK entry), so json columns
+         * reach every client as nvarchar(max), like a server that does not announce the feature. Default true.
+         */
+        public Builder jsonSupport(boolean announce) {
+            this.jsonSupport = announce;
+            return this;
+        }
+
+        /**
+         * false: the LOGIN7 VECTORSUPPORT feature request is not acknowledged, so vector columns reach every client
+         * as their JSON text in varchar(max) and a client cannot send the vector type. Default true.
+         */
+        public Builder vectorSupport(boolean announce) {
+            this.vectorSupport = announce;
+            return this;
         }
 
         /**
@@ -201,6 +223,8 @@ public final class MssqlEmulator implements AutoCloseable {
         this.route = b.route;
         this.rollbackNanosPerRow = b.rollbackNanosPerRow;
         this.readCommittedSnapshot = b.readCommittedSnapshot;
+        this.jsonSupport = b.jsonSupport;
+        this.vectorSupport = b.vectorSupport;
         this.catalog = new Catalog(DATABASE);
         this.database = new EmulatorDatabase(catalog);
         ServerSocket s = new ServerSocket();
@@ -302,6 +326,16 @@ public final class MssqlEmulator implements AutoCloseable {
 
     public void recordLogin(LoginRecord r) {
         loginRecords.add(r);
+    }
+
+    /** Whether a JSONSUPPORT feature request is acknowledged ({@link Builder#jsonSupport}). */
+    public boolean jsonSupport() {
+        return jsonSupport;
+    }
+
+    /** Whether a VECTORSUPPORT feature request is acknowledged ({@link Builder#vectorSupport}). */
+    public boolean vectorSupport() {
+        return vectorSupport;
     }
 
     public String user() {

@@ -75,6 +75,13 @@ public final class Login7 {
     public static final int FEATURE_USERAGENT = 0x10;
     public static final int FEATURE_TERMINATOR = 0xFF;
 
+    /** JSONSUPPORT feature data and acknowledgement: one BYTE, the version; 1 is the only one defined. */
+    public static final int JSONSUPPORT_VERSION_1 = 0x01;
+    /** VECTORSUPPORT version 1: vector with float32 elements. The acknowledgement carries the negotiated version. */
+    public static final int VECTORSUPPORT_VERSION_1 = 0x01;
+    /** VECTORSUPPORT version 2: float32 and float16 elements (float16 is a preview feature of SQL Server 2025). */
+    public static final int VECTORSUPPORT_VERSION_2 = 0x02;
+
     /** FEDAUTH bFedAuthLibrary: the client already has a token (sent in the LOGIN7 FeatureExt). */
     public static final int FEDAUTH_LIBRARY_SECURITYTOKEN = 0x01;
     /** FEDAUTH bFedAuthLibrary: Active Directory Authentication Library workflow (not supported here). */

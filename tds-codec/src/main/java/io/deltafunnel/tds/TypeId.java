@@ -45,6 +45,17 @@ public final class TypeId {
     public static final int XML = 0xF1;
     /** CLR user-defined types (geography, geometry, hierarchyid, ...): ushort max length, PLP at 0xFFFF. */
     public static final int UDT = 0xF0;
+    /**
+     * json (SQL Server 2025, with the JSONSUPPORT feature acknowledged): TYPE_INFO is the type byte alone, values are
+     * PLP UTF-8 text. Without the feature the server describes json columns as nvarchar(max).
+     */
+    public static final int JSON = 0xF4;
+    /**
+     * vector(n) (SQL Server 2025, with VECTORSUPPORT acknowledged): TYPE_INFO is USHORT max length (8 + n * element
+     * size) and a BYTE dimension type ({@link VectorCodec}); values are USHORT length + bytes, 0xFFFF for NULL.
+     * Without the feature the server sends the vector's JSON text as varchar(max).
+     */
+    public static final int VECTOR = 0xF5;
 
     /** USHORTMAXLEN: marks a (max) type travelling as PLP. */
     public static final int USHORT_MAX = 0xFFFF;

@@ -46,7 +46,7 @@ public final class TypeInfo {
     public boolean isPlp() {
         return (typeId == TypeId.BIGVARCHAR || typeId == TypeId.NVARCHAR || typeId == TypeId.BIGVARBINARY
                 || typeId == TypeId.BIGCHAR || typeId == TypeId.NCHAR || typeId == TypeId.BIGBINARY)
-                && maxLength == TypeId.USHORT_MAX || typeId == TypeId.XML
+                && maxLength == TypeId.USHORT_MAX || typeId == TypeId.XML || typeId == TypeId.JSON
                 || typeId == TypeId.UDT && maxLength == TypeId.USHORT_MAX;
     }
 
@@ -114,6 +114,14 @@ public final class TypeInfo {
                 r.readUsVarchar(); // assembly qualified name
                 return new TypeInfo(id, len, 0, 0, null);
             }
+            case TypeId.JSON:
+                return new TypeInfo(id, TypeId.USHORT_MAX, 0, 0, null);
+            case TypeId.VECTOR: {
+                // USHORT max length, BYTE dimension type (kept as the scale)
+                int len = r.readUnsignedShort();
+                int dimensionType = r.readUnsignedByte();
+                return new TypeInfo(id, len, 0, dimensionType, null);
+            }
             case TypeId.XML: {
                 // SCHEMA_PRESENT, then (if 1) database, owning schema and XML schema collection names
                 if (r.readUnsignedByte() != 0) {
@@ -168,6 +176,11 @@ public final class TypeInfo {
                 return;
             case TypeId.XML:
                 w.writeByte(0); // no XML schema collection
+                return;
+            case TypeId.JSON:
+                return;
+            case TypeId.VECTOR:
+                w.writeShort(maxLength).writeByte(scale);
                 return;
             default:
                 throw new IllegalStateException(String.format("cannot write TYPE_INFO 0x%02X", typeId));

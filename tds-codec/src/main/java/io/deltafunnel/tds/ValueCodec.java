@@ -14,7 +14,7 @@ import java.util.UUID;
  * <p>Java mapping: integers as Integer (tinyint, smallint, int) or Long (bigint); bit as Boolean; real as Float;
  * float as Double; decimal/numeric/money as BigDecimal; date as LocalDate; time as LocalTime; datetime2, datetime
  * and smalldatetime as LocalDateTime; datetimeoffset as OffsetDateTime; character types as String; binary types as
- * byte[]; uniqueidentifier as UUID; NULL as null.
+ * byte[]; uniqueidentifier as UUID; json as String; vector as float[] ({@link VectorCodec}); NULL as null.
  */
 public final class ValueCodec {
     private ValueCodec() {
@@ -175,6 +175,14 @@ public final class ValueCodec {
                     throw new TdsProtocolException("odd byte count for UTF-16 XML data");
                 }
                 return new String(b, off, b.length - off, StandardCharsets.UTF_16LE);
+            }
+            case TypeId.JSON: {
+                byte[] b = Plp.read(r);
+                return b == null ? null : new String(b, StandardCharsets.UTF_8);
+            }
+            case TypeId.VECTOR: {
+                int len = r.readUnsignedShort();
+                return len == 0xFFFF ? null : VectorCodec.decode(r.readBytes(len));
             }
             case TypeId.TEXT:
             case TypeId.NTEXT:
@@ -344,6 +352,17 @@ public final class ValueCodec {
                 return;
             case TypeId.XML:
                 Plp.write(w, v == null ? null : ((String) v).getBytes(StandardCharsets.UTF_16LE));
+                return;
+            case TypeId.JSON:
+                Plp.write(w, v == null ? null : ((String) v).getBytes(StandardCharsets.UTF_8));
+                return;
+            case TypeId.VECTOR:
+                if (v == null) {
+                    w.writeShort(0xFFFF);
+                } else {
+                    byte[] b = VectorCodec.encode((float[]) v);
+                    w.writeShort(b.length).writeBytes(b);
+                }
                 return;
             default:
                 throw new IllegalArgumentException(String.format("cannot write values of type 0x%02X", id));

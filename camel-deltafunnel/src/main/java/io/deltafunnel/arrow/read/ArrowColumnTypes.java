@@ -97,17 +97,17 @@ public final class ArrowColumnTypes {
 
         @Override
         public ArrowColumnType visit(ArrowType.List type) {
-            return new TextColumnTypes.JsonType(field);
+            return listType(field);
         }
 
         @Override
         public ArrowColumnType visit(ArrowType.LargeList type) {
-            return new TextColumnTypes.JsonType(field);
+            return listType(field);
         }
 
         @Override
         public ArrowColumnType visit(ArrowType.FixedSizeList type) {
-            return new TextColumnTypes.JsonType(field);
+            return listType(field);
         }
 
         @Override
@@ -234,5 +234,15 @@ public final class ArrowColumnTypes {
             // Other extension types are written as their storage type.
             return type.storageType().accept(this);
         }
+    }
+
+    /** A list of Float32/Float64 ({@link FloatListColumnType}: JSON, and the elements for vector targets), else JSON. */
+    private static ArrowColumnType listType(Field field) {
+        FloatListColumnType floats = FloatListColumnType.of(field);
+        if (floats != null) {
+            JsonWriter.check(field);
+            return floats;
+        }
+        return new TextColumnTypes.JsonType(field);
     }
 }

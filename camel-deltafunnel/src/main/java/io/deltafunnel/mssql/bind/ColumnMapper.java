@@ -84,6 +84,7 @@ public final class ColumnMapper {
             TargetBinding binding;
             try {
                 binding = TargetBinding.of(type.kind(), target, temporalAsText);
+                binding.checkSource(type);
             } catch (IllegalArgumentException e) {
                 throw new ColumnMappingException("source column '" + field.getName() + "' (" + field.getType()
                         + ") cannot go into target column '" + target.name() + "': " + e.getMessage(),

@@ -43,4 +43,10 @@ public record Rejection(String targetColumn, String targetType, String sourceCol
     public static final String NON_ASCII = "non-ascii";
     /** A text that is not a UUID into uniqueidentifier. */
     public static final String BAD_UUID = "bad-uuid";
+    /** A text that is not one JSON value (RFC 8259) into json. */
+    public static final String NOT_JSON = "not-json";
+    /** A list whose length differs from the vector(n) target's dimension count. */
+    public static final String VECTOR_LENGTH = "vector-length";
+    /** A list with a NULL element into vector(n). */
+    public static final String NULL_ELEMENT = "null-element";
 }

@@ -11,7 +11,7 @@ import java.util.Map;
  * switch on this enum, so a type added here does not compile until each of them handles it.
  *
  * <p>The constants are exactly the types the producer writes. Every other type the catalog can report (money,
- * smallmoney, xml, sql_variant, geography, geometry, hierarchyid, timestamp/rowversion, json, vector, CLR types...)
+ * smallmoney, xml, sql_variant, geography, geometry, hierarchyid, timestamp/rowversion, CLR types, float16 vectors...)
  * is {@link #UNSUPPORTED}: binding a source column to it is refused with the column's own type name
  * ({@link TargetColumn#dataType()}).
  */
@@ -41,6 +41,13 @@ public enum SqlType {
     DATETIME("datetime"),
     SMALLDATETIME("smalldatetime"),
     DATETIMEOFFSET("datetimeoffset"),
+    /** SQL Server 2025's json: valid JSON text (Utf8, or nested Arrow types rendered as JSON). */
+    JSON("json"),
+    /**
+     * SQL Server 2025's vector(n) with float32 elements ({@link TargetColumn#precision()} is n): Arrow lists of
+     * Float32/Float64 with n elements each.
+     */
+    VECTOR("vector"),
     /** Any type the producer does not write; the column's {@link TargetColumn#dataType()} keeps its name. */
     UNSUPPORTED(null);
 
@@ -80,7 +87,7 @@ public enum SqlType {
             case NCHAR, NVARCHAR, NTEXT -> true;
             case TINYINT, SMALLINT, INT, BIGINT, BIT, DECIMAL, NUMERIC, REAL, FLOAT, CHAR, VARCHAR, TEXT, BINARY,
                     VARBINARY, IMAGE, UNIQUEIDENTIFIER, DATE, TIME, DATETIME2, DATETIME, SMALLDATETIME,
-                    DATETIMEOFFSET, UNSUPPORTED -> false;
+                    DATETIMEOFFSET, JSON, VECTOR, UNSUPPORTED -> false;
         };
     }
 
@@ -90,7 +97,7 @@ public enum SqlType {
             case CHAR, VARCHAR, TEXT -> true;
             case TINYINT, SMALLINT, INT, BIGINT, BIT, DECIMAL, NUMERIC, REAL, FLOAT, NCHAR, NVARCHAR, NTEXT, BINARY,
                     VARBINARY, IMAGE, UNIQUEIDENTIFIER, DATE, TIME, DATETIME2, DATETIME, SMALLDATETIME,
-                    DATETIMEOFFSET, UNSUPPORTED -> false;
+                    DATETIMEOFFSET, JSON, VECTOR, UNSUPPORTED -> false;
         };
     }
 
@@ -100,7 +107,7 @@ public enum SqlType {
             case TEXT, NTEXT, IMAGE -> true;
             case TINYINT, SMALLINT, INT, BIGINT, BIT, DECIMAL, NUMERIC, REAL, FLOAT, CHAR, VARCHAR, NCHAR, NVARCHAR,
                     BINARY, VARBINARY, UNIQUEIDENTIFIER, DATE, TIME, DATETIME2, DATETIME, SMALLDATETIME,
-                    DATETIMEOFFSET, UNSUPPORTED -> false;
+                    DATETIMEOFFSET, JSON, VECTOR, UNSUPPORTED -> false;
         };
     }
 }

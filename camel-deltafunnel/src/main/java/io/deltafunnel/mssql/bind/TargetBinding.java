@@ -142,6 +142,8 @@ public abstract class TargetBinding {
             case DATETIME -> new DateTime2Binding(target, true);
             case SMALLDATETIME -> new SmallDateTimeBinding(target);
             case DATETIMEOFFSET -> new DateTimeOffsetBinding(target);
+            case JSON -> new ModernBindings.JsonBinding(target);
+            case VECTOR -> new ModernBindings.VectorBinding(target);
             case UNSUPPORTED -> throw new IllegalArgumentException("target column type " + target.typeText()
                     + " is not supported by deltafunnel-mssql");
         };
@@ -156,6 +158,13 @@ public abstract class TargetBinding {
     ValueKind kind;
 
     abstract Set<ValueKind> accepts();
+
+    /**
+     * Refuses, with {@link IllegalArgumentException} saying why, a source whose Arrow type the value kind alone does
+     * not decide (a vector target takes only lists of floats); called once when the column is bound.
+     */
+    public void checkSource(ArrowColumnType source) {
+    }
 
     // ---- helpers shared by the bindings ----
 

@@ -19,6 +19,13 @@ public final class TargetCatalog {
             + " FROM INFORMATION_SCHEMA.COLUMNS"
             + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION";
 
+    /**
+     * The dimensions and element type of a table's vector columns (SQL Server 2025's sys.columns; asked only when
+     * the table has one, so older servers never see the query).
+     */
+    static final String VECTOR_QUERY = "SELECT name, vector_dimensions, vector_base_type_desc FROM sys.columns"
+            + " WHERE object_id = OBJECT_ID(?) AND vector_dimensions IS NOT NULL";
+
     private TargetCatalog() {
     }
 
@@ -39,7 +46,31 @@ public final class TargetCatalog {
                     intOrNull(r[3]), intOrNull(r[4]), intOrNull(r[5]), "YES".equalsIgnoreCase(r[6].toString().trim()),
                     intOrNull(r[7]), (String) r[8], serverFilled, isOne(r[10])));
         }
+        if (columns.stream().anyMatch(c -> c.type() == SqlType.VECTOR)) {
+            columns = withVectorDimensions(channel, quoted, columns);
+        }
         return new TargetTable(name, columns);
+    }
+
+    /** Vector columns with their dimension count as precision and bytes per element as scale (4, or 2 for float16). */
+    private static List<TargetColumn> withVectorDimensions(SqlStatements channel, String quoted,
+            List<TargetColumn> columns) throws SQLException {
+        java.util.Map<String, Object[]> dims = new java.util.HashMap<>();
+        for (Object[] r : channel.query(VECTOR_QUERY, quoted)) {
+            dims.put((String) r[0], r);
+        }
+        List<TargetColumn> out = new ArrayList<>(columns.size());
+        for (TargetColumn c : columns) {
+            Object[] d = c.type() == SqlType.VECTOR ? dims.get(c.name()) : null;
+            if (d != null) {
+                boolean float16 = d[2] != null && d[2].toString().trim().equalsIgnoreCase("float16");
+                c = new TargetColumn(c.name(), c.type(), c.dataType(), c.maxLength(), intOrNull(d[1]),
+                        float16 ? 2 : 4, c.datetimePrecision(), c.nullable(), c.ordinal(), c.collationName(),
+                        c.serverFilled(), c.identity());
+            }
+            out.add(c);
+        }
+        return out;
     }
 
     private static boolean isOne(Object v) {

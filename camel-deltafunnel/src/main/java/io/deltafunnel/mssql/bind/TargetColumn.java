@@ -13,8 +13,10 @@ import java.util.Objects;
  *                          ...): the text of messages, also for an {@link SqlType#UNSUPPORTED} type
  * @param maxLength         CHARACTER_MAXIMUM_LENGTH: characters for strings, bytes for binary, -1 for (max), null
  *                          for other types
- * @param precision         NUMERIC_PRECISION, or null
- * @param scale             NUMERIC_SCALE, or null
+ * @param precision         NUMERIC_PRECISION, or null; for a vector column its dimension count
+ *                          ({@code sys.columns.vector_dimensions})
+ * @param scale             NUMERIC_SCALE, or null; for a vector column the bytes per element (4 float32, 2
+ *                          float16), as mssql-jdbc's {@code microsoft.sql.Vector} counts it
  * @param datetimePrecision DATETIME_PRECISION (fractional-second digits), or null
  * @param nullable          IS_NULLABLE = 'YES'
  * @param ordinal           ORDINAL_POSITION
@@ -68,8 +70,9 @@ public record TargetColumn(String name, SqlType type, String dataType, Integer m
             case DECIMAL, NUMERIC -> dataType + "(" + precision + "," + scale + ")";
             case DATETIME2, DATETIMEOFFSET, TIME ->
                     dataType + "(" + (datetimePrecision == null ? 7 : datetimePrecision) + ")";
+            case VECTOR -> "vector(" + precision + (scale != null && scale == 2 ? ", float16)" : ")");
             case TINYINT, SMALLINT, INT, BIGINT, BIT, REAL, FLOAT, TEXT, NTEXT, IMAGE, UNIQUEIDENTIFIER, DATE,
-                    DATETIME, SMALLDATETIME, UNSUPPORTED -> dataType;
+                    DATETIME, SMALLDATETIME, JSON, UNSUPPORTED -> dataType;
         };
     }
 }

@@ -192,6 +192,7 @@ public final class JdbcSqlChannel implements SqlChannel {
     @Override
     public void bulkWrite(TableName destination, BulkBatch batch, BulkLoadSettings settings) throws SQLException {
         ArrowBulkData data = new ArrowBulkData(batch.validate(destination));
+        requireVectorSupport(destination, batch.columns());
         try (SQLServerBulkCopy copy = new SQLServerBulkCopy(connection)) {
             SQLServerBulkCopyOptions options = new SQLServerBulkCopyOptions();
             options.setTableLock(settings.tableLock());
@@ -208,6 +209,22 @@ public final class JdbcSqlChannel implements SqlChannel {
                 copy.addColumnMapping(i + 1, columns.get(i).target().name());
             }
             copy.writeToServer(data);
+        }
+    }
+
+    /**
+     * A vector target needs VECTORSUPPORT negotiated at login (mssql-jdbc asks for it unless
+     * {@code vectorTypeSupport=off}); refused here, naming the column, before the bulk copy starts.
+     */
+    private void requireVectorSupport(TableName destination, List<BoundColumn> columns) throws SQLException {
+        for (BoundColumn c : columns) {
+            if (c.target().type() == io.deltafunnel.mssql.bind.SqlType.VECTOR
+                    && connection.unwrap(SQLServerConnection.class).getNegotiatedVectorVersion() <= 0) {
+                throw new java.sql.SQLFeatureNotSupportedException("target column " + c.target().name() + " of "
+                        + destination + " is " + c.target().typeText() + ", but the server did not negotiate"
+                        + " vector support at login (VECTORSUPPORT: SQL Server 2025 or Azure SQL, and not"
+                        + " vectorTypeSupport=off); nothing was sent");
+            }
         }
     }
 

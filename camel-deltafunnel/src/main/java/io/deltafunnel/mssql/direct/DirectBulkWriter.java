@@ -17,6 +17,7 @@ import io.deltafunnel.mssql.bind.BoundColumn;
 import io.deltafunnel.mssql.bind.Rejection;
 import io.deltafunnel.mssql.bind.ValueOutOfRangeException;
 import io.deltafunnel.mssql.bind.TargetBinding;
+import io.deltafunnel.mssql.bind.SqlType;
 import io.deltafunnel.mssql.bind.TargetColumn;
 import io.deltafunnel.mssql.channel.BulkBatch;
 import io.deltafunnel.tds.Collation;
@@ -134,6 +135,7 @@ public final class DirectBulkWriter {
     public long write(TableName table, BulkBatch batch, int roundRows) throws IOException {
         batch.validate(table);
         List<BoundColumn> bound = batch.columns();
+        requireFeatures(table, bound);
         DirectEncoders.Encoder[] encoders = new DirectEncoders.Encoder[bound.size()];
         for (int i = 0; i < encoders.length; i++) {
             BoundColumn c = bound.get(i);
@@ -165,6 +167,7 @@ public final class DirectBulkWriter {
             TargetBinding binding;
             try {
                 binding = TargetBinding.of(type.kind(), target, true);
+                binding.checkSource(type);
             } catch (IllegalArgumentException e) {
                 throw new DirectUnsupportedColumnException(f.getName(), e.getMessage());
             }
@@ -172,10 +175,29 @@ public final class DirectBulkWriter {
             bound.add(column);
             encoders[i] = DirectEncoders.forColumn(column, root.getVector(i));
         }
+        requireFeatures(table, bound);
         if (validate) {
             new BulkBatch(root, bound, 0).validate(table);
         }
         return write(table, bound, encoders, from, to);
+    }
+
+    /**
+     * Refuses, before anything is sent, a json or vector target on a connection whose login did not negotiate the
+     * feature (a server that does not announce it): the vector type cannot be sent at all, and a json column there
+     * is not what the catalog says.
+     */
+    private void requireFeatures(TableName table, List<BoundColumn> bound) {
+        for (BoundColumn c : bound) {
+            SqlType type = c.target().type();
+            if (type == SqlType.VECTOR && !connection.vectorSupported()
+                    || type == SqlType.JSON && !connection.jsonSupported()) {
+                throw new DirectUnsupportedColumnException(c.sourceName(), "target column " + c.target().name()
+                        + " of " + table + " is " + c.target().typeText() + ", but the server did not acknowledge the "
+                        + (type == SqlType.VECTOR ? "VECTORSUPPORT" : "JSONSUPPORT") + " feature at login (SQL"
+                        + " Server 2025 or Azure SQL announce it); nothing was sent");
+            }
+        }
     }
 
     /**
@@ -189,9 +211,11 @@ public final class DirectBulkWriter {
             case TEXT -> "varchar(max)";
             case NTEXT -> "nvarchar(max)";
             case IMAGE -> "varbinary(max)";
+            // json: sent as nvarchar(max) text, as mssql-jdbc does (ModernEncoders)
+            case JSON -> "nvarchar(max)";
             case TINYINT, SMALLINT, INT, BIGINT, BIT, DECIMAL, NUMERIC, REAL, FLOAT, CHAR, VARCHAR, NCHAR, NVARCHAR,
                     BINARY, VARBINARY, UNIQUEIDENTIFIER, DATE, TIME, DATETIME2, DATETIME, SMALLDATETIME,
-                    DATETIMEOFFSET, UNSUPPORTED -> t.typeText();
+                    DATETIMEOFFSET, VECTOR, UNSUPPORTED -> t.typeText();
         };
     }
 

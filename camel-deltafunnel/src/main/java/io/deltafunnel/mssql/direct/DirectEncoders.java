@@ -133,6 +133,8 @@ final class DirectEncoders {
             case DATETIME -> dateTime(v, kind, false);
             case SMALLDATETIME -> dateTime(v, kind, true);
             case DATETIMEOFFSET -> dateTimeOffset(v, kind, digits(t), column.sourceName());
+            case JSON -> ModernEncoders.json(v, kind, column, vector);
+            case VECTOR -> ModernEncoders.vector(v, column);
             case UNSUPPORTED -> null;
         };
         if (e == null) {
@@ -195,6 +197,8 @@ final class DirectEncoders {
             case DATETIME2, DATETIME, SMALLDATETIME -> kind == ValueKind.DATE ? a instanceof ArrowType.Date
                     : TemporalEncoders.isTimestamp(kind) && a instanceof ArrowType.Timestamp;
             case DATETIMEOFFSET -> TemporalEncoders.isTimestamp(kind) && a instanceof ArrowType.Timestamp;
+            case JSON -> kind == ValueKind.JSON || kind == ValueKind.STRING && bytes(a);
+            case VECTOR -> column.arrowType() instanceof io.deltafunnel.arrow.read.FloatListColumnType;
             case UNSUPPORTED -> false;
         };
         return encodes ? null : notEncoded(arrowType, t);

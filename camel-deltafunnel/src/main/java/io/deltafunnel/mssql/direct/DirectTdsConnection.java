@@ -96,6 +96,8 @@ public final class DirectTdsConnection implements AutoCloseable {
     private String phase = "TCP connect";
     private boolean fedAuthEcho;
     private boolean fedAuthAcked;
+    private boolean jsonAcked;
+    private boolean vectorAcked;
     /** Set by {@link #readReply()} when the login answer carries a routing ENVCHANGE. */
     private Route routing;
 
@@ -171,6 +173,16 @@ public final class DirectTdsConnection implements AutoCloseable {
     }
 
     /** The negotiated packet size. */
+    /** Whether the login's FEATUREEXTACK acknowledged JSONSUPPORT (SQL Server 2025's json type). */
+    public boolean jsonSupported() {
+        return jsonAcked;
+    }
+
+    /** Whether the login's FEATUREEXTACK acknowledged VECTORSUPPORT: the vector type may be sent. */
+    public boolean vectorSupported() {
+        return vectorAcked;
+    }
+
     public int packetSize() {
         return packetSize;
     }
@@ -411,7 +423,11 @@ public final class DirectTdsConnection implements AutoCloseable {
 
     private DirectReply reply() throws IOException {
         return DirectReply.read(readMessage(PacketType.TABULAR_RESULT), this::envChange,
-                id -> fedAuthAcked |= id == Login7.FEATURE_FEDAUTH);
+                id -> {
+                    fedAuthAcked |= id == Login7.FEATURE_FEDAUTH;
+                    jsonAcked |= id == Login7.FEATURE_JSONSUPPORT;
+                    vectorAcked |= id == Login7.FEATURE_VECTORSUPPORT;
+                });
     }
 
     /** ENVCHANGE 20 value: USHORT length, BYTE protocol (0 = TCP), USHORT port, US_VARCHAR server. */

@@ -34,13 +34,17 @@ final class Login7Builder {
         byte[] server = chars(serverName);
         byte[] library = chars(LIBRARY_NAME);
         byte[] database = chars(o.database);
-        // FeatureExt: FEDAUTH (token logins) and the terminator; always present, like mssql-jdbc's
+        // FeatureExt: FEDAUTH (token logins), JSONSUPPORT and VECTORSUPPORT (version 1, float32: SQL Server 2025
+        // sends json and vector columns as their own types, and accepts the vector type, only when it acknowledges
+        // them) and the terminator; always present, like mssql-jdbc's
         TdsWriter ext = new TdsWriter(64);
         if (token != null) {
             ext.writeByte(Login7.FEATURE_FEDAUTH).writeInt(1 + 4 + token.length);
             ext.writeByte(Login7.fedAuthOptions(Login7.FEDAUTH_LIBRARY_SECURITYTOKEN, fedAuthEcho));
             ext.writeInt(token.length).writeBytes(token);
         }
+        ext.writeByte(Login7.FEATURE_VECTORSUPPORT).writeInt(1).writeByte(Login7.VECTORSUPPORT_VERSION_1);
+        ext.writeByte(Login7.FEATURE_JSONSUPPORT).writeInt(1).writeByte(Login7.JSONSUPPORT_VERSION_1);
         ext.writeByte(Login7.FEATURE_TERMINATOR);
 
         int offset = Login7.FIXED_LENGTH;

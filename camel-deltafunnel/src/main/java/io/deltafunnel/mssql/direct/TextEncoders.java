@@ -174,7 +174,8 @@ final class TextEncoders {
             case NVARCHAR, NTEXT -> TypeId.NVARCHAR;
             case VARCHAR, TEXT -> TypeId.BIGVARCHAR;
             case TINYINT, SMALLINT, INT, BIGINT, BIT, DECIMAL, NUMERIC, REAL, FLOAT, BINARY, VARBINARY, IMAGE,
-                    UNIQUEIDENTIFIER, DATE, TIME, DATETIME2, DATETIME, SMALLDATETIME, DATETIMEOFFSET, UNSUPPORTED ->
+                    UNIQUEIDENTIFIER, DATE, TIME, DATETIME2, DATETIME, SMALLDATETIME, DATETIMEOFFSET, JSON, VECTOR,
+                    UNSUPPORTED ->
                     throw new IllegalArgumentException("not a character type: " + type);
         };
     }

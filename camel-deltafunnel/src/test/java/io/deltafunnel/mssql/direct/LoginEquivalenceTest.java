@@ -146,12 +146,14 @@ class LoginEquivalenceTest {
         extra.removeAll(direct.featureExtIds());
         assertEquals(List.of(Login7.FEATURE_USERAGENT, Login7.FEATURE_COLUMNENCRYPTION,
                 Login7.FEATURE_DATACLASSIFICATION, Login7.FEATURE_UTF8_SUPPORT, Login7.FEATURE_AZURESQLDNSCACHING,
-                Login7.FEATURE_VECTORSUPPORT, Login7.FEATURE_JSONSUPPORT, Login7.FEATURE_ENHANCEDROUTING,
+                Login7.FEATURE_ENHANCEDROUTING,
                 Login7.FEATURE_SESSIONRECOVERY), extra);
         List<Integer> common = new ArrayList<>(driver.featureExtIds());
         common.retainAll(direct.featureExtIds());
         assertEquals(common, direct.featureExtIds());
-        assertEquals(mode == Mode.TOKEN ? List.of(Login7.FEATURE_FEDAUTH) : List.of(), direct.featureExtIds());
+        List<Integer> modern = List.of(Login7.FEATURE_VECTORSUPPORT, Login7.FEATURE_JSONSUPPORT);
+        assertEquals(mode == Mode.TOKEN ? List.of(Login7.FEATURE_FEDAUTH, Login7.FEATURE_VECTORSUPPORT,
+                Login7.FEATURE_JSONSUPPORT) : modern, direct.featureExtIds());
     }
 
     private static void assertModeSpecifics(LoginRecord direct, Mode mode) {

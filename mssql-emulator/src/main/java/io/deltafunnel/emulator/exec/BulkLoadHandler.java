@@ -275,7 +275,10 @@ final class BulkLoadHandler {
                         + names.get(i) + "' where INSERT BULK declared '" + declaredName + "'");
             }
             TypeInfo t = wire.get(i);
-            if (!BulkStreamTypes.matches(cmd.types.get(i), t)) {
+            // the json and vector types exist on the wire only for a client that negotiated their feature
+            boolean featureMissing = t.typeId() == TypeId.VECTOR && !s.connection.vectorFeature()
+                    || t.typeId() == TypeId.JSON && !s.connection.jsonFeature();
+            if (featureMissing || !BulkStreamTypes.matches(cmd.types.get(i), t)) {
                 LOG.log(Level.FINE, "bulk column {0}: INSERT BULK declared {1}, COLMETADATA sent {2}",
                         new Object[] {i + 1, cmd.types.get(i), t});
                 throw ErrorCatalog.BULK_INVALID_COLUMN_TYPE.error(

@@ -53,14 +53,14 @@ public final class QueryHandler {
             if (ctx.fmtOnly) {
                 List<ResultColumn> cols = ColumnTypeResolver.describe(ps.getMetaData(), s.catalog(),
                         SelectList.describe(st.tokens, s.catalog()));
-                ResultSetWriter.writeMetadata(ctx.response, cols);
+                ResultSetWriter.writeMetadata(ctx.response, cols, s.connection);
                 ctx.done(DoneStatus.CMD_SELECT, -1);
                 return;
             }
             try (ResultSet rs = ps.executeQuery()) {
                 List<ResultColumn> cols = ColumnTypeResolver.describe(rs.getMetaData(), s.catalog(),
                         SelectList.describe(st.tokens, s.catalog()));
-                ResultSetWriter.writeMetadata(ctx.response, cols);
+                ResultSetWriter.writeMetadata(ctx.response, cols, s.connection);
                 long n = new ResultSetWriter(ctx.response, s.connection).writeRows(rs, cols);
                 ctx.done(DoneStatus.CMD_SELECT, n);
             }

@@ -240,6 +240,9 @@ public final class CatalogFunctions {
         rs.addColumn("is_nullable", Types.BOOLEAN, 1, 0);
         rs.addColumn("is_identity", Types.BOOLEAN, 1, 0);
         rs.addColumn("is_computed", Types.BOOLEAN, 1, 0);
+        rs.addColumn("vector_dimensions", Types.INTEGER, 10, 0);
+        rs.addColumn("vector_base_type", Types.TINYINT, 3, 0);
+        addText(rs, "vector_base_type_desc", 60);
         for (TableDef t : cat.tables()) {
             int id = 1;
             for (ColumnDef col : t.columns()) {
@@ -248,9 +251,11 @@ public final class CatalogFunctions {
                         : ty.datetimePrecision() != null ? ty.datetimePrecision() : 0;
                 int scale = ty.numericScale() != null ? ty.numericScale()
                         : ty.datetimePrecision() != null ? ty.datetimePrecision() : 0;
-                rs.addRow(t.objectId(), col.name(), id++, ty.systemTypeId(), ty.systemTypeId(), ty.maxLengthBytes(),
+                boolean vector = ty.base() == SqlType.Base.VECTOR;
+                rs.addRow(t.objectId(), col.name(), id++, ty.systemTypeId(), ty.userTypeId(), ty.maxLengthBytes(),
                         precision, scale, ty.collationName(), col.nullable(),
-                        col.identity(), false);
+                        col.identity(), false, vector ? ty.length() : null, vector ? (byte) 0 : null,
+                        vector ? "float32" : null);
             }
         }
         return rs;

@@ -3,6 +3,7 @@ package io.deltafunnel.emulator.h2;
 import io.deltafunnel.emulator.semantics.Catalog;
 import io.deltafunnel.emulator.semantics.ColumnDef;
 import io.deltafunnel.emulator.semantics.ErrorCatalog;
+import io.deltafunnel.emulator.semantics.ModernValues;
 import io.deltafunnel.emulator.semantics.SqlServerError;
 import io.deltafunnel.emulator.semantics.SqlType;
 import io.deltafunnel.emulator.semantics.TableDef;
@@ -60,7 +61,7 @@ public final class NormalizeTrigger implements Trigger {
     private static boolean relevant(SqlType t) {
         switch (t.base()) {
             case TINYINT: case MONEY: case SMALLMONEY: case DATETIME: case SMALLDATETIME:
-            case CHAR: case VARCHAR: case TEXT:
+            case CHAR: case VARCHAR: case TEXT: case JSON: case VECTOR:
                 return true;
             default:
                 return false;
@@ -129,6 +130,10 @@ public final class NormalizeTrigger implements Trigger {
                 case SMALLDATETIME:
                     newRow[i] = roundDateTime(v, ty[i]);
                     break;
+                case JSON:
+                case VECTOR:
+                    newRow[i] = modern(v, ty[i]);
+                    break;
                 case CHAR:
                 case VARCHAR:
                 case TEXT:
@@ -139,6 +144,17 @@ public final class NormalizeTrigger implements Trigger {
                 default:
                     break;
             }
+        }
+    }
+
+    /** A json value checked (13609), a vector value checked and stored exactly (13670, 42204). */
+    private static Object modern(Object v, SqlType t) throws SQLException {
+        String text = v instanceof java.sql.Clob ? ((java.sql.Clob) v).getSubString(1,
+                (int) ((java.sql.Clob) v).length()) : v.toString();
+        try {
+            return t.base() == SqlType.Base.JSON ? ModernValues.json(text) : ModernValues.vector(text, t.length());
+        } catch (SqlServerError e) {
+            throw new TriggerError(e);
         }
     }
 

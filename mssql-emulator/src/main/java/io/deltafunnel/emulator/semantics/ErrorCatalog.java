@@ -396,6 +396,21 @@ public enum ErrorCatalog {
     /** SQL Server message 4985. */
     SWITCH_NULLABILITY_MISMATCH(4985, 16, 1,
             "ALTER TABLE SWITCH statement failed because column '%.*ls' does not have the same nullability attribute in tables '%.*ls' and '%.*ls'."),
+    /** SQL Server message 13609 (a json column or CAST to json given text that is not JSON). */
+    JSON_NOT_PROPERLY_FORMATTED(13609, 16, 1,
+            "JSON text is not properly formatted. Unexpected character '%lc' is found at position %d."),
+    /**
+     * SQL Server message 13670: a value converted to vector that is not a JSON array of numbers (the vector data
+     * type page documents the number; the emulator's text is its own, README).
+     */
+    VECTOR_CONVERSION_FAILED(13670, 16, 1,
+            "The value cannot be converted to vector: a JSON array of numbers is expected."),
+    /**
+     * SQL Server message 42204: a vector whose element count differs from the column's dimensions (number from the
+     * vector data type page; the emulator's text is its own, README).
+     */
+    VECTOR_DIMENSION_MISMATCH(42204, 16, 1,
+            "The vector dimensions %d and %d do not match."),
     /** SQL Server message 50000. */
     EMULATOR_ERROR(50000, 16, 1,
             "mssql-emulator: %s (50000 is the number RAISERROR uses for ad-hoc messages; the emulator reports its own internal failures with it.)"),

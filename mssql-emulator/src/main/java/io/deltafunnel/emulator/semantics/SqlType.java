@@ -4,12 +4,15 @@ import io.deltafunnel.tds.Collation;
 import io.deltafunnel.tds.DecimalCodec;
 import io.deltafunnel.tds.TypeId;
 import io.deltafunnel.tds.TypeInfo;
+import io.deltafunnel.tds.VectorCodec;
 
 import java.util.Locale;
 
 /**
  * A SQL Server column type as declared (e.g. nvarchar(50), decimal(18,2), datetime2(7)). {@code length} is in
- * characters for char types (n-types included), in bytes for binary types, {@link #MAX} for (max).
+ * characters for char types (n-types included), in bytes for binary types, {@link #MAX} for (max), the dimension
+ * count for {@code vector(n)}. {@code json} and {@code vector} (SQL Server 2025) are stored in H2 as their JSON text;
+ * what the client sees depends on the features its login negotiated ({@link #typeInfo(boolean, boolean)}).
  */
 public final class SqlType {
     public static final int MAX = -1;
@@ -18,7 +21,7 @@ public final class SqlType {
     public enum Base {
         BIT, TINYINT, SMALLINT, INT, BIGINT, REAL, FLOAT, DECIMAL, NUMERIC, MONEY, SMALLMONEY, DATE, TIME, DATETIME,
         SMALLDATETIME, DATETIME2, DATETIMEOFFSET, CHAR, VARCHAR, NCHAR, NVARCHAR, TEXT, NTEXT, BINARY, VARBINARY,
-        IMAGE, UNIQUEIDENTIFIER, XML
+        IMAGE, UNIQUEIDENTIFIER, XML, JSON, VECTOR
     }
 
     private final Base base;
@@ -79,6 +82,7 @@ public final class SqlType {
             case NTEXT:
             case IMAGE:
             case XML:
+            case JSON:
                 return new SqlType(base, MAX, 0, 0);
             case FLOAT:
                 return new SqlType(base, 0, 53, 0);
@@ -123,6 +127,11 @@ public final class SqlType {
         return length == MAX;
     }
 
+    /** json or vector: SQL Server 2025 types whose wire form depends on the negotiated login features. */
+    public boolean isModern() {
+        return base == Base.JSON || base == Base.VECTOR;
+    }
+
     public boolean isCharacter() {
         switch (base) {
             case CHAR: case VARCHAR: case NCHAR: case NVARCHAR: case TEXT: case NTEXT:
@@ -158,6 +167,8 @@ public final class SqlType {
                 return name() + "(" + precision + "," + scale + ")";
             case TIME: case DATETIME2: case DATETIMEOFFSET:
                 return name() + "(" + scale + ")";
+            case VECTOR:
+                return "vector(" + length + ")";
             default:
                 return name();
         }
@@ -191,12 +202,32 @@ public final class SqlType {
             case IMAGE: return "BINARY LARGE OBJECT";
             case UNIQUEIDENTIFIER: return "UUID";
             case XML: return "CHARACTER LARGE OBJECT";
+            // the JSON text (a vector as its exact float32 elements)
+            case JSON: case VECTOR: return "CHARACTER LARGE OBJECT";
             default: throw new IllegalStateException(base.name());
         }
     }
 
-    /** TYPE_INFO used when this type is sent to the client (COLMETADATA, RETURNVALUE). */
+    /** TYPE_INFO used when this type is sent to a client that negotiated JSONSUPPORT and VECTORSUPPORT. */
     public TypeInfo typeInfo() {
+        return typeInfo(true, true);
+    }
+
+    /**
+     * TYPE_INFO used when this type is sent to the client (COLMETADATA, RETURNVALUE): without the feature, json
+     * travels as nvarchar(max) and a vector as its JSON text in varchar(max), as SQL Server 2025 sends them to
+     * down-level clients.
+     */
+    public TypeInfo typeInfo(boolean jsonFeature, boolean vectorFeature) {
+        if (base == Base.JSON) {
+            return jsonFeature ? TypeInfo.of(TypeId.JSON, TypeId.USHORT_MAX)
+                    : new TypeInfo(TypeId.NVARCHAR, TypeId.USHORT_MAX, 0, 0, Collation.SQL_LATIN1_GENERAL_CP1_CI_AS);
+        }
+        if (base == Base.VECTOR) {
+            return vectorFeature
+                    ? new TypeInfo(TypeId.VECTOR, VectorCodec.maxLength(length), 0, VectorCodec.DIMENSION_FLOAT32, null)
+                    : new TypeInfo(TypeId.BIGVARCHAR, TypeId.USHORT_MAX, 0, 0, Collation.SQL_LATIN1_GENERAL_CP1_CI_AS);
+        }
         Collation c = collation();
         switch (base) {
             case BIT: return TypeInfo.of(TypeId.BITN, 1);
@@ -249,7 +280,8 @@ public final class SqlType {
             case UNIQUEIDENTIFIER: return 16;
             case NCHAR: case NVARCHAR: return isMax() ? -1 : 2 * length;
             case TEXT: case NTEXT: case IMAGE: return 16;
-            case XML: return -1;
+            case XML: case JSON: return -1;
+            case VECTOR: return VectorCodec.maxLength(length);
             default: return isMax() ? -1 : length;
         }
     }
@@ -295,7 +327,7 @@ public final class SqlType {
                 return isMax() ? -1 : length;
             case TEXT: case IMAGE: return Integer.MAX_VALUE;
             case NTEXT: return Integer.MAX_VALUE / 2;
-            case XML: return -1;
+            case XML: case JSON: return -1;
             default: return null;
         }
     }
@@ -331,9 +363,20 @@ public final class SqlType {
             case IMAGE: return 34;
             case UNIQUEIDENTIFIER: return 36;
             case XML: return 241;
+            case JSON: return 244;
+            // vector is a system type over varbinary: system_type_id 165, its own user_type_id
+            case VECTOR: return 165;
             default: throw new IllegalStateException(base.name());
         }
     }
+
+    /** sys.columns user_type_id: the system type id, except vector's own type id. */
+    public int userTypeId() {
+        return base == Base.VECTOR ? VECTOR_USER_TYPE_ID : systemTypeId();
+    }
+
+    /** The user_type_id the emulator gives vector (README: SQL Server's is not documented). */
+    public static final int VECTOR_USER_TYPE_ID = 255;
 
     @Override
     public String toString() {

@@ -69,6 +69,8 @@ public final class ValueConverter {
             case TypeId.NVARCHAR: case TypeId.NCHAR: case TypeId.NTEXT: return "nvarchar";
             case TypeId.BIGVARCHAR: case TypeId.BIGCHAR: case TypeId.TEXT: return "varchar";
             case TypeId.XML: return "xml";
+            case TypeId.JSON: return "json";
+            case TypeId.VECTOR: return "vector";
             default: return "varbinary";
         }
     }
@@ -175,6 +177,16 @@ public final class ValueConverter {
                 // stored as sent: not parsed, not re-serialised (README: Differences from SQL Server)
                 if (v instanceof String) {
                     return v;
+                }
+                throw clash();
+            case JSON:
+                if (v instanceof String) {
+                    return ModernValues.json((String) v);
+                }
+                throw clash();
+            case VECTOR:
+                if (v instanceof String || v instanceof float[]) {
+                    return ModernValues.vector(v, type.length());
                 }
                 throw clash();
             default:

@@ -82,6 +82,8 @@ public final class TypeParser {
             case "image": return SqlType.Base.IMAGE;
             case "uniqueidentifier": return SqlType.Base.UNIQUEIDENTIFIER;
             case "xml": return SqlType.Base.XML;
+            case "json": return SqlType.Base.JSON;
+            case "vector": return SqlType.Base.VECTOR;
             default: return null;
         }
     }
@@ -131,7 +133,15 @@ public final class TypeParser {
             i++;
             if (toks.get(i).isSymbol(",")) {
                 i++;
-                a2 = parseInt(toks.get(i).text());
+                if (b == SqlType.Base.VECTOR && toks.get(i).isIdentifier()) {
+                    // vector(n, float32) is vector(n); float16 is a SQL Server 2025 preview feature
+                    if (!toks.get(i).is("float32")) {
+                        throw SqlServerError.unsupported("vector base type " + toks.get(i).text()
+                                + " (float16 vectors are a SQL Server preview feature; only float32 is stored)");
+                    }
+                } else {
+                    a2 = parseInt(toks.get(i).text());
+                }
                 i++;
             }
             if (!toks.get(i).isSymbol(")")) {
@@ -204,8 +214,28 @@ public final class TypeParser {
                 }
                 return SqlType.withLength(b, n);
             }
+            case VECTOR:
+                return vector(a1, a2, c);
             default:
                 return SqlType.of(b);
         }
+    }
+
+    /**
+     * vector(n): 1 to 1998 float32 dimensions (vector(n, float32) is the same type; float16 is refused above).
+     */
+    private static SqlType vector(Integer n, Integer baseTypeArg, String col) throws SqlServerError {
+        if (n == null) {
+            throw SqlServerError.unsupported("vector without a dimension count" + (col.isEmpty() ? ""
+                    : " (column '" + col + "')"));
+        }
+        if (baseTypeArg != null) {
+            throw SqlServerError.syntax(Integer.toString(baseTypeArg));
+        }
+        if (n < 1 || n > io.deltafunnel.tds.VectorCodec.MAX_FLOAT32_DIMENSIONS) {
+            throw SqlServerError.unsupported("vector(" + n + ") (column '" + col + "'): a float32 vector has 1 to "
+                    + io.deltafunnel.tds.VectorCodec.MAX_FLOAT32_DIMENSIONS + " dimensions");
+        }
+        return SqlType.withLength(SqlType.Base.VECTOR, n);
     }
 }

@@ -4,6 +4,7 @@ import io.deltafunnel.emulator.semantics.SqlType;
 import io.deltafunnel.tds.DecimalCodec;
 import io.deltafunnel.tds.TypeId;
 import io.deltafunnel.tds.TypeInfo;
+import io.deltafunnel.tds.VectorCodec;
 
 /**
  * Which TYPE_INFO a BULK_LOAD COLMETADATA may carry for a type declared in {@code INSERT BULK}. SQL Server answers
@@ -52,6 +53,11 @@ public final class BulkStreamTypes {
             case NTEXT: return id == TypeId.NTEXT;
             case IMAGE: return id == TypeId.IMAGE;
             case UNIQUEIDENTIFIER: return id == TypeId.GUID && len == 16;
+            // json: its text as (n)varchar, as mssql-jdbc sends it, or the json type itself
+            case JSON: return id == TypeId.JSON || id == TypeId.BIGVARCHAR || id == TypeId.NVARCHAR;
+            case VECTOR:
+                return id == TypeId.VECTOR && len == VectorCodec.maxLength(declared.length())
+                        && wire.scale() == VectorCodec.DIMENSION_FLOAT32;
             default: return false;
         }
     }

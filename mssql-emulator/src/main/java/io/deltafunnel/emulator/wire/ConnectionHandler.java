@@ -41,6 +41,8 @@ import javax.net.ssl.SSLSocket;
 
 /** One client connection: PRELOGIN, optional TLS, LOGIN7, then the request loop. Runs on its own thread. */
 public final class ConnectionHandler implements Runnable {
+    private volatile boolean jsonFeature;
+    private volatile boolean vectorFeature;
     private static final Logger LOG = Logger.getLogger(ConnectionHandler.class.getName());
     static final int TDS_74 = Login7.TDS_7_4;
     private static final int DEFAULT_PACKET_SIZE = 4096;
@@ -226,14 +228,51 @@ public final class ConnectionHandler implements Runnable {
             writer.writeMessage(PacketType.TABULAR_RESULT, w.array(), 0, w.size());
             return false;
         }
-        if (tokenLogin) {
-            TokenWriter.featureExtAck(w, new int[] {Login7.FEATURE_FEDAUTH}, new byte[][] {new byte[0]});
-        }
+        writeFeatureExtAck(w, login, tokenLogin);
         TokenWriter.done(w, TokenType.DONE, DoneStatus.FINAL, 0, 0);
         session = new Session(emu, this, db);
         writer.writeMessage(PacketType.TABULAR_RESULT, w.array(), 0, w.size());
         writer.setPacketSize(packetSize);
         return true;
+    }
+
+    /**
+     * FEATUREEXTACK for the requested features the emulator acknowledges: FEDAUTH (token logins), JSONSUPPORT
+     * (version 1) and VECTORSUPPORT (version 1: float32; float16 is not offered), each unless the emulator was
+     * started without it. Nothing is acknowledged that was not requested (a client must treat that as a protocol
+     * error).
+     */
+    private void writeFeatureExtAck(TdsWriter w, Login7Request login, boolean tokenLogin) {
+        java.util.List<Integer> ids = new java.util.ArrayList<>();
+        java.util.List<byte[]> data = new java.util.ArrayList<>();
+        if (tokenLogin) {
+            ids.add(Login7.FEATURE_FEDAUTH);
+            data.add(new byte[0]);
+        }
+        if (login.jsonSupportVersion >= Login7.JSONSUPPORT_VERSION_1 && emu.jsonSupport()) {
+            ids.add(Login7.FEATURE_JSONSUPPORT);
+            data.add(new byte[] {(byte) Login7.JSONSUPPORT_VERSION_1});
+            jsonFeature = true;
+        }
+        if (login.vectorSupportVersion >= Login7.VECTORSUPPORT_VERSION_1 && emu.vectorSupport()) {
+            ids.add(Login7.FEATURE_VECTORSUPPORT);
+            data.add(new byte[] {(byte) Login7.VECTORSUPPORT_VERSION_1});
+            vectorFeature = true;
+        }
+        if (!ids.isEmpty()) {
+            int[] idArray = ids.stream().mapToInt(Integer::intValue).toArray();
+            TokenWriter.featureExtAck(w, idArray, data.toArray(new byte[0][]));
+        }
+    }
+
+    /** Whether this connection's login negotiated JSONSUPPORT: json columns travel as json (0xF4). */
+    public boolean jsonFeature() {
+        return jsonFeature;
+    }
+
+    /** Whether this connection's login negotiated VECTORSUPPORT: vector columns travel as vector (0xF5). */
+    public boolean vectorFeature() {
+        return vectorFeature;
     }
 
     /**

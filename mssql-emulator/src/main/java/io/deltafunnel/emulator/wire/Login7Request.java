@@ -41,6 +41,10 @@ public final class Login7Request {
     public List<Integer> featureExtIds = List.of();
     /** FEDAUTH feature: library (-1 when absent), echo bit, token (SECURITYTOKEN library only). */
     public int fedAuthLibrary = -1;
+    /** The JSONSUPPORT version the client asked for, 0 when it did not send the feature. */
+    public int jsonSupportVersion;
+    /** The VECTORSUPPORT version the client asked for, 0 when it did not send the feature. */
+    public int vectorSupportVersion;
     public boolean fedAuthEcho;
     public String accessToken;
 
@@ -111,6 +115,16 @@ public final class Login7Request {
             ids.add(id);
             if (id == Login7.FEATURE_FEDAUTH) {
                 parseFedAuth(b, data, len);
+            } else if (id == Login7.FEATURE_JSONSUPPORT || id == Login7.FEATURE_VECTORSUPPORT) {
+                if (len != 1) {
+                    throw new TdsProtocolException("LOGIN7 feature 0x" + Integer.toHexString(id) + " has " + len
+                            + " data bytes, expected the version byte");
+                }
+                if (id == Login7.FEATURE_JSONSUPPORT) {
+                    jsonSupportVersion = b[data] & 0xFF;
+                } else {
+                    vectorSupportVersion = b[data] & 0xFF;
+                }
             }
             i = data + len;
         }

@@ -18,6 +18,11 @@ public final class ResultColumn {
     }
 
     TokenWriter.Column toTds() {
+        return toTds(true, true);
+    }
+
+    /** The column as announced to a client with (or without) the JSONSUPPORT / VECTORSUPPORT features. */
+    TokenWriter.Column toTds(boolean jsonFeature, boolean vectorFeature) {
         int flags = TokenWriter.FLAG_UPDATEABLE_UNKNOWN;
         if (nullable) {
             flags |= TokenWriter.FLAG_NULLABLE;
@@ -25,6 +30,6 @@ public final class ResultColumn {
         if (identity) {
             flags |= TokenWriter.FLAG_IDENTITY;
         }
-        return new TokenWriter.Column(name, type.typeInfo(), flags);
+        return new TokenWriter.Column(name, type.typeInfo(jsonFeature, vectorFeature), flags);
     }
 }

@@ -10,7 +10,10 @@ import io.deltafunnel.tds.TdsWriter;
 import io.deltafunnel.tds.TemporalCodec;
 import io.deltafunnel.tds.TokenType;
 import io.deltafunnel.tds.TokenWriter;
+import io.deltafunnel.tds.TypeId;
 import io.deltafunnel.tds.TypeInfo;
+import io.deltafunnel.tds.VectorCodec;
+import io.deltafunnel.emulator.semantics.ModernValues;
 import io.deltafunnel.tds.ValueCodec;
 
 import java.io.IOException;
@@ -37,9 +40,18 @@ public final class ResultSetWriter {
     }
 
     public static void writeMetadata(Response r, List<ResultColumn> cols) {
+        writeMetadata(r, cols, true, true);
+    }
+
+    /** COLMETADATA for a client with (or without) the JSONSUPPORT / VECTORSUPPORT features. */
+    public static void writeMetadata(Response r, List<ResultColumn> cols, ConnectionHandler connection) {
+        writeMetadata(r, cols, connection.jsonFeature(), connection.vectorFeature());
+    }
+
+    private static void writeMetadata(Response r, List<ResultColumn> cols, boolean json, boolean vector) {
         List<TokenWriter.Column> tds = new ArrayList<>(cols.size());
         for (ResultColumn c : cols) {
-            tds.add(c.toTds());
+            tds.add(c.toTds(json, vector));
         }
         TokenWriter.colMetadata(r.token(), tds);
     }
@@ -48,7 +60,7 @@ public final class ResultSetWriter {
     public long writeRows(ResultSet rs, List<ResultColumn> cols) throws SQLException, IOException, SqlServerError {
         TypeInfo[] types = new TypeInfo[cols.size()];
         for (int i = 0; i < types.length; i++) {
-            types[i] = cols.get(i).type.typeInfo();
+            types[i] = cols.get(i).type.typeInfo(connection.jsonFeature(), connection.vectorFeature());
         }
         long count = 0;
         Object[] row = new Object[types.length];
@@ -56,6 +68,9 @@ public final class ResultSetWriter {
             // read (and check) the whole row first: an error must never leave half a ROW token in the stream
             for (int i = 0; i < types.length; i++) {
                 row[i] = value(rs, i + 1, cols.get(i).type);
+                if (row[i] instanceof float[] && types[i].typeId() != TypeId.VECTOR) {
+                    row[i] = VectorCodec.toJson((float[]) row[i]); // down-level client: the vector's JSON text
+                }
             }
             TdsWriter w = r.token();
             w.writeByte(TokenType.ROW);
@@ -188,8 +203,14 @@ public final class ResultSetWriter {
             case TEXT:
             case NTEXT:
             case XML:
+            case JSON:
                 v = rs.getString(i);
                 break;
+            case VECTOR: {
+                String stored = rs.getString(i);
+                v = stored == null ? null : ModernValues.elements(stored);
+                break;
+            }
             case BINARY:
             case VARBINARY:
             case IMAGE:
