@@ -16,13 +16,16 @@ import java.util.Objects;
  * @param timeoutSeconds bulk copy and statement timeout; 0 = none
  * @param replaceStrategy how {@link WriteMode#REPLACE} puts the staging table in place (switch or copy)
  * @param schemaEvolution what a run does when the source's columns and the target's no longer agree
+ * @param history       the history columns of {@link WriteMode#HISTORY} (defaults when null)
  */
 public record BulkLoadSettings(TableName table, WriteMode writeMode, TransactionMode transactionMode,
         boolean createTable, List<String> keyColumns, Map<String, String> columnMapping, boolean tableLock,
         boolean checkConstraints, boolean fireTriggers, boolean keepNulls, boolean keepIdentity, int bulkBatchSize,
-        int timeoutSeconds, ReplaceStrategy replaceStrategy, SchemaEvolution schemaEvolution) {
+        int timeoutSeconds, ReplaceStrategy replaceStrategy, SchemaEvolution schemaEvolution,
+        HistorySettings history) {
 
     public BulkLoadSettings {
+        history = history == null ? HistorySettings.DEFAULTS : history;
         replaceStrategy = replaceStrategy == null ? ReplaceStrategy.AUTO : replaceStrategy;
         schemaEvolution = schemaEvolution == null ? SchemaEvolution.NONE : schemaEvolution;
         Objects.requireNonNull(table, "table");
@@ -33,12 +36,34 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
         if (writeMode == WriteMode.MERGE && keyColumns.isEmpty()) {
             throw new IllegalArgumentException("writeMode=merge needs keyColumns");
         }
+        if (writeMode == WriteMode.HISTORY && keyColumns.isEmpty()) {
+            throw new IllegalArgumentException("writeMode=history needs keyColumns (the columns that identify a row"
+                    + " across its versions)");
+        }
+        if (writeMode == WriteMode.HISTORY) {
+            for (String key : keyColumns) {
+                if (history.isHistoryColumn(key)) {
+                    throw new IllegalArgumentException("writeMode=history: key column '" + key + "' is one of the"
+                            + " history columns " + history.columns());
+                }
+            }
+        }
         if (bulkBatchSize < 0) {
             throw new IllegalArgumentException("bulkBatchSize must be 0 or more, got " + bulkBatchSize);
         }
         if (timeoutSeconds < 0) {
             throw new IllegalArgumentException("timeout must be 0 or more, got " + timeoutSeconds);
         }
+    }
+
+    /** As the canonical constructor with the default {@link HistorySettings}. */
+    public BulkLoadSettings(TableName table, WriteMode writeMode, TransactionMode transactionMode,
+            boolean createTable, List<String> keyColumns, Map<String, String> columnMapping, boolean tableLock,
+            boolean checkConstraints, boolean fireTriggers, boolean keepNulls, boolean keepIdentity, int bulkBatchSize,
+            int timeoutSeconds, ReplaceStrategy replaceStrategy, SchemaEvolution schemaEvolution) {
+        this(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock, checkConstraints,
+                fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy, schemaEvolution,
+                null);
     }
 
     /** As the canonical constructor with {@link ReplaceStrategy#AUTO} and {@link SchemaEvolution#NONE}. */
@@ -60,43 +85,49 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
     public BulkLoadSettings withWriteMode(WriteMode mode, List<String> keys) {
         return new BulkLoadSettings(table, mode, transactionMode, createTable, keys, columnMapping, tableLock,
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                schemaEvolution);
+                schemaEvolution, history);
     }
 
     public BulkLoadSettings withTransactionMode(TransactionMode mode) {
         return new BulkLoadSettings(table, writeMode, mode, createTable, keyColumns, columnMapping, tableLock,
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                schemaEvolution);
+                schemaEvolution, history);
     }
 
     public BulkLoadSettings withCreateTable(boolean create) {
         return new BulkLoadSettings(table, writeMode, transactionMode, create, keyColumns, columnMapping, tableLock,
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                schemaEvolution);
+                schemaEvolution, history);
     }
 
     public BulkLoadSettings withColumnMapping(Map<String, String> mapping) {
         return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, mapping, tableLock,
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                schemaEvolution);
+                schemaEvolution, history);
     }
 
     public BulkLoadSettings withReplaceStrategy(ReplaceStrategy strategy) {
         return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock,
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, strategy,
-                schemaEvolution);
+                schemaEvolution, history);
     }
 
     public BulkLoadSettings withTableLock(boolean lock) {
         return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, lock,
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                schemaEvolution);
+                schemaEvolution, history);
     }
 
     public BulkLoadSettings withSchemaEvolution(SchemaEvolution evolution) {
         return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock,
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                evolution);
+                evolution, history);
+    }
+
+    public BulkLoadSettings withHistory(HistorySettings columns) {
+        return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock,
+                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
+                schemaEvolution, columns);
     }
 
     /** Parses {@code a,b , c} into trimmed non-empty names. */
@@ -127,5 +158,49 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
             out.put(src, dst);
         }
         return out;
+    }
+
+    /**
+     * The history columns of {@link WriteMode#HISTORY}: each version of a row is one target row, valid from
+     * {@code validFromColumn} ({@code datetime2}, the {@code _commit_timestamp} of the change that created it, or the
+     * run's time for a snapshot load) to {@code validToColumn} ({@code datetime2}, NULL while current), with
+     * {@code currentColumn} ({@code bit}, 1 for the current version). A record of its own (not in a role package):
+     * the mssql root refers to none of them.
+     */
+    public record HistorySettings(String validFromColumn, String validToColumn, String currentColumn) {
+
+        /** {@code valid_from}, {@code valid_to}, {@code is_current}. */
+        public static final HistorySettings DEFAULTS = new HistorySettings(null, null, null);
+
+        public HistorySettings {
+            validFromColumn = orDefault(validFromColumn, "valid_from");
+            validToColumn = orDefault(validToColumn, "valid_to");
+            currentColumn = orDefault(currentColumn, "is_current");
+            List<String> names = List.of(validFromColumn, validToColumn, currentColumn);
+            if (names.stream().map(n -> n.toLowerCase(Locale.ROOT)).distinct().count() != 3) {
+                throw new IllegalArgumentException("validFromColumn, validToColumn and currentColumn must be three"
+                        + " different columns, got " + names);
+            }
+            for (String n : names) {
+                if (n.length() > SqlIdentifiers.MAX_LENGTH) {
+                    throw new IllegalArgumentException("history column name '" + n + "' is longer than "
+                            + SqlIdentifiers.MAX_LENGTH + " characters");
+                }
+            }
+        }
+
+        private static String orDefault(String name, String fallback) {
+            return name == null || name.isBlank() ? fallback : name.trim();
+        }
+
+        /** The three column names: valid from, valid to, current. */
+        public List<String> columns() {
+            return List.of(validFromColumn, validToColumn, currentColumn);
+        }
+
+        /** Whether {@code name} is one of the three history columns (case-insensitive). */
+        public boolean isHistoryColumn(String name) {
+            return columns().stream().anyMatch(c -> c.equalsIgnoreCase(name));
+        }
     }
 }

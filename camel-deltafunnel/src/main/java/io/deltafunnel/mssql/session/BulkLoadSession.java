@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * <p>The parts: {@link RunSetup} sets the run up on its first batch (channel and fallback, target, binding,
  * staging; the one source of the run's channel, target, staging table and bound columns, which this class reads from
  * it), {@link StagingTable} names, creates and drops the staging table, {@link MergeStatement} builds the MERGE
- * (change rows ranked), {@link StateTable} records an incremental run; this class keeps the run's state machine,
+ * (change rows ranked), {@link HistoryStatement} the type 2 history statements of writeMode=history, {@link StateTable} records an incremental run; this class keeps the run's state machine,
  * statistics, transaction and failure handling.
  *
  * <p>Not thread-safe: one caller at a time.
@@ -218,7 +218,8 @@ public final class BulkLoadSession implements RunSession {
     // ---- steps ----
 
     private void prepare(Schema arrowSchema) throws SQLException {
-        boolean replaceOrMerge = settings.writeMode() == WriteMode.REPLACE || settings.writeMode() == WriteMode.MERGE;
+        boolean replaceOrMerge = settings.writeMode() == WriteMode.REPLACE || settings.writeMode() == WriteMode.MERGE
+                || settings.writeMode() == WriteMode.HISTORY;
         setup = new RunSetup(runId, settings, startProvider,
                 replaceOrMerge ? t -> StagingTable.forRun(t, runId) : null, false, null, this::context);
         setup.prepare(arrowSchema, stateTable, incremental != null);
@@ -266,6 +267,8 @@ public final class BulkLoadSession implements RunSession {
                 }, () -> 0);
             }
             case MERGE -> setup.withIdentityInsert(() -> execute(setup.mergeSql()));
+            case HISTORY -> setup.withIdentityInsert(
+                    () -> HistoryStatement.apply(channel, setup.historySteps(HistoryStatement.runTime())));
             default -> {
             }
         }
@@ -313,7 +316,7 @@ public final class BulkLoadSession implements RunSession {
             return WorkOutcome.IN_DOUBT;
         }
         if (settings.transactionMode() == TransactionMode.RUN || settings.writeMode() == WriteMode.REPLACE
-                || settings.writeMode() == WriteMode.MERGE) {
+                || settings.writeMode() == WriteMode.MERGE || settings.writeMode() == WriteMode.HISTORY) {
             return WorkOutcome.ROLLED_BACK;
         }
         return WorkOutcome.COMMITTED;
