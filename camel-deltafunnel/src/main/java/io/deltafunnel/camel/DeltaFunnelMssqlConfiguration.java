@@ -58,7 +58,9 @@ public class DeltaFunnelMssqlConfiguration {
     @UriParam(label = "producer", defaultValue = "APPEND", description = "What a run does to the target: APPEND adds"
             + " rows; TRUNCATE empties the target at the start of the run; REPLACE loads a staging table and replaces"
             + " the target's contents with it when the run completes; MERGE loads a staging table and merges it into"
-            + " the target on keyColumns when the run completes. Case-insensitive.")
+            + " the target on keyColumns when the run completes; HISTORY loads a staging table and applies it to the"
+            + " target on keyColumns as type 2 history (every version of a row one target row, see validFromColumn)"
+            + " when the run completes. Case-insensitive.")
     private WriteMode writeMode = WriteMode.APPEND;
 
     @UriParam(label = "producer", defaultValue = "AUTO", description = "How writeMode=replace puts the loaded staging"
@@ -97,8 +99,23 @@ public class DeltaFunnelMssqlConfiguration {
             + " merge).")
     private String postSql;
 
-    @UriParam(label = "producer", description = "Comma-separated target key columns, for writeMode=merge.")
+    @UriParam(label = "producer", description = "Comma-separated target key columns, for writeMode=merge and"
+            + " writeMode=history.")
     private String keyColumns;
+
+    @UriParam(label = "producer", defaultValue = "valid_from", description = "writeMode=history: the target column"
+            + " (datetime2 or datetime, NOT NULL) that holds when a version became valid: the _commit_timestamp of"
+            + " the change that created it, or for a load without change rows the run's time.")
+    private String validFromColumn = "valid_from";
+
+    @UriParam(label = "producer", defaultValue = "valid_to", description = "writeMode=history: the target column"
+            + " (datetime2 or datetime, nullable) that holds when a version stopped being valid: NULL while it is"
+            + " current, else the time of the change that closed it.")
+    private String validToColumn = "valid_to";
+
+    @UriParam(label = "producer", defaultValue = "is_current", description = "writeMode=history: the target column"
+            + " (bit, NOT NULL) that is 1 for the current version of a key and 0 for the closed ones.")
+    private String currentColumn = "is_current";
 
     @UriParam(label = "producer", defaultValue = "false", description = "Create the target table from the Arrow"
                                                                        + " schema when it does not exist.")
@@ -217,10 +234,15 @@ public class DeltaFunnelMssqlConfiguration {
     /** The bulk-load settings of these options. */
     public BulkLoadSettings settings() {
         TableName name = TableName.parse(table);
-        return new BulkLoadSettings(name, writeMode, transaction, createTable, BulkLoadSettings.parseList(keyColumns),
-                BulkLoadSettings.parseMapping(columnMapping), tableLock, checkConstraints, fireTriggers, keepNulls,
-                keepIdentity, bulkBatchSize, timeout, replaceStrategy, SchemaEvolution.parse(schemaEvolution),
-                new BulkLoadSettings.Hooks(preSql, postSql));
+        return BulkLoadSettings.builder(name).writeMode(writeMode).transactionMode(transaction).createTable(createTable)
+                .keyColumns(BulkLoadSettings.parseList(keyColumns))
+                .columnMapping(BulkLoadSettings.parseMapping(columnMapping)).tableLock(tableLock)
+                .checkConstraints(checkConstraints).fireTriggers(fireTriggers).keepNulls(keepNulls)
+                .keepIdentity(keepIdentity).bulkBatchSize(bulkBatchSize).timeoutSeconds(timeout)
+                .replaceStrategy(replaceStrategy).schemaEvolution(SchemaEvolution.parse(schemaEvolution))
+                .hooks(new BulkLoadSettings.Hooks(preSql, postSql))
+                .history(new BulkLoadSettings.HistorySettings(validFromColumn, validToColumn, currentColumn))
+                .build();
     }
 
     /** The retry policy built from maxRetries, retryDelay, retryBackoffMultiplier and maxRetryDelay. */
@@ -320,6 +342,30 @@ public class DeltaFunnelMssqlConfiguration {
 
     public void setKeyColumns(String keyColumns) {
         this.keyColumns = keyColumns;
+    }
+
+    public String getValidFromColumn() {
+        return validFromColumn;
+    }
+
+    public void setValidFromColumn(String validFromColumn) {
+        this.validFromColumn = validFromColumn;
+    }
+
+    public String getValidToColumn() {
+        return validToColumn;
+    }
+
+    public void setValidToColumn(String validToColumn) {
+        this.validToColumn = validToColumn;
+    }
+
+    public String getCurrentColumn() {
+        return currentColumn;
+    }
+
+    public void setCurrentColumn(String currentColumn) {
+        this.currentColumn = currentColumn;
     }
 
     public boolean isCreateTable() {

@@ -9,20 +9,25 @@ import java.util.Objects;
 /**
  * Everything a {@code BulkLoadSession} needs to know about the target and how to write it.
  *
+ * <p>Built with {@link #builder(TableName)} (or {@link #defaults} and the {@code withX} copies); an option added here
+ * is one record component, one {@link Builder} field and setter, and its check in the compact constructor.
+ *
  * @param columnMapping explicit source→target column names (others map by name, case-insensitively); empty map for
  *                      by-name only
- * @param keyColumns    target key columns for {@link WriteMode#MERGE}
+ * @param keyColumns    target key columns for {@link WriteMode#MERGE} and {@link WriteMode#HISTORY}
  * @param bulkBatchSize rows per bulk-copy round trip inside one Arrow batch; 0 = the whole batch at once
  * @param timeoutSeconds bulk copy and statement timeout; 0 = none
  * @param replaceStrategy how {@link WriteMode#REPLACE} puts the staging table in place (switch or copy)
  * @param schemaEvolution what a run does when the source's columns and the target's no longer agree
  * @param hooks         the SQL the producer runs around the load ({@code preSql}, {@code postSql}); {@link Hooks#NONE}
  *                      when null
+ * @param history       the history columns of {@link WriteMode#HISTORY} (defaults when null)
  */
 public record BulkLoadSettings(TableName table, WriteMode writeMode, TransactionMode transactionMode,
         boolean createTable, List<String> keyColumns, Map<String, String> columnMapping, boolean tableLock,
         boolean checkConstraints, boolean fireTriggers, boolean keepNulls, boolean keepIdentity, int bulkBatchSize,
-        int timeoutSeconds, ReplaceStrategy replaceStrategy, SchemaEvolution schemaEvolution, Hooks hooks) {
+        int timeoutSeconds, ReplaceStrategy replaceStrategy, SchemaEvolution schemaEvolution, Hooks hooks,
+        HistorySettings history) {
 
     /**
      * The statements a run executes around its load, as T-SQL text (a {@code resource:} reference is resolved by the
@@ -45,9 +50,10 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
     }
 
     public BulkLoadSettings {
-        hooks = hooks == null ? Hooks.NONE : hooks;
         replaceStrategy = replaceStrategy == null ? ReplaceStrategy.AUTO : replaceStrategy;
         schemaEvolution = schemaEvolution == null ? SchemaEvolution.NONE : schemaEvolution;
+        hooks = hooks == null ? Hooks.NONE : hooks;
+        history = history == null ? HistorySettings.DEFAULTS : history;
         Objects.requireNonNull(table, "table");
         Objects.requireNonNull(writeMode, "writeMode");
         Objects.requireNonNull(transactionMode, "transactionMode");
@@ -55,6 +61,18 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
         columnMapping = Map.copyOf(columnMapping == null ? Map.of() : columnMapping);
         if (writeMode == WriteMode.MERGE && keyColumns.isEmpty()) {
             throw new IllegalArgumentException("writeMode=merge needs keyColumns");
+        }
+        if (writeMode == WriteMode.HISTORY && keyColumns.isEmpty()) {
+            throw new IllegalArgumentException("writeMode=history needs keyColumns (the columns that identify a row"
+                    + " across its versions)");
+        }
+        if (writeMode == WriteMode.HISTORY) {
+            for (String key : keyColumns) {
+                if (history.isHistoryColumn(key)) {
+                    throw new IllegalArgumentException("writeMode=history: key column '" + key + "' is one of the"
+                            + " history columns " + history.columns());
+                }
+            }
         }
         if (bulkBatchSize < 0) {
             throw new IllegalArgumentException("bulkBatchSize must be 0 or more, got " + bulkBatchSize);
@@ -64,78 +82,184 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
         }
     }
 
-    /** As the canonical constructor with {@link ReplaceStrategy#AUTO}, {@link SchemaEvolution#NONE}, no hooks. */
-    public BulkLoadSettings(TableName table, WriteMode writeMode, TransactionMode transactionMode,
-            boolean createTable, List<String> keyColumns, Map<String, String> columnMapping, boolean tableLock,
-            boolean checkConstraints, boolean fireTriggers, boolean keepNulls, boolean keepIdentity, int bulkBatchSize,
-            int timeoutSeconds) {
-        this(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock, checkConstraints,
-                fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, ReplaceStrategy.AUTO,
-                SchemaEvolution.NONE, Hooks.NONE);
-    }
-
-    /** As the canonical constructor without hooks. */
-    public BulkLoadSettings(TableName table, WriteMode writeMode, TransactionMode transactionMode,
-            boolean createTable, List<String> keyColumns, Map<String, String> columnMapping, boolean tableLock,
-            boolean checkConstraints, boolean fireTriggers, boolean keepNulls, boolean keepIdentity, int bulkBatchSize,
-            int timeoutSeconds, ReplaceStrategy replaceStrategy, SchemaEvolution schemaEvolution) {
-        this(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock, checkConstraints,
-                fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy, schemaEvolution,
-                Hooks.NONE);
-    }
-
     /** Defaults: append, transaction per run, no createTable, by-name mapping, no bulk hints. */
     public static BulkLoadSettings defaults(TableName table) {
-        return new BulkLoadSettings(table, WriteMode.APPEND, TransactionMode.RUN, false, List.of(), Map.of(), false,
-                false, false, false, false, 0, 0);
+        return builder(table).build();
+    }
+
+    /** A builder with the {@link #defaults} of {@code table}. */
+    public static Builder builder(TableName table) {
+        return new Builder(table);
+    }
+
+    /** A builder holding these settings. */
+    public Builder toBuilder() {
+        Builder b = new Builder(table);
+        b.writeMode = writeMode;
+        b.transactionMode = transactionMode;
+        b.createTable = createTable;
+        b.keyColumns = keyColumns;
+        b.columnMapping = columnMapping;
+        b.tableLock = tableLock;
+        b.checkConstraints = checkConstraints;
+        b.fireTriggers = fireTriggers;
+        b.keepNulls = keepNulls;
+        b.keepIdentity = keepIdentity;
+        b.bulkBatchSize = bulkBatchSize;
+        b.timeoutSeconds = timeoutSeconds;
+        b.replaceStrategy = replaceStrategy;
+        b.schemaEvolution = schemaEvolution;
+        b.hooks = hooks;
+        b.history = history;
+        return b;
     }
 
     public BulkLoadSettings withWriteMode(WriteMode mode, List<String> keys) {
-        return new BulkLoadSettings(table, mode, transactionMode, createTable, keys, columnMapping, tableLock,
-                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                schemaEvolution, hooks);
+        return toBuilder().writeMode(mode).keyColumns(keys).build();
     }
 
     public BulkLoadSettings withTransactionMode(TransactionMode mode) {
-        return new BulkLoadSettings(table, writeMode, mode, createTable, keyColumns, columnMapping, tableLock,
-                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                schemaEvolution, hooks);
+        return toBuilder().transactionMode(mode).build();
     }
 
     public BulkLoadSettings withCreateTable(boolean create) {
-        return new BulkLoadSettings(table, writeMode, transactionMode, create, keyColumns, columnMapping, tableLock,
-                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                schemaEvolution, hooks);
+        return toBuilder().createTable(create).build();
     }
 
     public BulkLoadSettings withColumnMapping(Map<String, String> mapping) {
-        return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, mapping, tableLock,
-                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                schemaEvolution, hooks);
+        return toBuilder().columnMapping(mapping).build();
     }
 
     public BulkLoadSettings withReplaceStrategy(ReplaceStrategy strategy) {
-        return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock,
-                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, strategy,
-                schemaEvolution, hooks);
+        return toBuilder().replaceStrategy(strategy).build();
     }
 
     public BulkLoadSettings withTableLock(boolean lock) {
-        return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, lock,
-                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                schemaEvolution, hooks);
+        return toBuilder().tableLock(lock).build();
     }
 
     public BulkLoadSettings withSchemaEvolution(SchemaEvolution evolution) {
-        return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock,
-                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                evolution, hooks);
+        return toBuilder().schemaEvolution(evolution).build();
     }
 
     public BulkLoadSettings withHooks(Hooks newHooks) {
-        return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock,
-                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                schemaEvolution, newHooks);
+        return toBuilder().hooks(newHooks).build();
+    }
+
+    public BulkLoadSettings withHistory(HistorySettings columns) {
+        return toBuilder().history(columns).build();
+    }
+
+    /** Mutable settings before {@link #build}, which checks them; not thread-safe. */
+    public static final class Builder {
+        private final TableName table;
+        private WriteMode writeMode = WriteMode.APPEND;
+        private TransactionMode transactionMode = TransactionMode.RUN;
+        private boolean createTable;
+        private List<String> keyColumns = List.of();
+        private Map<String, String> columnMapping = Map.of();
+        private boolean tableLock;
+        private boolean checkConstraints;
+        private boolean fireTriggers;
+        private boolean keepNulls;
+        private boolean keepIdentity;
+        private int bulkBatchSize;
+        private int timeoutSeconds;
+        private ReplaceStrategy replaceStrategy = ReplaceStrategy.AUTO;
+        private SchemaEvolution schemaEvolution = SchemaEvolution.NONE;
+        private Hooks hooks = Hooks.NONE;
+        private HistorySettings history = HistorySettings.DEFAULTS;
+
+        private Builder(TableName table) {
+            this.table = table;
+        }
+
+        public Builder writeMode(WriteMode v) {
+            writeMode = v;
+            return this;
+        }
+
+        public Builder transactionMode(TransactionMode v) {
+            transactionMode = v;
+            return this;
+        }
+
+        public Builder createTable(boolean v) {
+            createTable = v;
+            return this;
+        }
+
+        public Builder keyColumns(List<String> v) {
+            keyColumns = v;
+            return this;
+        }
+
+        public Builder columnMapping(Map<String, String> v) {
+            columnMapping = v;
+            return this;
+        }
+
+        public Builder tableLock(boolean v) {
+            tableLock = v;
+            return this;
+        }
+
+        public Builder checkConstraints(boolean v) {
+            checkConstraints = v;
+            return this;
+        }
+
+        public Builder fireTriggers(boolean v) {
+            fireTriggers = v;
+            return this;
+        }
+
+        public Builder keepNulls(boolean v) {
+            keepNulls = v;
+            return this;
+        }
+
+        public Builder keepIdentity(boolean v) {
+            keepIdentity = v;
+            return this;
+        }
+
+        public Builder bulkBatchSize(int v) {
+            bulkBatchSize = v;
+            return this;
+        }
+
+        public Builder timeoutSeconds(int v) {
+            timeoutSeconds = v;
+            return this;
+        }
+
+        public Builder replaceStrategy(ReplaceStrategy v) {
+            replaceStrategy = v;
+            return this;
+        }
+
+        public Builder schemaEvolution(SchemaEvolution v) {
+            schemaEvolution = v;
+            return this;
+        }
+
+        public Builder hooks(Hooks v) {
+            hooks = v;
+            return this;
+        }
+
+        public Builder history(HistorySettings v) {
+            history = v;
+            return this;
+        }
+
+        /** The settings; {@link IllegalArgumentException} when they do not go together. */
+        public BulkLoadSettings build() {
+            return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping,
+                    tableLock, checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds,
+                    replaceStrategy, schemaEvolution, hooks, history);
+        }
     }
 
     /** Parses {@code a,b , c} into trimmed non-empty names. */
@@ -166,5 +290,49 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
             out.put(src, dst);
         }
         return out;
+    }
+
+    /**
+     * The history columns of {@link WriteMode#HISTORY}: each version of a row is one target row, valid from
+     * {@code validFromColumn} ({@code datetime2}, the {@code _commit_timestamp} of the change that created it, or the
+     * run's time for a snapshot load) to {@code validToColumn} ({@code datetime2}, NULL while current), with
+     * {@code currentColumn} ({@code bit}, 1 for the current version). A record of its own (not in a role package):
+     * the mssql root refers to none of them.
+     */
+    public record HistorySettings(String validFromColumn, String validToColumn, String currentColumn) {
+
+        /** {@code valid_from}, {@code valid_to}, {@code is_current}. */
+        public static final HistorySettings DEFAULTS = new HistorySettings(null, null, null);
+
+        public HistorySettings {
+            validFromColumn = orDefault(validFromColumn, "valid_from");
+            validToColumn = orDefault(validToColumn, "valid_to");
+            currentColumn = orDefault(currentColumn, "is_current");
+            List<String> names = List.of(validFromColumn, validToColumn, currentColumn);
+            if (names.stream().map(n -> n.toLowerCase(Locale.ROOT)).distinct().count() != 3) {
+                throw new IllegalArgumentException("validFromColumn, validToColumn and currentColumn must be three"
+                        + " different columns, got " + names);
+            }
+            for (String n : names) {
+                if (n.length() > SqlIdentifiers.MAX_LENGTH) {
+                    throw new IllegalArgumentException("history column name '" + n + "' is longer than "
+                            + SqlIdentifiers.MAX_LENGTH + " characters");
+                }
+            }
+        }
+
+        private static String orDefault(String name, String fallback) {
+            return name == null || name.isBlank() ? fallback : name.trim();
+        }
+
+        /** The three column names: valid from, valid to, current. */
+        public List<String> columns() {
+            return List.of(validFromColumn, validToColumn, currentColumn);
+        }
+
+        /** Whether {@code name} is one of the three history columns (case-insensitive). */
+        public boolean isHistoryColumn(String name) {
+            return columns().stream().anyMatch(c -> c.equalsIgnoreCase(name));
+        }
     }
 }

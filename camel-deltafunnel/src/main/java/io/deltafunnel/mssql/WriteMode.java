@@ -12,5 +12,16 @@ public enum WriteMode {
      */
     REPLACE,
     /** Load a staging table; when the run completes, MERGE it into the target on the key columns. */
-    MERGE
+    MERGE,
+    /**
+     * Load a staging table; when the run completes, apply it to the target on the key columns as type 2 history
+     * (slowly changing dimension): every version of a row is one target row with its validity period and a current
+     * flag ({@link io.deltafunnel.mssql.session.HistoryStatement}).
+     */
+    HISTORY;
+
+    /** Whether a run of this mode loads a staging table and changes the target only in its final step. */
+    public boolean staged() {
+        return this == REPLACE || this == MERGE || this == HISTORY;
+    }
 }

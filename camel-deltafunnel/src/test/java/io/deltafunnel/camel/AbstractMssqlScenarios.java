@@ -551,6 +551,45 @@ abstract class AbstractMssqlScenarios extends MssqlRouteTestSupport {
         stopAndAssertNoArrowLeak();
     }
 
+    /**
+     * A system-versioned temporal table is refused as the target of writeMode=history and writeMode=merge before
+     * anything is written, naming the reason (sys.tables.temporal_type 2). SQL Server only: the emulator refuses
+     * temporal tables (50100, mssql-emulator/README.md), so there the test is skipped.
+     */
+    @Test
+    void historyAndMergeIntoASystemVersionedTableAreRefusedNamingTheReason() throws Exception {
+        String hist = table + "_hist";
+        try {
+            exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL PRIMARY KEY, [name] nvarchar(20) NULL,"
+                    + " [valid_from] datetime2 NOT NULL DEFAULT SYSUTCDATETIME(), [valid_to] datetime2 NULL,"
+                    + " [is_current] bit NOT NULL DEFAULT 1,"
+                    + " [sys_from] datetime2 GENERATED ALWAYS AS ROW START HIDDEN NOT NULL,"
+                    + " [sys_to] datetime2 GENERATED ALWAYS AS ROW END HIDDEN NOT NULL,"
+                    + " PERIOD FOR SYSTEM_TIME ([sys_from], [sys_to]))"
+                    + " WITH (SYSTEM_VERSIONING = ON (HISTORY_TABLE = [dbo].[" + hist + "]))");
+        } catch (java.sql.SQLException e) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(e.getErrorCode() != 50100,
+                    "the server does not support system-versioned temporal tables: " + e.getMessage());
+            throw e;
+        }
+        try {
+            exec("INSERT INTO [dbo].[" + table + "] ([id], [name]) VALUES (1, N'old')");
+            for (String mode : List.of("history", "merge")) {
+                failures.clear();
+                runRoute(source("SELECT 1 AS id, 'new' AS name", 10), mssql("writeMode=" + mode + "&keyColumns=id"),
+                        1, null);
+                BulkLoadException e = singleFailure();
+                assertInstanceOf(ColumnMappingException.class, e);
+                assertTrue(e.getMessage().contains("system-versioned temporal table"), e.getMessage());
+                assertEquals(List.of(List.of(1, "old")), contents(), mode + ": nothing written");
+            }
+        } finally {
+            exec("ALTER TABLE [dbo].[" + table + "] SET (SYSTEM_VERSIONING = OFF)");
+            exec("IF OBJECT_ID('dbo." + hist + "') IS NOT NULL DROP TABLE [dbo].[" + hist + "]");
+        }
+        stopAndAssertNoArrowLeak();
+    }
+
     /** Batch 3 of 5 (rows 20..29) holds a value too long for nvarchar(5) at run row 25. */
     static final String FIFTY_BAD_AT_25 = "SELECT i::INTEGER AS id, CASE WHEN i = 25 THEN 'far too long' ELSE 'v' || i"
             + " END AS name FROM range(0, 50) t(i) ORDER BY i";

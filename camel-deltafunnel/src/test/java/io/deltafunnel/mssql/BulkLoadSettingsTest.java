@@ -31,6 +31,22 @@ class BulkLoadSettingsTest {
     }
 
     @Test
+    void historyNeedsKeysAndThreeDistinctColumnsWithDefaults() {
+        BulkLoadSettings s = BulkLoadSettings.defaults(TableName.parse("t"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> s.withWriteMode(WriteMode.HISTORY, List.of()));
+        assertTrue(e.getMessage().contains("writeMode=history needs keyColumns"), e.getMessage());
+        BulkLoadSettings h = s.withWriteMode(WriteMode.HISTORY, List.of("id"));
+        assertEquals(List.of("valid_from", "valid_to", "is_current"), h.history().columns());
+        assertEquals(List.of("since", "valid_to", "live"),
+                new BulkLoadSettings.HistorySettings("since", " ", "live").columns());
+        assertThrows(IllegalArgumentException.class, () -> new BulkLoadSettings.HistorySettings("a", "A", null));
+        assertThrows(IllegalArgumentException.class, () -> h.withWriteMode(WriteMode.HISTORY, List.of("is_current")));
+        assertEquals("live", h.withHistory(new BulkLoadSettings.HistorySettings(null, null, "live")).history()
+                .currentColumn());
+    }
+
+    @Test
     void stagingNameStaysWithinTheIdentifierLimit() {
         TableName staging = StagingTable.forRun(new TableName("s", "orders"),
                 "0f8fad5b-d9cb-469f-a165-70867728950e");

@@ -73,6 +73,16 @@ public final class TargetCatalog {
         return out;
     }
 
+    /**
+     * The table's {@code sys.tables.temporal_type}: 0 an ordinary table, 1 the history table of a system-versioned
+     * temporal table, 2 a system-versioned temporal table; 0 when the catalog has no row for it.
+     */
+    public static int temporalType(SqlStatements channel, TableName name) throws SQLException {
+        List<Object[]> rows = channel.query("SELECT [temporal_type] FROM sys.tables WHERE [object_id] = OBJECT_ID(?)",
+                name.quoted());
+        return rows.isEmpty() || rows.get(0)[0] == null ? 0 : ((Number) rows.get(0)[0]).intValue();
+    }
+
     private static boolean isOne(Object v) {
         return v instanceof Number n && n.intValue() == 1;
     }

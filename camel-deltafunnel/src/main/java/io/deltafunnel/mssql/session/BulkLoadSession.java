@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * <p>The parts: {@link RunSetup} sets the run up on its first batch (channel and fallback, target, binding,
  * staging; the one source of the run's channel, target, staging table and bound columns, which this class reads from
  * it), {@link StagingTable} names, creates and drops the staging table, {@link MergeStatement} builds the MERGE
- * (change rows ranked), {@link StateTable} records an incremental run; this class keeps the run's state machine,
+ * (change rows ranked), {@link HistoryStatement} the type 2 history statements of writeMode=history, {@link StateTable} records an incremental run; this class keeps the run's state machine,
  * statistics, transaction and failure handling.
  *
  * <p>Not thread-safe: one caller at a time.
@@ -236,7 +236,8 @@ public final class BulkLoadSession implements RunSession {
     // ---- steps ----
 
     private void prepare(Schema arrowSchema) throws SQLException {
-        boolean replaceOrMerge = settings.writeMode() == WriteMode.REPLACE || settings.writeMode() == WriteMode.MERGE;
+        boolean replaceOrMerge = settings.writeMode() == WriteMode.REPLACE || settings.writeMode() == WriteMode.MERGE
+                || settings.writeMode() == WriteMode.HISTORY;
         setup = new RunSetup(runId, settings, startProvider,
                 replaceOrMerge ? t -> StagingTable.forRun(t, runId) : null, false, null, this::context);
         setup.prepare(arrowSchema, stateTable, incremental != null);
@@ -254,7 +255,7 @@ public final class BulkLoadSession implements RunSession {
         }
         if (!staged() && !preSqlCommitted && hooks.has(SqlHooks.Hook.PRE_SQL)) {
             // append/truncate: before the first batch, after the truncate, in the run's transaction (with
-            // transaction=batch in a transaction of its own). replace/merge run it in the final step.
+            // transaction=batch in a transaction of its own). replace/merge/history run it in the final step.
             runHook(SqlHooks.Hook.PRE_SQL);
             if (settings.transactionMode() == TransactionMode.BATCH) {
                 commit();
@@ -265,7 +266,7 @@ public final class BulkLoadSession implements RunSession {
 
     /** replace and merge: the batches go to a staging table, the target changes only in the final step. */
     private boolean staged() {
-        return settings.writeMode() == WriteMode.REPLACE || settings.writeMode() == WriteMode.MERGE;
+        return settings.writeMode().staged();
     }
 
     /** Runs {@code hook} on the run's channel, in its open transaction, with the run's values. */
@@ -307,6 +308,11 @@ public final class BulkLoadSession implements RunSession {
             case MERGE -> {
                 runHook(SqlHooks.Hook.PRE_SQL); // in the final transaction, before the target changes
                 setup.withIdentityInsert(() -> execute(setup.mergeSql()));
+            }
+            case HISTORY -> {
+                runHook(SqlHooks.Hook.PRE_SQL); // in the final transaction, before the target changes
+                setup.withIdentityInsert(
+                        () -> HistoryStatement.apply(channel, setup.historySteps(HistoryStatement.runTime())));
             }
             default -> {
                 if (settings.transactionMode() == TransactionMode.BATCH && hooks.has(SqlHooks.Hook.POST_SQL)) {
@@ -362,7 +368,7 @@ public final class BulkLoadSession implements RunSession {
             return WorkOutcome.IN_DOUBT;
         }
         if (settings.transactionMode() == TransactionMode.RUN || settings.writeMode() == WriteMode.REPLACE
-                || settings.writeMode() == WriteMode.MERGE) {
+                || settings.writeMode() == WriteMode.MERGE || settings.writeMode() == WriteMode.HISTORY) {
             return WorkOutcome.ROLLED_BACK;
         }
         return WorkOutcome.COMMITTED;

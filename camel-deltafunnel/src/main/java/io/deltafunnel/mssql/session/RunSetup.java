@@ -153,9 +153,16 @@ public final class RunSetup {
         BulkLoadException.Context ctx = context.get();
         changeRows = arrowSchema.getFields().stream()
                 .anyMatch(f -> f.getName().equalsIgnoreCase(MergeStatement.CHANGE_COLUMNS.get(0)));
-        if (changeRows && settings.writeMode() != WriteMode.MERGE) {
+        boolean history = settings.writeMode() == WriteMode.HISTORY;
+        if (changeRows && settings.writeMode() != WriteMode.MERGE && !history) {
             throw new ColumnMappingException("the batch carries change rows (column _change_type); they can only be"
-                    + " applied with writeMode=merge and keyColumns, not " + settings.writeMode(), ctx);
+                    + " applied with writeMode=merge or writeMode=history and keyColumns, not "
+                    + settings.writeMode(), ctx);
+        }
+        if (changeRows && history && arrowSchema.getFields().stream()
+                .noneMatch(f -> f.getName().equalsIgnoreCase(MergeStatement.CHANGE_COLUMNS.get(1)))) {
+            throw new ColumnMappingException("writeMode=history applies change rows in _commit_version order, but the"
+                    + " batch has _change_type without _commit_version", ctx);
         }
         if (incremental && settings.transactionMode() == TransactionMode.BATCH
                 && (settings.writeMode() == WriteMode.APPEND || settings.writeMode() == WriteMode.TRUNCATE)) {
@@ -173,6 +180,16 @@ public final class RunSetup {
         // schemaEvolution: refuses listing every column, or adds/widens them; DDL before the run's transaction and
         // before the staging table is copied from the target.
         table = SchemaEvolver.evolve(channel, table, dataSchema, settings, temporalAsText, runId, ctx);
+        if (settings.writeMode() == WriteMode.MERGE) {
+            HistoryStatement.refuseTemporal("merge", target, TargetCatalog.temporalType(channel, target), ctx);
+        }
+        if (history) {
+            // Before the binding: a source column that maps onto a history column is named as such.
+            HistoryStatement.check(table, settings.history(), mappedTargetNames(dataSchema),
+                    TargetCatalog.temporalType(channel, target), ctx);
+            table = HistoryStatement.dataTable(table, settings.history());
+        }
+        TargetTable bindTable = table;
         // Binding against the target first: a mapping error is reported before any staging table exists.
         List<BoundColumn> targetBound = ColumnMapper.bind(dataSchema, table, settings.columnMapping(), temporalAsText,
                 ctx);
@@ -184,7 +201,8 @@ public final class RunSetup {
             staging = new StagingTable(stagingFor.apply(target));
             // DDL outside the run's transaction. Marked first: a failed creation is cleaned up as well.
             stagingCreated = !sharedStaging;
-            boolean created = staging.create(channel, target, arrowSchema, changeRows, sharedStaging);
+            boolean created = staging.create(channel, target, history ? bindTable.columns().stream()
+                    .map(TargetColumn::name).toList() : null, arrowSchema, changeRows, sharedStaging);
             if (sharedStaging && created) {
                 LOG.info("Run {}: created the load's staging table {}", runId, staging);
             }
@@ -198,7 +216,7 @@ public final class RunSetup {
             columns = targetBound;
             dataColumns = columns;
         }
-        if (settings.writeMode() == WriteMode.MERGE) {
+        if (settings.writeMode() == WriteMode.MERGE || history) {
             checkKeys();
         }
         return channel.cannotWrite(destination(), arrowSchema, columns);
@@ -214,6 +232,10 @@ public final class RunSetup {
                     + " does not exist (set createTable=true to create it from the Arrow schema)", ctx);
         }
         String ddl = ColumnMapper.createTableSql(settings.table(), dataSchema, settings.columnMapping(), ctx);
+        if (settings.writeMode() == WriteMode.HISTORY) {
+            // createTable's columns, then the three history columns
+            ddl = ddl.substring(0, ddl.length() - 1) + HistoryStatement.createColumns(settings.history()) + ")";
+        }
         LOG.info("Run {}: creating {}", runId, settings.table());
         try {
             channel.execute(ddl);
@@ -231,8 +253,15 @@ public final class RunSetup {
         return found;
     }
 
+    /** The target column names the source columns map to (explicit mapping, else the same name). */
+    private List<String> mappedTargetNames(Schema dataSchema) {
+        return dataSchema.getFields().stream().map(f -> settings.columnMapping().entrySet().stream()
+                .filter(e -> e.getKey().equalsIgnoreCase(f.getName())).map(java.util.Map.Entry::getValue)
+                .findFirst().orElse(f.getName())).toList();
+    }
+
     private void checkKeys() {
-        if (identityColumn != null && settings.keyColumns().stream().noneMatch(k -> k.equalsIgnoreCase(identityColumn))) {
+        if (settings.writeMode() == WriteMode.MERGE && identityColumn != null && settings.keyColumns().stream().noneMatch(k -> k.equalsIgnoreCase(identityColumn))) {
             throw new ColumnMappingException("merge maps identity column '" + identityColumn + "' of " + target
                     + " but it is not a key column: SQL Server cannot update an identity column (error 8102); make it"
                     + " a key column or leave it out", context.get().withColumn(identityColumn));
@@ -271,6 +300,12 @@ public final class RunSetup {
     /** The MERGE of the staging table into the target. */
     public String mergeSql() {
         return MergeStatement.sql(target, staging.name(), dataColumns, columns, settings.keyColumns(), changeRows);
+    }
+
+    /** The history statements of the staging table into the target ({@link HistoryStatement}). */
+    public List<HistoryStatement.Step> historySteps(String runTime) {
+        return HistoryStatement.steps(target, staging.name(), dataColumns, columns, settings.keyColumns(),
+                settings.history(), changeRows, runTime);
     }
 
     /**

@@ -85,6 +85,15 @@ public final class StagingTable {
      */
     public boolean create(SqlChannel c, TableName target, Schema schema, boolean changeRows, boolean tolerateExisting)
             throws SQLException {
+        return create(c, target, null, schema, changeRows, tolerateExisting);
+    }
+
+    /**
+     * As {@link #create(SqlChannel, TableName, Schema, boolean, boolean)}, with only {@code targetColumns} of the
+     * target (in that order) when not null: a history run's staging table leaves out the target's history columns.
+     */
+    public boolean create(SqlChannel c, TableName target, List<String> targetColumns, Schema schema,
+            boolean changeRows, boolean tolerateExisting) throws SQLException {
         if (tolerateExisting && TargetCatalog.find(c, name) != null) {
             return false;
         }
@@ -98,7 +107,9 @@ public final class StagingTable {
             }
         }
         try {
-            c.execute("SELECT TOP 0 *" + extra + " INTO " + name.quoted() + " FROM " + target.quoted());
+            String columns = targetColumns == null ? "*"
+                    : targetColumns.stream().map(SqlIdentifiers::quote).collect(Collectors.joining(", "));
+            c.execute("SELECT TOP 0 " + columns + extra + " INTO " + name.quoted() + " FROM " + target.quoted());
             return true;
         } catch (SQLException e) {
             if (tolerateExisting && e.getErrorCode() == ALREADY_EXISTS) {

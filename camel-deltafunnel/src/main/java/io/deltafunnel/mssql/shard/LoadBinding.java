@@ -57,9 +57,12 @@ public record LoadBinding(String writeMode, String strategy, List<String> column
             case APPEND -> "insert-select";
             case REPLACE, TRUNCATE -> "truncate+insert-select";
             case MERGE -> prepared.changeRows() ? "merge-change-rows" : "merge-upsert";
+            case HISTORY -> (prepared.changeRows() ? "history-change-rows" : "history-snapshot") + " "
+                    + settings.history().columns();
         };
         return new LoadBinding(settings.writeMode().name().toLowerCase(Locale.ROOT), strategy, columns,
-                settings.writeMode() == WriteMode.MERGE ? settings.keyColumns() : List.of(),
+                settings.writeMode() == WriteMode.MERGE || settings.writeMode() == WriteMode.HISTORY
+                        ? settings.keyColumns() : List.of(),
                 settings.columnMapping(), settings.keepIdentity());
     }
 

@@ -10,6 +10,7 @@ import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.BulkLoadSettings;
 import io.deltafunnel.mssql.WriteMode;
 import io.deltafunnel.mssql.channel.SqlChannel;
+import io.deltafunnel.mssql.session.HistoryStatement;
 import io.deltafunnel.mssql.session.LoadStatus;
 import io.deltafunnel.mssql.session.RunSetup;
 import io.deltafunnel.mssql.session.SqlHooks;
@@ -26,8 +27,8 @@ import org.slf4j.LoggerFactory;
  * when the load is still open and all N shard rows are done, the load's {@code preSql} runs (once per load, after
  * the truncate of a truncate load), the staging table goes into the target (append:
  * {@code INSERT … SELECT}; replace/truncate: {@code TRUNCATE} + {@code INSERT … SELECT}; merge: the {@code MERGE}
- * with change rows ranked across all shards), {@code postSql} runs, an incremental run records its versions, and the
- * load row becomes
+ * with change rows ranked across all shards; history: the {@code HistoryStatement} steps over all shards' rows),
+ * {@code postSql} runs, an incremental run records its versions, and the load row becomes
  * done ({@code finished_by}, {@code finished_at}, {@code final_rows}); commit; then the staging table is dropped
  * (best effort, logged). Reads the target, staging table and bound columns from the run's {@link RunSetup}. Owns no
  * channel; not thread-safe.
@@ -120,6 +121,8 @@ final class ShardFinalStep {
                         staging.insertInto(setup.target(), setup.dataColumns())));
             }
             case MERGE -> setup.withIdentityInsert(() -> moved[0] = channel.update(setup.mergeSql()));
+            case HISTORY -> setup.withIdentityInsert(() -> moved[0] = HistoryStatement.apply(channel,
+                    setup.historySteps(HistoryStatement.runTime())));
             default -> throw new IllegalStateException("write mode " + settings.writeMode());
         }
         hooks.run(SqlHooks.Hook.POST_SQL, channel, values, who, context);

@@ -189,6 +189,7 @@ public final class StatementParser {
         boolean seenSelect = k.equals("SELECT");
         boolean seenSet = k.equals("SET");
         boolean seenValues = false;
+        int cases = 0; // open CASE expressions at the top level: their ELSE and END do not start statements
         while (pos < tokens.size()) {
             Token t = tokens.get(pos);
             Token prev = tokens.get(pos - 1);
@@ -199,6 +200,13 @@ public final class StatementParser {
             } else if (depth <= 0) {
                 if (t.isSymbol(";")) {
                     break;
+                }
+                if (t.is("CASE")) {
+                    cases++;
+                } else if (cases > 0 && (t.is("ELSE") || t.is("END"))) {
+                    cases -= t.is("END") ? 1 : 0;
+                    pos++;
+                    continue;
                 }
                 if (t.is("VALUES")) {
                     seenValues = true;
