@@ -6,6 +6,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
+import io.deltafunnel.handoff.RejectSettings;
+
 /**
  * Everything a {@code BulkLoadSession} needs to know about the target and how to write it.
  *
@@ -16,13 +18,17 @@ import java.util.Objects;
  * @param timeoutSeconds bulk copy and statement timeout; 0 = none
  * @param replaceStrategy how {@link WriteMode#REPLACE} puts the staging table in place (switch or copy)
  * @param schemaEvolution what a run does when the source's columns and the target's no longer agree
+ * @param rejects       how many bad rows a run sets aside instead of failing, and where
+ *                      ({@link RejectSettings#NONE} when null: any bad row fails the run)
  */
 public record BulkLoadSettings(TableName table, WriteMode writeMode, TransactionMode transactionMode,
         boolean createTable, List<String> keyColumns, Map<String, String> columnMapping, boolean tableLock,
         boolean checkConstraints, boolean fireTriggers, boolean keepNulls, boolean keepIdentity, int bulkBatchSize,
-        int timeoutSeconds, ReplaceStrategy replaceStrategy, SchemaEvolution schemaEvolution) {
+        int timeoutSeconds, ReplaceStrategy replaceStrategy, SchemaEvolution schemaEvolution,
+        RejectSettings rejects) {
 
     public BulkLoadSettings {
+        rejects = rejects == null ? RejectSettings.NONE : rejects;
         replaceStrategy = replaceStrategy == null ? ReplaceStrategy.AUTO : replaceStrategy;
         schemaEvolution = schemaEvolution == null ? SchemaEvolution.NONE : schemaEvolution;
         Objects.requireNonNull(table, "table");
@@ -39,6 +45,16 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
         if (timeoutSeconds < 0) {
             throw new IllegalArgumentException("timeout must be 0 or more, got " + timeoutSeconds);
         }
+    }
+
+    /** As the canonical constructor with {@link RejectSettings#NONE}. */
+    public BulkLoadSettings(TableName table, WriteMode writeMode, TransactionMode transactionMode,
+            boolean createTable, List<String> keyColumns, Map<String, String> columnMapping, boolean tableLock,
+            boolean checkConstraints, boolean fireTriggers, boolean keepNulls, boolean keepIdentity, int bulkBatchSize,
+            int timeoutSeconds, ReplaceStrategy replaceStrategy, SchemaEvolution schemaEvolution) {
+        this(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock, checkConstraints,
+                fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
+                schemaEvolution, RejectSettings.NONE);
     }
 
     /** As the canonical constructor with {@link ReplaceStrategy#AUTO} and {@link SchemaEvolution#NONE}. */
@@ -60,43 +76,49 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
     public BulkLoadSettings withWriteMode(WriteMode mode, List<String> keys) {
         return new BulkLoadSettings(table, mode, transactionMode, createTable, keys, columnMapping, tableLock,
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                schemaEvolution);
+                schemaEvolution, rejects);
     }
 
     public BulkLoadSettings withTransactionMode(TransactionMode mode) {
         return new BulkLoadSettings(table, writeMode, mode, createTable, keyColumns, columnMapping, tableLock,
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                schemaEvolution);
+                schemaEvolution, rejects);
     }
 
     public BulkLoadSettings withCreateTable(boolean create) {
         return new BulkLoadSettings(table, writeMode, transactionMode, create, keyColumns, columnMapping, tableLock,
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                schemaEvolution);
+                schemaEvolution, rejects);
     }
 
     public BulkLoadSettings withColumnMapping(Map<String, String> mapping) {
         return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, mapping, tableLock,
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                schemaEvolution);
+                schemaEvolution, rejects);
     }
 
     public BulkLoadSettings withReplaceStrategy(ReplaceStrategy strategy) {
         return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock,
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, strategy,
-                schemaEvolution);
+                schemaEvolution, rejects);
     }
 
     public BulkLoadSettings withTableLock(boolean lock) {
         return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, lock,
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                schemaEvolution);
+                schemaEvolution, rejects);
     }
 
     public BulkLoadSettings withSchemaEvolution(SchemaEvolution evolution) {
         return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock,
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                evolution);
+                evolution, rejects);
+    }
+
+    public BulkLoadSettings withRejects(RejectSettings rejectSettings) {
+        return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock,
+                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
+                schemaEvolution, rejectSettings);
     }
 
     /** Parses {@code a,b , c} into trimmed non-empty names. */

@@ -1,6 +1,7 @@
 package io.deltafunnel.mssql.session;
 
 import java.sql.SQLException;
+import java.util.List;
 
 import io.deltafunnel.handoff.HandoffStats;
 import io.deltafunnel.handoff.IncrementalLoad;
@@ -16,6 +17,8 @@ import io.deltafunnel.mssql.channel.ConnectionProvider;
 import io.deltafunnel.mssql.channel.SessionEnd;
 import io.deltafunnel.mssql.channel.SqlChannel;
 import io.deltafunnel.mssql.channel.SqlChannelProvider;
+import io.deltafunnel.mssql.reject.RejectedRow;
+import io.deltafunnel.mssql.reject.RunRejects;
 import io.deltafunnel.mssql.state.StateTable;
 
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -75,6 +78,10 @@ public final class BulkLoadSession implements RunSession {
     private StateTable stateTable;
     /** A replace run's final step (switch or copy), planned at set-up; null for other write modes. */
     private TableSwitch replace;
+    /** The route (or state) key the run's rejected rows name, or null. */
+    private String routeKey;
+    /** With maxRejectedRows > 0: the rows this session set aside; else null. */
+    private RunRejects rejects;
 
     private BulkLoadSession(String runId, BulkLoadSettings settings, SqlChannelProvider provider) {
         this.runId = runId;
@@ -116,6 +123,22 @@ public final class BulkLoadSession implements RunSession {
         return state;
     }
 
+    /** The route key the run's rejected rows name (the incremental run's state key wins); call before the first batch. */
+    public BulkLoadSession routeKey(String key) {
+        this.routeKey = key;
+        return this;
+    }
+
+    /** The route key given with {@link #routeKey(String)}, or null. */
+    public String routeKey() {
+        return routeKey;
+    }
+
+    @Override
+    public List<RejectedRow> rejectedRows() {
+        return rejects == null ? List.of() : rejects.committedRows();
+    }
+
     /** Input counters: batches/rows handed to {@link #write}; output counters: what SQL Server accepted. */
     public HandoffStats stats() {
         return stats;
@@ -138,6 +161,7 @@ public final class BulkLoadSession implements RunSession {
         next.stats = statsBeforeBatch;
         next.statsBeforeBatch = statsBeforeBatch;
         next.truncateCommitted = truncateCommitted;
+        next.routeKey = routeKey;
         return next.recording(incremental);
     }
 
@@ -170,8 +194,14 @@ public final class BulkLoadSession implements RunSession {
             if (setup == null) {
                 prepare(root.getSchema());
             }
-            setup.writeBatch(root, stats.outputRows(), "", context());
-            HandoffStats accepted = stats.withOutputBatch(rows);
+            if (rejects == null && settings.rejects().enabled()) {
+                // counted against the limit: the rows a resumed run's committed batches set aside
+                rejects = new RunRejects(settings.rejects(), runId,
+                        incremental != null ? incremental.stateKey() : routeKey, statsBeforeBatch.rejectedRows());
+            }
+            int loaded = setup.writeBatch(root, stats.outputRows(), stats.inputBatches() - 1, "", context(),
+                    rejects);
+            HandoffStats accepted = stats.withOutputBatch(loaded).withRejectedRows(rows - loaded);
             if (settings.transactionMode() == TransactionMode.BATCH) {
                 // Counted only once committed: the output counters never claim more than the target holds.
                 commit();
@@ -290,9 +320,15 @@ public final class BulkLoadSession implements RunSession {
 
     /** Commits; a failure of the commit itself leaves its outcome in doubt ({@link WorkOutcome#IN_DOUBT}). */
     private void commit() throws SQLException {
+        if (rejects != null) {
+            rejects.flush(channel()); // the rows set aside, in the transaction of the loaded rows
+        }
         committing = true;
         try {
             channel().commit();
+            if (rejects != null) {
+                rejects.committed();
+            }
         } catch (SQLException | RuntimeException e) {
             commitInDoubt = true;
             throw e;
