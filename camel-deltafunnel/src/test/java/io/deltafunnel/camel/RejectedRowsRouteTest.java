@@ -373,4 +373,165 @@ class RejectedRowsRouteTest extends EmulatorRouteTestSupport {
         assertEquals(null, load(d, 2, rejectOptions(1) + "&writeMode=merge&keyColumns=id"));
         assertEquals(List.of("2|toolongvalue"), assertReconciles(d, List.of()));
     }
+
+    @Test
+    void mergeSetsAsideEveryRowOfADuplicateSourceKey() throws Exception {
+        Path d = delta("mergedups", "SELECT * FROM (VALUES (1, 'a'), (2, 'b1'), (3, 'c'), (2, 'b2'), (4, 'd'),"
+                + " (4, 'd2'), (4, 'd3')) v(id, name)");
+        // key 4 is in the target (8672: one target row changed twice), key 2 is not (2627: inserted twice)
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL PRIMARY KEY, [name] nvarchar(5) NULL)",
+                "INSERT INTO [dbo].[" + table + "] VALUES (4, 'old')");
+        assertEquals(null, load(d, 3, rejectOptions(5) + "&writeMode=merge&keyColumns=id"));
+        assertEquals(List.of("2|b1", "2|b2", "4|d", "4|d2", "4|d3"), assertReconciles(d, List.of("4|old")));
+        Set<String> numbers = Set.copyOf(rejectRows().stream().map(r -> r[1]).toList());
+        assertTrue(Set.of("8672", "2627").containsAll(numbers), "error numbers " + numbers);
+        assertEquals(5, rejectedHeader());
+        assertEquals(2L, ((Number) lastHeaders.get(0).get(DeltaFunnelConstants.OUTPUT_ROWS)).longValue());
+        // over the limit: nothing kept
+        exec("DELETE FROM [dbo].[" + table + "] WHERE [id] <> 4", "DELETE FROM [dbo].[" + rejects + "]");
+        assertInstanceOf(TooManyRejectedRowsException.class, load(d, 3, rejectOptions(4)
+                + "&writeMode=merge&keyColumns=id&maxRetries=0"));
+        assertEquals(List.of("4|old"), targetRows());
+        assertEquals(0, count(rejects));
+    }
+
+    @Test
+    void aCutRunLeavesNoRejectRowsAndTheReRunReconcilesExactly() throws Exception {
+        Path d = delta("cut", "SELECT i::INTEGER AS id, CASE WHEN i % 7 = 3 THEN 'toolongvalue' ELSE 'n' || i END AS name"
+                + " FROM range(40) r(i)");
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL, [name] nvarchar(5) NULL)");
+        SERVER.emulator().faults().dropConnectionDuringBulkLoad(3, 1); // the third bulk load of the run
+        Throwable e = load(d, 10, rejectOptions(10) + "&maxRetries=0");
+        assertTrue(e != null, "the cut run failed");
+        assertEquals(0, count(table));
+        assertEquals(0, count(rejects), "a rolled-back run leaves no rejects behind");
+        SERVER.emulator().faults().clear();
+        assertEquals(null, load(d, 10, rejectOptions(10)));
+        assertEquals(6, assertReconciles(d, List.of()).size());
+    }
+
+    @Test
+    void incrementalChangesSetRowsAsideWithTheirStateKey() throws Exception {
+        SchemaEvolvingDeltaTable t = new SchemaEvolvingDeltaTable(duck, tmp.resolve("cdf")).withChangeDataFeed();
+        t.commit(null, List.of(SchemaEvolvingDeltaTable.field("id", "integer"),
+                SchemaEvolvingDeltaTable.field("name", "string")),
+                "SELECT * FROM (VALUES (1, 'a'), (2, 'toolongvalue'), (3, 'c')) v(id, name)");
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL PRIMARY KEY, [name] nvarchar(5) NULL)");
+        String id = "changes" + (routes++);
+        CountDownLatch ended = new CountDownLatch(1);
+        errors.clear();
+        context.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                onException(Exception.class).handled(true).process(e -> {
+                    errors.add(e.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class));
+                    ended.countDown();
+                });
+                from("deltafunnel:" + id + "?delta.t=" + t.path() + "&query=RAW(SELECT * FROM t)&batchSize=2"
+                        + "&stateDataSource=#stateDs&stateKey=" + table + "&repeatCount=1&initialDelay=0"
+                        + "&bridgeErrorHandler=true&incremental=changes")
+                        .routeId(id)
+                        .to(mssql("writeMode=merge&keyColumns=id&" + rejectOptions(1)))
+                        .process(e -> {
+                            if (e.getProperty(Exchange.BATCH_COMPLETE, false, Boolean.class)) {
+                                ended.countDown();
+                            }
+                        });
+            }
+        });
+        assertTrue(ended.await(60, TimeUnit.SECONDS));
+        context.getRouteController().stopRoute(id);
+        context.removeRoute(id);
+        assertEquals(List.of(), errors);
+        assertEquals(List.of("2|toolongvalue"), assertReconciles(t.path(), List.of()));
+        assertEquals(table, rejectRows().get(0)[9], "the state key");
+    }
+
+    @Test
+    void aTransientErrorKeepsTheRetryPathAndIsNeverBisected() throws Exception {
+        Path d = delta("transient", "SELECT i::INTEGER AS id, 'n' || i AS name FROM range(20) r(i)");
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL, [name] nvarchar(5) NULL)");
+        SERVER.emulator().faults().failBulkLoad(1, 3, 1205); // deadlock victim: transient, dooms the transaction
+        Throwable e = load(d, 10, rejectOptions(20) + "&maxRetries=0");
+        assertTrue(e != null && causeMessages(e).contains("1205"), "fails with 1205: " + e);
+        assertEquals(0, count(table));
+        assertEquals(0, count(rejects));
+        SERVER.emulator().faults().failBulkLoad(1, 3, 1205);
+        assertEquals(null, load(d, 10, rejectOptions(20) + "&transaction=batch&retryDelay=1"));
+        assertEquals(List.of(), assertReconciles(d, List.of()), "retried in place: nothing set aside");
+    }
+
+    /** The shards of one sharded load of {@code delta}, run at the same time; returns their failures. */
+    private List<Throwable> loadSharded(Path delta, int shards, String mssqlOptions) throws Exception {
+        CountDownLatch ended = new CountDownLatch(shards);
+        errors.clear();
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < shards; i++) {
+            String id = "shard" + (routes++);
+            ids.add(id);
+            int index = i;
+            context.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    onException(Exception.class).handled(true).process(e -> {
+                        Exception caught = e.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
+                        if (io.deltafunnel.handoff.ReplayRequest.find(caught) == null) {
+                            errors.add(caught);
+                            ended.countDown();
+                        }
+                    });
+                    from("deltafunnel:sharded?delta.t=" + delta + "&query=RAW(SELECT * FROM t)&batchSize=3"
+                            + "&stateDataSource=#stateDs&shardCount=" + shards + "&shardIndex=" + index
+                            + "&repeatCount=1&initialDelay=0&bridgeErrorHandler=true")
+                            .routeId(id)
+                            .to(mssql(mssqlOptions))
+                            .process(e -> {
+                                if (e.getProperty(Exchange.BATCH_COMPLETE, false, Boolean.class)) {
+                                    ended.countDown();
+                                }
+                            });
+                }
+            });
+        }
+        assertTrue(ended.await(120, TimeUnit.SECONDS), "not every shard ended its run");
+        for (String id : ids) {
+            context.getRouteController().stopRoute(id);
+            context.removeRoute(id);
+        }
+        return List.copyOf(errors);
+    }
+
+    /** A Delta table of several files (one per version), two bad rows in each. */
+    private Path shardedTable() throws Exception {
+        SchemaEvolvingDeltaTable t = new SchemaEvolvingDeltaTable(duck, tmp.resolve("sharded"));
+        t.commit(null, List.of(SchemaEvolvingDeltaTable.field("id", "integer"),
+                SchemaEvolvingDeltaTable.field("name", "string")),
+                "SELECT i::INTEGER AS id, CASE WHEN i IN (3, 7) THEN 'toolongvalue' ELSE 'n' || i END AS name"
+                        + " FROM range(0, 10) r(i)");
+        for (int f = 1; f < 4; f++) {
+            t.commit(null, null, "SELECT i::INTEGER AS id, CASE WHEN i IN (" + (f * 10 + 3) + ", " + (f * 10 + 7)
+                    + ") THEN 'toolongvalue' ELSE 'n' || i END AS name FROM range(" + (f * 10) + ", " + (f * 10 + 10)
+                    + ") r(i)");
+        }
+        return t.path();
+    }
+
+    @Test
+    void aShardedLoadSetsRowsAsideInEachShareWithinTheLoadsLimit() throws Exception {
+        Path d = shardedTable();
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL, [name] nvarchar(5) NULL)");
+        assertEquals(List.of(), loadSharded(d, 2, "writeMode=replace&" + rejectOptions(8)));
+        assertEquals(8, assertReconciles(d, List.of()).size());
+    }
+
+    @Test
+    void aShardedLoadOverItsLimitInSumFailsAndKeepsTheTargetAsItWas() throws Exception {
+        Path d = shardedTable();
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL, [name] nvarchar(5) NULL)",
+                "INSERT INTO [dbo].[" + table + "] VALUES (100, 'old')");
+        List<Throwable> failures = loadSharded(d, 2, "writeMode=replace&maxRetries=0&" + rejectOptions(7));
+        assertTrue(failures.stream().anyMatch(f -> f instanceof TooManyRejectedRowsException), "failures " + failures);
+        assertEquals(List.of("100|old"), targetRows());
+        assertTrue(count(rejects) <= 7, "at most the limit committed by a share");
+    }
 }

@@ -110,6 +110,16 @@ public final class RunRejects {
                 SqlServerErrors.errorNumber(cause), null, cause.getMessage(), Instant.now()), ctx);
     }
 
+    /**
+     * Sets aside one row of a merge's staging table whose key other rows share (SQL Server error 8672), rendered as
+     * {@code sourceRow}; its row index is -1.
+     */
+    public void mergeDuplicate(String sourceRow, String keyColumns, long batchIndex, int errorNumber, String message,
+            BulkLoadException.Context ctx) {
+        add(new RejectedRow(runId, routeKey, target, batchIndex, -1, sourceRow, keyColumns, errorNumber, null, message,
+                Instant.now()), ctx);
+    }
+
     private void add(RejectedRow row, BulkLoadException.Context ctx) {
         if (count() + 1 > settings.maxRejectedRows()) {
             throw new TooManyRejectedRowsException("more than maxRejectedRows=" + settings.maxRejectedRows()

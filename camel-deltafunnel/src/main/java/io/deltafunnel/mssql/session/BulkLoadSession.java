@@ -17,6 +17,7 @@ import io.deltafunnel.mssql.channel.ConnectionProvider;
 import io.deltafunnel.mssql.channel.SessionEnd;
 import io.deltafunnel.mssql.channel.SqlChannel;
 import io.deltafunnel.mssql.channel.SqlChannelProvider;
+import io.deltafunnel.mssql.reject.MergeDuplicates;
 import io.deltafunnel.mssql.reject.RejectedRow;
 import io.deltafunnel.mssql.reject.RunRejects;
 import io.deltafunnel.mssql.state.StateTable;
@@ -295,7 +296,20 @@ public final class BulkLoadSession implements RunSession {
                     return 0;
                 }, () -> 0);
             }
-            case MERGE -> setup.withIdentityInsert(() -> execute(setup.mergeSql()));
+            case MERGE -> {
+                if (rejects != null && !setup.changeRows()) {
+                    // 8672 (duplicate source keys): every row of such a key is set aside and the MERGE runs again
+                    long before = rejects.count();
+                    MergeDuplicates.run(channel, setup.staging().name(), settings.keyColumns(),
+                            setup.dataColumns().stream().map(c -> c.target().name()).toList(), rejects, -1,
+                            () -> setup.withIdentityInsert(() -> execute(setup.mergeSql())), context());
+                    long moved = rejects.count() - before; // loaded into staging, then set aside
+                    stats = new HandoffStats(stats.inputBatches(), stats.inputRows(), stats.outputBatches(),
+                            stats.outputRows() - moved, stats.rejectedRows() + moved);
+                } else {
+                    setup.withIdentityInsert(() -> execute(setup.mergeSql()));
+                }
+            }
             default -> {
             }
         }
