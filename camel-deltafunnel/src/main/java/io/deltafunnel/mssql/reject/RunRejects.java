@@ -126,7 +126,7 @@ public final class RunRejects {
                     + " bad rows in run " + runId + ": row " + row.rowIndex() + " of batch " + row.batchIndex()
                     + " is bad too (" + (row.check() != null ? row.check() : "SQL Server error "
                     + row.errorNumber()) + ": " + row.message() + "); nothing of the run is kept",
-                    settings.maxRejectedRows(), ctx.withRow(row.rowIndex(), -1).withColumn(row.column()));
+                    settings.maxRejectedRows(), row.column() == null ? ctx : ctx.withColumn(row.column()));
         }
         pending.add(row);
     }
