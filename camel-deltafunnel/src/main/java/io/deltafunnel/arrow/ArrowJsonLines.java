@@ -78,6 +78,23 @@ public final class ArrowJsonLines {
     }
 
     /**
+     * Row {@code row} of {@code root} as one JSON object (the same rendering as a line of {@link #toJsonLines},
+     * without the newline): e.g. the source row a rejected-rows record keeps.
+     */
+    public static String row(VectorSchemaRoot root, int row) {
+        List<FieldVector> vectors = root.getFieldVectors();
+        StringBuilder out = new StringBuilder(64).append('{');
+        for (int c = 0; c < vectors.size(); c++) {
+            if (c > 0) {
+                out.append(',');
+            }
+            JsonWriter.appendString(out, vectors.get(c).getField().getName());
+            out.append(':').append(JsonWriter.forVector(vectors.get(c)).write(row));
+        }
+        return out.append('}').toString();
+    }
+
+    /**
      * The rows of {@code text} (JSON lines: one JSON object per non-blank line) as one root allocated from
      * {@code allocator}, owned by the caller; column types inferred as described above.
      *

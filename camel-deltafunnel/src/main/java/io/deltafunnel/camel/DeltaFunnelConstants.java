@@ -58,6 +58,11 @@ public final class DeltaFunnelConstants {
               javaType = "long")
     public static final String OUTPUT_ROWS = "CamelDeltaFunnelOutputRows";
 
+    @Metadata(label = "producer", description = "Rows of this run set aside so far instead of loaded (maxRejectedRows),"
+            + " this batch included: the batch's input rows are its output rows plus its rejected rows. On the body"
+            + " sent to rejectEndpoint: the rows in it.", javaType = "long")
+    public static final String REJECTED_ROWS = "CamelDeltaFunnelRejectedRows";
+
     @Metadata(label = "consumer", description = "Incremental runs: what the run loads (state table, state key, mode,"
                                                 + " and per Delta table the stored, from and to versions). The producer"
                                                 + " records it in the state table in the same transaction as the data.",

@@ -5,6 +5,7 @@ import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
+import io.deltafunnel.handoff.RejectSettings;
 import io.deltafunnel.mssql.BulkEncoder;
 import io.deltafunnel.mssql.BulkLoadSettings;
 import io.deltafunnel.mssql.ReplaceStrategy;
@@ -78,6 +79,27 @@ public class DeltaFunnelMssqlConfiguration {
             + " to nvarchar, more fractional seconds, date to datetime2), never narrowing. The DDL runs before the"
             + " run's transaction and stays when the run fails. Case-insensitive.")
     private String schemaEvolution = "none";
+
+    @UriParam(label = "producer", defaultValue = "0", description = "How many bad rows a run may set aside instead"
+            + " of failing (per load for a sharded load): a value the client-side check refuses (too long, out of"
+            + " range, NULL into NOT NULL, ...) is left out of the batch; a row SQL Server refuses with a data error"
+            + " (2627/2601 duplicate key, 547 constraint with checkConstraints=true, 8115 overflow, 2628 truncation,"
+            + " 515 NULL) is found by splitting the batch under savepoints and left out. The rest loads, and the"
+            + " rejected rows go to rejectTable in the same transaction. One more fails the run and nothing of it is"
+            + " kept. 0: any bad row fails the run.")
+    private int maxRejectedRows;
+
+    @UriParam(label = "producer", description = "The table (schema.table) that receives the rejected rows when"
+            + " maxRejectedRows is above 0, created when missing: run id, route/state key, target table, batch and"
+            + " row index, the source row as JSON, the column, the SQL Server error number or client check name,"
+            + " the message and the time. Written in the transaction of the loaded rows: a rolled-back run leaves no"
+            + " rejects. An existing table of another shape is refused before anything is written.")
+    private String rejectTable;
+
+    @UriParam(label = "producer", description = "A Camel endpoint URI (e.g. file:, kafka:, direct:) that also gets"
+            + " each run's rejected rows, as one body of JSON lines, after the run commits. An URI that does not"
+            + " resolve fails the endpoint's start.")
+    private String rejectEndpoint;
 
     @UriParam(label = "producer", description = "T-SQL the producer runs inside the run's transaction before the"
             + " first batch (after the truncate with writeMode=truncate; with replace and merge at the start of the"
@@ -242,7 +264,21 @@ public class DeltaFunnelMssqlConfiguration {
                 .replaceStrategy(replaceStrategy).schemaEvolution(SchemaEvolution.parse(schemaEvolution))
                 .hooks(new BulkLoadSettings.Hooks(preSql, postSql))
                 .history(new BulkLoadSettings.HistorySettings(validFromColumn, validToColumn, currentColumn))
+                .rejects(rejectSettings())
                 .build();
+    }
+
+    /** The rejected-rows settings: maxRejectedRows, rejectTable (its name checked) and rejectEndpoint. */
+    public RejectSettings rejectSettings() {
+        if (rejectTable != null && !rejectTable.isBlank()) {
+            try {
+                TableName.parse(rejectTable.trim()); // an invalid name is refused when the endpoint initialises
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("rejectTable must be [schema.]table, got '" + rejectTable + "': "
+                        + e.getMessage(), e);
+            }
+        }
+        return new RejectSettings(maxRejectedRows, rejectTable, rejectEndpoint);
     }
 
     /** The retry policy built from maxRetries, retryDelay, retryBackoffMultiplier and maxRetryDelay. */
@@ -318,6 +354,30 @@ public class DeltaFunnelMssqlConfiguration {
 
     public void setPostSql(String postSql) {
         this.postSql = postSql;
+    }
+
+    public int getMaxRejectedRows() {
+        return maxRejectedRows;
+    }
+
+    public void setMaxRejectedRows(int maxRejectedRows) {
+        this.maxRejectedRows = maxRejectedRows;
+    }
+
+    public String getRejectTable() {
+        return rejectTable;
+    }
+
+    public void setRejectTable(String rejectTable) {
+        this.rejectTable = rejectTable;
+    }
+
+    public String getRejectEndpoint() {
+        return rejectEndpoint;
+    }
+
+    public void setRejectEndpoint(String rejectEndpoint) {
+        this.rejectEndpoint = rejectEndpoint;
     }
 
     public ReplaceStrategy getReplaceStrategy() {

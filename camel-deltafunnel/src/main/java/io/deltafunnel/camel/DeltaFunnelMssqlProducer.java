@@ -35,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * Every exchange leaves with {@code CamelDeltaFunnelOutputBatches}/{@code
  * CamelDeltaFunnelOutputRows} set to what SQL Server accepted in the run so far, and the run's {@link HandoffStats}
  * in the {@link DeltaFunnelConstants#HANDOFF_STATS} exchange property; the last exchange of a shard's run also
- * {@link DeltaFunnelConstants#LOAD_STATUS}.
+ * {@link DeltaFunnelConstants#LOAD_STATUS}. {@code CamelDeltaFunnelRejectedRows} counts the run's rows set aside
+ * ({@code maxRejectedRows}); with {@code rejectEndpoint}, the last exchange of a committed run sends them there as
+ * JSON lines ({@link RejectedRowsSender}).
  *
  * <p><b>Retries</b> (decided by {@link io.deltafunnel.mssql.SqlServerErrors}, by error number only, and limited by
  * the endpoint's {@link io.deltafunnel.mssql.run.RetryPolicy}):
@@ -64,6 +66,7 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
     private WritableHealthCheckRepository healthCheckRepository;
     private DeltaFunnelMssqlProducerHealthCheck healthCheck;
     private volatile RunWriter writer;
+    private RejectedRowsSender rejectSender;
 
     public DeltaFunnelMssqlProducer(DeltaFunnelMssqlEndpoint endpoint) {
         super(endpoint);
@@ -78,6 +81,11 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
     protected void doStart() throws Exception {
         super.doStart();
         pause.reset();
+        String rejectUri = getEndpoint().getConfiguration().getRejectEndpoint();
+        if (rejectUri != null && !rejectUri.isBlank()) {
+            // resolved and started now: a URI that does not resolve fails the start, before anything is written
+            rejectSender = RejectedRowsSender.start(getEndpoint().getCamelContext(), rejectUri.trim());
+        }
         writer = new RunWriter(getEndpoint().settings(), getEndpoint().channelProvider(), getEndpoint().retryPolicy(),
                 getEndpoint().getConfiguration().getMaxOpenRuns(), pause::await)
                 .shardClaimTimeout(java.time.Duration.ofMillis(getEndpoint().getConfiguration().getShardClaimTimeout()));
@@ -104,6 +112,9 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
         try (RecordBatches batches = ArrowBodies.batches(exchange)) {
             written = writer.write(batch, batches, stats -> publish(exchange, stats));
         }
+        if (rejectSender != null && !written.rejected().isEmpty()) {
+            rejectSender.send(batch.runId(), written.rejected()); // after the run committed
+        }
         if (written.loadStatus() != null) {
             // the header carries the status's text (shard-done, load-done, already-done), read as such by the routes app
             exchange.getMessage().setHeader(DeltaFunnelConstants.LOAD_STATUS, written.loadStatus().text());
@@ -126,16 +137,19 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
         ShardAssignment shard = in.getHeader(DeltaFunnelConstants.SHARD, ShardAssignment.class);
         String runId = in.getHeader(DeltaFunnelConstants.RUN_ID, String.class);
         if (runId == null) {
-            return RunWriter.Batch.standalone(exchange.getExchangeId(), incremental, shard);
+            return RunWriter.Batch.standalone(exchange.getExchangeId(), incremental, shard)
+                    .withRouteKey(exchange.getFromRouteId());
         }
         return new RunWriter.Batch(runId, false, in.getHeader(DeltaFunnelConstants.ATTEMPT, 1, Integer.class),
                 exchange.getProperty(Exchange.BATCH_INDEX, -1, Integer.class),
-                exchange.getProperty(Exchange.BATCH_COMPLETE, Boolean.FALSE, Boolean.class), incremental, shard);
+                exchange.getProperty(Exchange.BATCH_COMPLETE, Boolean.FALSE, Boolean.class), incremental, shard,
+                exchange.getFromRouteId());
     }
 
     private static void publish(Exchange exchange, HandoffStats stats) {
         exchange.getMessage().setHeader(DeltaFunnelConstants.OUTPUT_BATCHES, stats.outputBatches());
         exchange.getMessage().setHeader(DeltaFunnelConstants.OUTPUT_ROWS, stats.outputRows());
+        exchange.getMessage().setHeader(DeltaFunnelConstants.REJECTED_ROWS, stats.rejectedRows());
         exchange.setProperty(DeltaFunnelConstants.HANDOFF_STATS, stats);
     }
 
@@ -144,6 +158,10 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
         pause.cancel(); // a retry wait in process() ends now, so the lock below is free soon
         if (writer != null) {
             writer.close();
+        }
+        if (rejectSender != null) {
+            rejectSender.stop();
+            rejectSender = null;
         }
         if (healthCheckRepository != null && healthCheck != null) {
             healthCheckRepository.removeHealthCheck(healthCheck);

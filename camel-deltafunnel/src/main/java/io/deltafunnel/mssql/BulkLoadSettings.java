@@ -6,6 +6,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
+import io.deltafunnel.handoff.RejectSettings;
+
 /**
  * Everything a {@code BulkLoadSession} needs to know about the target and how to write it.
  *
@@ -22,12 +24,14 @@ import java.util.Objects;
  * @param hooks         the SQL the producer runs around the load ({@code preSql}, {@code postSql}); {@link Hooks#NONE}
  *                      when null
  * @param history       the history columns of {@link WriteMode#HISTORY} (defaults when null)
+ * @param rejects       how many bad rows a run sets aside instead of failing, and where ({@link RejectSettings#NONE}
+ *                      when null: any bad row fails the run)
  */
 public record BulkLoadSettings(TableName table, WriteMode writeMode, TransactionMode transactionMode,
         boolean createTable, List<String> keyColumns, Map<String, String> columnMapping, boolean tableLock,
         boolean checkConstraints, boolean fireTriggers, boolean keepNulls, boolean keepIdentity, int bulkBatchSize,
         int timeoutSeconds, ReplaceStrategy replaceStrategy, SchemaEvolution schemaEvolution, Hooks hooks,
-        HistorySettings history) {
+        HistorySettings history, RejectSettings rejects) {
 
     /**
      * The statements a run executes around its load, as T-SQL text (a {@code resource:} reference is resolved by the
@@ -50,6 +54,7 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
     }
 
     public BulkLoadSettings {
+        rejects = rejects == null ? RejectSettings.NONE : rejects;
         replaceStrategy = replaceStrategy == null ? ReplaceStrategy.AUTO : replaceStrategy;
         schemaEvolution = schemaEvolution == null ? SchemaEvolution.NONE : schemaEvolution;
         hooks = hooks == null ? Hooks.NONE : hooks;
@@ -111,6 +116,7 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
         b.schemaEvolution = schemaEvolution;
         b.hooks = hooks;
         b.history = history;
+        b.rejects = rejects;
         return b;
     }
 
@@ -150,6 +156,10 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
         return toBuilder().history(columns).build();
     }
 
+    public BulkLoadSettings withRejects(RejectSettings v) {
+        return toBuilder().rejects(v).build();
+    }
+
     /** Mutable settings before {@link #build}, which checks them; not thread-safe. */
     public static final class Builder {
         private final TableName table;
@@ -169,6 +179,7 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
         private SchemaEvolution schemaEvolution = SchemaEvolution.NONE;
         private Hooks hooks = Hooks.NONE;
         private HistorySettings history = HistorySettings.DEFAULTS;
+        private RejectSettings rejects = RejectSettings.NONE;
 
         private Builder(TableName table) {
             this.table = table;
@@ -254,11 +265,16 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
             return this;
         }
 
+        public Builder rejects(RejectSettings v) {
+            rejects = v;
+            return this;
+        }
+
         /** The settings; {@link IllegalArgumentException} when they do not go together. */
         public BulkLoadSettings build() {
             return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping,
                     tableLock, checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds,
-                    replaceStrategy, schemaEvolution, hooks, history);
+                    replaceStrategy, schemaEvolution, hooks, history, rejects);
         }
     }
 

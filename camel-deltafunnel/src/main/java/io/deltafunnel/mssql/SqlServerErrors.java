@@ -15,7 +15,28 @@ public final class SqlServerErrors {
     public static final Set<Integer> TRANSIENT_ERROR_NUMBERS =
             Set.of(1205, 1222, 40197, 40501, 40613, 49918, 49919, 49920, 4060, 10928, 10929);
 
+    /**
+     * Error numbers that mean "this row's data" for a bulk statement, the ones a run with {@code maxRejectedRows}
+     * sets the offending rows aside for (by splitting the refused batch): 2627 duplicate key (constraint), 2601
+     * duplicate key (unique index), 547 FOREIGN KEY/CHECK conflict (with {@code checkConstraints=true}), 8115
+     * arithmetic overflow, 2628 string or binary truncated, 515 NULL into a NOT NULL column. Each ends only the
+     * statement, never the transaction (without {@code XACT_ABORT}).
+     */
+    public static final Set<Integer> ROW_DATA_ERROR_NUMBERS = Set.of(2627, 2601, 547, 8115, 2628, 515);
+
+    /** Duplicate source keys of a MERGE (8672): the same target row would be changed twice. */
+    public static final int MERGE_DUPLICATE_SOURCE_KEY = 8672;
+
     private SqlServerErrors() {
+    }
+
+    /**
+     * True when {@code e} is a row-data error ({@link #ROW_DATA_ERROR_NUMBERS}) that is neither transient nor a
+     * connection failure: the statement failed for the data of some of its rows, and the session goes on.
+     */
+    public static boolean isRowDataError(SQLException e) {
+        Integer number = errorNumber(e);
+        return number != null && ROW_DATA_ERROR_NUMBERS.contains(number) && !isTransient(e);
     }
 
     /**

@@ -46,6 +46,8 @@ final class RouteRun {
     volatile int attempt = 1;
     volatile long rowsOut;
     volatile long batchesOut;
+    /** Rows the producer set aside in this run (maxRejectedRows), from CamelDeltaFunnelRejectedRows. */
+    volatile long rejectedRows;
     volatile long lastLog;
     volatile DeltaFunnelMssqlEndpoint target;
     volatile RunTotals.Total total;
@@ -75,6 +77,7 @@ final class RouteRun {
         attempt = 1;
         rowsOut = 0;
         batchesOut = 0;
+        rejectedRows = 0;
         shard = null;
         loadStatus = null;
         expectedRows = null;

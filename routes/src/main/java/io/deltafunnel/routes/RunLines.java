@@ -89,6 +89,18 @@ final class RunLines {
         return line;
     }
 
+    /**
+     * What a complete run's summary line adds when the run set rows aside ({@code maxRejectedRows}):
+     * {@code ; 3 rows rejected into dbo.rejects}; empty when none.
+     */
+    static String rejected(long rows, String rejectTable) {
+        if (rows <= 0) {
+            return "";
+        }
+        return "; " + fmt(rows) + (rows == 1 ? " row" : " rows") + " rejected"
+                + (rejectTable == null || rejectTable.isBlank() ? "" : " into " + rejectTable.trim());
+    }
+
     static String nothingToLoad(String name) {
         return "DeltaFunnel route " + name + ": nothing to load";
     }

@@ -170,6 +170,7 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
                    && sent.getEndpoint() instanceof DeltaFunnelMssqlEndpoint && exchange.getException() == null) {
             route.rowsOut = exchange.getMessage().getHeader(DeltaFunnelConstants.OUTPUT_ROWS, 0L, Long.class);
             route.batchesOut = exchange.getMessage().getHeader(DeltaFunnelConstants.OUTPUT_BATCHES, 0L, Long.class);
+            route.rejectedRows = exchange.getMessage().getHeader(DeltaFunnelConstants.REJECTED_ROWS, 0L, Long.class);
             if (route.phase == RouteRun.Phase.OPENING) {
                 route.phase(RouteRun.Phase.WRITING);
             }
@@ -235,7 +236,9 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
             line = RunLines.nothingToLoad(name);
         } else {
             metrics.runCompleted(context, route.routeId, nanos);
-            line = RunLines.complete(name, route.rowsOut, route.batchesOut, nanos, target, count, countProblem);
+            line = RunLines.complete(name, route.rowsOut, route.batchesOut, nanos, target, count, countProblem)
+                    + RunLines.rejected(route.rejectedRows, route.target == null ? null
+                            : route.target.getConfiguration().getRejectTable());
         }
         LOG.debug("run {} of route {} finished", route.runId, route.routeId, failure);
         printer.print(line);

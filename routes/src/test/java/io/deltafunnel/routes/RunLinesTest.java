@@ -43,4 +43,12 @@ class RunLinesTest {
         assertTrue(line.startsWith("load-table: waiting to replay as attempt 4"), line);
         assertFalse(line.contains("attempt 3"), line);
     }
+
+    @Test
+    void aCompleteRunThatSetRowsAsideSaysHowManyAndWhere() {
+        org.junit.jupiter.api.Assertions.assertEquals("; 1,234 rows rejected into dbo.rejects",
+                RunLines.rejected(1234, "dbo.rejects"));
+        org.junit.jupiter.api.Assertions.assertEquals("; 1 row rejected", RunLines.rejected(1, null));
+        org.junit.jupiter.api.Assertions.assertEquals("", RunLines.rejected(0, "dbo.rejects"));
+    }
 }

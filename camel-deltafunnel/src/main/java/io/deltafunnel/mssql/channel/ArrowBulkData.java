@@ -31,6 +31,7 @@ public final class ArrowBulkData extends BoundBulkData {
     /** Per column: whether the batch's vector has NULLs (without, getRowData skips the validity lookup). */
     private final transient boolean[] mayBeNull;
     private final int rowCount;
+    private final transient BulkBatch batch;
     private int current = -1;
 
     public ArrowBulkData(BulkBatch batch) {
@@ -48,17 +49,19 @@ public final class ArrowBulkData extends BoundBulkData {
         }
         this.row = new Object[columns.size()];
         this.rowCount = batch.rowCount();
+        this.batch = batch;
     }
 
     @Override
     public Object[] getRowData() throws SQLException {
+        int r = batch.row(current); // the root's row: a selection leaves rejected rows out
         try {
             for (int c = 0; c < readers.length; c++) {
-                row[c] = mayBeNull[c] ? bindings[c].value(readers[c], current)
-                        : bindings[c].convert(readers[c], current);
+                row[c] = mayBeNull[c] ? bindings[c].value(readers[c], r)
+                        : bindings[c].convert(readers[c], r);
             }
         } catch (RuntimeException e) {
-            throw new SQLException("reading row " + current + " of the Arrow batch failed: " + e.getMessage(), e);
+            throw new SQLException("reading row " + r + " of the Arrow batch failed: " + e.getMessage(), e);
         }
         return row;
     }

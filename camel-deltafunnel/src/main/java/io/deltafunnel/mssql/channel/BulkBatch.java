@@ -24,6 +24,11 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * unless the whole batch fits; it runs once per batch ({@link #validated()}): the session validates before it hands
  * the batch to a channel, and a channel given a batch not validated yet validates it before it sends anything.
  *
+ * <p>A batch can be a {@linkplain #select row selection} over its root: the rows of the root that are written, in
+ * order, without copying a vector (the rejected rows of a run are left out this way, and a part of a batch that
+ * SQL Server refused is written again the same way). Row {@code i} of the batch is row {@link #row}{@code (i)} of the
+ * root; both encoders read through it.
+ *
  * <p>Ownership: the batch does not own the root and never closes it; whoever created the root closes it, after the
  * bulk write returned. The batch is only usable while the root is open and unchanged. Not thread-safe.
  */
@@ -32,6 +37,8 @@ public final class BulkBatch {
     private final VectorSchemaRoot root;
     private final List<BoundColumn> columns;
     private final long firstRowInRun;
+    /** The root's rows that are written, in order; null for every row. */
+    private final int[] rows;
     private boolean validated;
 
     /**
@@ -43,6 +50,49 @@ public final class BulkBatch {
         this.root = Objects.requireNonNull(root, "root");
         this.columns = List.copyOf(columns);
         this.firstRowInRun = firstRowInRun;
+        this.rows = null;
+    }
+
+    private BulkBatch(BulkBatch of, int[] rows) {
+        this.root = of.root;
+        this.columns = of.columns;
+        this.firstRowInRun = of.firstRowInRun;
+        this.rows = rows;
+        this.validated = of.validated;
+    }
+
+    /**
+     * The same batch writing only {@code rootRows} of the root (indexes into the root, ascending), sharing its
+     * vectors; validated when this batch is.
+     */
+    public BulkBatch select(int[] rootRows) {
+        int[] copy = rootRows.clone();
+        for (int i = 0; i < copy.length; i++) {
+            if (copy[i] < 0 || copy[i] >= root.getRowCount() || (i > 0 && copy[i] <= copy[i - 1])) {
+                throw new IllegalArgumentException("row selection must be ascending rows of the batch (0.."
+                        + (root.getRowCount() - 1) + "), got " + copy[i] + " at " + i);
+            }
+        }
+        return new BulkBatch(this, copy);
+    }
+
+    /** Rows {@code from} (inclusive) to {@code to} (exclusive) of this batch, as a selection over the same root. */
+    public BulkBatch slice(int from, int to) {
+        int[] part = new int[to - from];
+        for (int i = from; i < to; i++) {
+            part[i - from] = row(i);
+        }
+        return new BulkBatch(this, part);
+    }
+
+    /** The root's row that is row {@code i} of this batch. */
+    public int row(int i) {
+        return rows == null ? i : rows[i];
+    }
+
+    /** Whether the batch writes every row of its root in order (no {@linkplain #select selection}). */
+    public boolean wholeRoot() {
+        return rows == null;
     }
 
     /** The batch (owned by the caller, not by this object). */
@@ -60,14 +110,23 @@ public final class BulkBatch {
         return root.getVector(columns.get(i).sourceIndex());
     }
 
-    /** Rows in the batch. */
+    /** Rows in the batch: the selected ones, or every row of the root. */
     public int rowCount() {
-        return root.getRowCount();
+        return rows == null ? root.getRowCount() : rows.length;
     }
 
     /** The run-wide index of the batch's first row. */
     public long firstRowInRun() {
         return firstRowInRun;
+    }
+
+    /**
+     * Marks the batch as checked by the caller: the run's session checked every value with {@link BatchCheck#all}
+     * and {@linkplain #select selects} only the rows that fit.
+     */
+    public BulkBatch checked() {
+        validated = true;
+        return this;
     }
 
     /** Whether the batch has been checked ({@link #validate}) and every value fits. */
@@ -87,6 +146,9 @@ public final class BulkBatch {
      */
     public BulkBatch validate(String prefix, BulkLoadException.Context context) {
         if (!validated) {
+            if (rows != null) {
+                throw new IllegalStateException("a row selection is made from a validated batch");
+            }
             BatchCheck.requireAllFit(root, columns, firstRowInRun, prefix, context);
             validated = true;
         }

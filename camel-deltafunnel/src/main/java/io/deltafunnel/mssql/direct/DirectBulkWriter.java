@@ -146,7 +146,7 @@ public final class DirectBulkWriter {
         int round = roundRows > 0 ? roundRows : Math.max(rows, 1);
         long written = 0;
         for (int from = 0; from < rows; from += round) {
-            written += write(table, bound, encoders, from, Math.min(rows, from + round));
+            written += write(table, bound, encoders, from, Math.min(rows, from + round), batch);
         }
         return written;
     }
@@ -219,12 +219,21 @@ public final class DirectBulkWriter {
         };
     }
 
+    /** One INSERT BULK round of the root's rows {@code from} to {@code to} (no row selection). */
+    long write(TableName table, List<BoundColumn> bound, DirectEncoders.Encoder[] encoders, int from, int to)
+            throws IOException {
+        return write(table, bound, encoders, from, to, null);
+    }
+
     /**
      * One INSERT BULK round: the statement, then rows {@code from} (inclusive) to {@code to} of the encoders as one
      * BULK_LOAD message. Any exception while the message is written closes the connection (it is never reused).
+     * With {@code selection}, row {@code r} is the root's row {@link BulkBatch#row}{@code (r)} (rejected rows left
+     * out, nothing copied); null: the root's rows themselves.
      */
-    long write(TableName table, List<BoundColumn> bound, DirectEncoders.Encoder[] encoders, int from, int to)
-            throws IOException {
+    long write(TableName table, List<BoundColumn> bound, DirectEncoders.Encoder[] encoders, int from, int to,
+            BulkBatch selection) throws IOException {
+        boolean direct = selection == null || selection.wholeRoot();
         List<TargetColumn> targets = bound.stream().map(BoundColumn::target).toList();
         StringBuilder sql = new StringBuilder("INSERT BULK ").append(table.quoted()).append(" (");
         for (int i = 0; i < targets.size(); i++) {
@@ -266,7 +275,8 @@ public final class DirectBulkWriter {
                 String name = targets.get(i).name();
                 w.writeByte(name.length()).writeChars(name);
             }
-            for (int r = from; r < to; r++) {
+            for (int i = from; i < to; i++) {
+                int r = direct ? i : selection.row(i);
                 w.writeByte(TokenType.ROW);
                 for (DirectEncoders.Encoder e : encoders) {
                     e.value(w, r);

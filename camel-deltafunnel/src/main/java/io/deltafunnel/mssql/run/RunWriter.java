@@ -16,6 +16,7 @@ import io.deltafunnel.mssql.BulkLoadSettings;
 import io.deltafunnel.mssql.TransactionMode;
 import io.deltafunnel.mssql.WriteMode;
 import io.deltafunnel.mssql.channel.SqlChannelProvider;
+import io.deltafunnel.mssql.reject.RejectedRow;
 import io.deltafunnel.mssql.session.BulkLoadSession;
 import io.deltafunnel.mssql.session.LoadStatus;
 import io.deltafunnel.mssql.session.RunSession;
@@ -67,12 +68,25 @@ public final class RunWriter implements AutoCloseable {
      * @param complete    the body ends the run
      * @param incremental the incremental run to record with the data, or null
      * @param shard       the share of a sharded load the run carries, or null
+     * @param routeKey    the route the run came from, named by its rejected rows (an incremental run's state key
+     *                    and a shard's load id take its place), or null
      */
     public record Batch(String runId, boolean standalone, int attempt, int batchIndex, boolean complete,
-            IncrementalLoad incremental, ShardAssignment shard) {
+            IncrementalLoad incremental, ShardAssignment shard, String routeKey) {
 
         public Batch {
             Objects.requireNonNull(runId, "runId");
+        }
+
+        /** A body of a run without a route key. */
+        public Batch(String runId, boolean standalone, int attempt, int batchIndex, boolean complete,
+                IncrementalLoad incremental, ShardAssignment shard) {
+            this(runId, standalone, attempt, batchIndex, complete, incremental, shard, null);
+        }
+
+        /** This body, naming {@code key} as its route. */
+        public Batch withRouteKey(String key) {
+            return new Batch(runId, standalone, attempt, batchIndex, complete, incremental, shard, key);
         }
 
         /** A body that is a run of its own. */
@@ -87,8 +101,19 @@ public final class RunWriter implements AutoCloseable {
      * @param stats      the run's statistics after the body
      * @param loadStatus for a sharded run's last body, what it did to the load ({@code shard-done},
      *                   {@code load-done}, {@code already-done}); else null
+     * @param rejected   when the body completed the run: the rows the run set aside and committed into the reject
+     *                   table ({@code maxRejectedRows}); else empty
      */
-    public record Written(HandoffStats stats, LoadStatus loadStatus) {
+    public record Written(HandoffStats stats, LoadStatus loadStatus, List<RejectedRow> rejected) {
+
+        public Written {
+            rejected = List.copyOf(rejected == null ? List.of() : rejected);
+        }
+
+        /** Without rejected rows. */
+        public Written(HandoffStats stats, LoadStatus loadStatus) {
+            this(stats, loadStatus, List.of());
+        }
     }
 
     private final BulkLoadSettings settings;
@@ -155,7 +180,8 @@ public final class RunWriter implements AutoCloseable {
                             batch.standalone() && batches.index() == 0, batch.shard() != null);
                     progress.accept(stats);
                 }
-                return new Written(stats, run.session().loadStatus());
+                return new Written(stats, run.session().loadStatus(),
+                        batch.complete() ? run.session().rejectedRows() : List.of());
             } catch (BulkLoadException e) {
                 BulkLoadException failure = inPlace(batch.standalone(), batch.shard() != null) ? e
                         : RunFailures.replayOrFinal(e, attempt, retryPolicy);
@@ -185,7 +211,8 @@ public final class RunWriter implements AutoCloseable {
             return ShardSession.start(id, settings, connections, batch.shard(), batch.incremental(),
                     shardClaimTimeout);
         }
-        return BulkLoadSession.start(id, settings, connections).recording(batch.incremental());
+        return BulkLoadSession.start(id, settings, connections).recording(batch.incremental())
+                .routeKey(batch.routeKey());
     }
 
     /**
@@ -244,6 +271,7 @@ public final class RunWriter implements AutoCloseable {
                 }
                 attempt++;
                 run.session(standalone ? BulkLoadSession.start(session.runId(), settings, connections)
+                        .routeKey(session instanceof BulkLoadSession b ? b.routeKey() : null)
                         : session.resumeAfterFailure());
             }
         }

@@ -1,6 +1,7 @@
 package io.deltafunnel.mssql.session;
 
 import java.sql.SQLException;
+import java.util.List;
 
 import io.deltafunnel.handoff.HandoffStats;
 import io.deltafunnel.handoff.IncrementalLoad;
@@ -16,6 +17,9 @@ import io.deltafunnel.mssql.channel.ConnectionProvider;
 import io.deltafunnel.mssql.channel.SessionEnd;
 import io.deltafunnel.mssql.channel.SqlChannel;
 import io.deltafunnel.mssql.channel.SqlChannelProvider;
+import io.deltafunnel.mssql.reject.MergeDuplicates;
+import io.deltafunnel.mssql.reject.RejectedRow;
+import io.deltafunnel.mssql.reject.RunRejects;
 import io.deltafunnel.mssql.state.StateTable;
 
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -84,6 +88,10 @@ public final class BulkLoadSession implements RunSession {
      * session runs postSql without writing the batch again).
      */
     private boolean batchesCommitted;
+    /** The route (or state) key the run's rejected rows name, or null. */
+    private String routeKey;
+    /** With maxRejectedRows > 0: the rows this session set aside; else null. */
+    private RunRejects rejects;
 
     private BulkLoadSession(String runId, BulkLoadSettings settings, SqlChannelProvider provider) {
         this.runId = runId;
@@ -126,6 +134,22 @@ public final class BulkLoadSession implements RunSession {
         return state;
     }
 
+    /** The route key the run's rejected rows name (the incremental run's state key wins); call before the first batch. */
+    public BulkLoadSession routeKey(String key) {
+        this.routeKey = key;
+        return this;
+    }
+
+    /** The route key given with {@link #routeKey(String)}, or null. */
+    public String routeKey() {
+        return routeKey;
+    }
+
+    @Override
+    public List<RejectedRow> rejectedRows() {
+        return rejects == null ? List.of() : rejects.committedRows();
+    }
+
     /** Input counters: batches/rows handed to {@link #write}; output counters: what SQL Server accepted. */
     public HandoffStats stats() {
         return stats;
@@ -150,6 +174,7 @@ public final class BulkLoadSession implements RunSession {
         next.truncateCommitted = truncateCommitted;
         next.preSqlCommitted = preSqlCommitted;
         next.batchesCommitted = batchesCommitted;
+        next.routeKey = routeKey;
         return next.recording(incremental);
     }
 
@@ -187,8 +212,14 @@ public final class BulkLoadSession implements RunSession {
                 prepare(root.getSchema());
             }
             if (!onlyPostSql) {
-                setup.writeBatch(root, stats.outputRows(), "", context());
-                HandoffStats accepted = stats.withOutputBatch(rows);
+                if (rejects == null && settings.rejects().enabled()) {
+                    // counted against the limit: the rows a resumed run's committed batches set aside
+                    rejects = new RunRejects(settings.rejects(), runId,
+                            incremental != null ? incremental.stateKey() : routeKey, statsBeforeBatch.rejectedRows());
+                }
+                int loaded = setup.writeBatch(root, stats.outputRows(), stats.inputBatches() - 1, "", context(),
+                        rejects);
+                HandoffStats accepted = stats.withOutputBatch(loaded).withRejectedRows(rows - loaded);
                 if (settings.transactionMode() == TransactionMode.BATCH) {
                     // Counted only once committed: the output counters never claim more than the target holds.
                     commit();
@@ -307,7 +338,18 @@ public final class BulkLoadSession implements RunSession {
             }
             case MERGE -> {
                 runHook(SqlHooks.Hook.PRE_SQL); // in the final transaction, before the target changes
-                setup.withIdentityInsert(() -> execute(setup.mergeSql()));
+                if (rejects != null && !setup.changeRows()) {
+                    // 8672 (duplicate source keys): every row of such a key is set aside and the MERGE runs again
+                    long before = rejects.count();
+                    MergeDuplicates.run(channel, setup.staging().name(), settings.keyColumns(),
+                            setup.dataColumns().stream().map(c -> c.target().name()).toList(), rejects, -1,
+                            () -> setup.withIdentityInsert(() -> execute(setup.mergeSql())), context());
+                    long moved = rejects.count() - before; // loaded into staging, then set aside
+                    stats = new HandoffStats(stats.inputBatches(), stats.inputRows(), stats.outputBatches(),
+                            stats.outputRows() - moved, stats.rejectedRows() + moved);
+                } else {
+                    setup.withIdentityInsert(() -> execute(setup.mergeSql()));
+                }
             }
             case HISTORY -> {
                 runHook(SqlHooks.Hook.PRE_SQL); // in the final transaction, before the target changes
@@ -345,9 +387,15 @@ public final class BulkLoadSession implements RunSession {
 
     /** Commits; a failure of the commit itself leaves its outcome in doubt ({@link WorkOutcome#IN_DOUBT}). */
     private void commit() throws SQLException {
+        if (rejects != null) {
+            rejects.flush(channel()); // the rows set aside, in the transaction of the loaded rows
+        }
         committing = true;
         try {
             channel().commit();
+            if (rejects != null) {
+                rejects.committed();
+            }
         } catch (SQLException | RuntimeException e) {
             commitInDoubt = true;
             throw e;

@@ -50,6 +50,14 @@ public interface RunSession extends AutoCloseable {
     }
 
     /**
+     * The rows the run set aside ({@code maxRejectedRows}) and committed into the reject table, in the order found;
+     * empty when none (or before the commit).
+     */
+    default java.util.List<io.deltafunnel.mssql.reject.RejectedRow> rejectedRows() {
+        return java.util.List.of();
+    }
+
+    /**
      * What the run did to a sharded load ({@code shard-done}, {@code load-done}, {@code already-done}) once its
      * last batch is written; null for an ordinary run or before.
      */

@@ -15,6 +15,7 @@ import io.deltafunnel.mssql.bind.BatchCheck;
 import io.deltafunnel.mssql.bind.BoundColumn;
 import io.deltafunnel.mssql.bind.ColumnMapper;
 import io.deltafunnel.mssql.bind.ColumnMappingException;
+import io.deltafunnel.mssql.bind.Rejection;
 import io.deltafunnel.mssql.bind.TargetCatalog;
 import io.deltafunnel.mssql.bind.TargetColumn;
 import io.deltafunnel.mssql.bind.TargetTable;
@@ -22,6 +23,9 @@ import io.deltafunnel.mssql.bind.ValueOutOfRangeException;
 import io.deltafunnel.mssql.channel.BulkBatch;
 import io.deltafunnel.mssql.channel.SqlChannel;
 import io.deltafunnel.mssql.channel.SqlChannelProvider;
+import io.deltafunnel.mssql.reject.RejectTable;
+import io.deltafunnel.mssql.reject.RowBisection;
+import io.deltafunnel.mssql.reject.RunRejects;
 import io.deltafunnel.mssql.state.StateTable;
 
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -190,6 +194,10 @@ public final class RunSetup {
             table = HistoryStatement.dataTable(table, settings.history());
         }
         TargetTable bindTable = table;
+        if (settings.rejects().enabled()) {
+            // maxRejectedRows: the reject table is created (DDL, outside the run's transaction) or its shape checked
+            new RejectTable(TableName.parse(settings.rejects().rejectTable())).ensure(channel, ctx);
+        }
         // Binding against the target first: a mapping error is reported before any staging table exists.
         List<BoundColumn> targetBound = ColumnMapper.bind(dataSchema, table, settings.columnMapping(), temporalAsText,
                 ctx);
@@ -318,14 +326,42 @@ public final class RunSetup {
      */
     public void writeBatch(VectorSchemaRoot root, long rowsBefore, String prefix, BulkLoadException.Context ctx)
             throws SQLException {
+        writeBatch(root, rowsBefore, -1, prefix, ctx, null);
+    }
+
+    /**
+     * As {@link #writeBatch(VectorSchemaRoot, long, String, BulkLoadException.Context)}; with {@code rejects}
+     * ({@code maxRejectedRows > 0}) the rows the client-side check refuses are left out of what is sent (a row
+     * selection over the same vectors) and the rows SQL Server refuses for their data are found by
+     * {@link RowBisection}, both set aside in {@code rejects}.
+     *
+     * @param batchIndex the batch's index in the run (named by a rejected row)
+     * @param rejects    the run's rejected rows, or null: the first bad value fails the run
+     * @return the rows written (the batch's rows less the rejected ones)
+     */
+    public int writeBatch(VectorSchemaRoot root, long rowsBefore, long batchIndex, String prefix,
+            BulkLoadException.Context ctx, RunRejects rejects) throws SQLException {
         if (!schema.equals(root.getSchema())) {
             throw new ColumnMappingException("the Arrow schema changed within the run (was " + schema + ", now "
                     + root.getSchema() + ")", ctx);
         }
-        BulkBatch batch = new BulkBatch(root, columns, rowsBefore).validate(prefix, ctx);
-        if (root.getRowCount() > 0) {
-            channel.bulkWrite(destination(), batch, settings);
+        BulkBatch batch = new BulkBatch(root, columns, rowsBefore);
+        if (rejects == null) {
+            batch.validate(prefix, ctx);
+            if (root.getRowCount() > 0) {
+                channel.bulkWrite(destination(), batch, settings);
+            }
+            return root.getRowCount();
         }
+        rejects.target(target);
+        List<Rejection> found = BatchCheck.all(root, columns);
+        BulkBatch send = found.isEmpty() ? batch.checked()
+                : batch.checked().select(rejects.clientSide(root, found, batchIndex, ctx));
+        if (send.rowCount() == 0) {
+            return 0;
+        }
+        return RowBisection.write(channel, destination(), send, settings,
+                (row, cause) -> rejects.serverSide(root, row, batchIndex, cause, ctx));
     }
 
     /** Where the batches are bulk-written: the staging table, else the target. */

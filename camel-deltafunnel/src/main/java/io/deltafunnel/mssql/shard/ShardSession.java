@@ -22,6 +22,9 @@ import io.deltafunnel.mssql.bind.TargetCatalog;
 import io.deltafunnel.mssql.channel.SessionEnd;
 import io.deltafunnel.mssql.channel.SqlChannel;
 import io.deltafunnel.mssql.channel.SqlChannelProvider;
+import io.deltafunnel.mssql.reject.RejectedRow;
+import io.deltafunnel.mssql.reject.RunRejects;
+import io.deltafunnel.mssql.reject.TooManyRejectedRowsException;
 import io.deltafunnel.mssql.session.BulkLoadSession;
 import io.deltafunnel.mssql.session.LoadStatus;
 import io.deltafunnel.mssql.session.RunSession;
@@ -102,6 +105,8 @@ public final class ShardSession implements RunSession {
     private HandoffStats stats = HandoffStats.ZERO;
     private BulkLoadSession.State state = BulkLoadSession.State.OPEN;
     private LoadStatus loadStatus;
+    /** With maxRejectedRows > 0: the rows this share set aside (their route key is the load id); else null. */
+    private RunRejects rejects;
 
     private ShardSession(String runId, BulkLoadSettings settings, SqlChannelProvider provider, ShardAssignment shard,
             IncrementalLoad incremental, Duration claimTimeout) {
@@ -173,8 +178,12 @@ public final class ShardSession implements RunSession {
                 begin(root.getSchema());
             }
             if (!alreadyDone) {
-                setup.writeBatch(root, stats.outputRows(), prefix(), context());
-                stats = stats.withOutputBatch(rows);
+                if (rejects == null && settings.rejects().enabled()) {
+                    rejects = new RunRejects(settings.rejects(), runId, shard.loadId(), 0);
+                }
+                int loaded = setup.writeBatch(root, stats.outputRows(), stats.inputBatches() - 1, prefix(),
+                        context(), rejects);
+                stats = stats.withOutputBatch(loaded).withRejectedRows(rows - loaded);
             }
             if (last) {
                 if (!alreadyDone) {
@@ -419,10 +428,39 @@ public final class ShardSession implements RunSession {
                     + " this shard; the share is rolled back", null);
         }
         claim.checkHeld(channel);
+        if (rejects != null) {
+            checkLoadRejects(channel);
+            rejects.flush(channel); // in the transaction of the share
+        }
         commit();
+        if (rejects != null) {
+            rejects.committed();
+        }
         shareCommitted = true;
         LOG.info("{}: run {} committed its share of {} rows into {}", shard.describe(), runId, stats.outputRows(),
                 setup.staging());
+    }
+
+    /**
+     * maxRejectedRows holds per load: the rows the other shares of the load committed into the reject table (their
+     * route key is the load id) and this share's together. Read after the load row was locked by
+     * {@code loadStatus(.., true)}, so that shares committing at the same time count one after the other.
+     */
+    private void checkLoadRejects(SqlChannel channel) throws SQLException {
+        List<Object[]> rows = channel.query("SELECT COUNT(*) FROM " + rejects.table().name().quoted()
+                + " WHERE [route_key] = ? AND [run_id] <> ?", shard.loadId(), runId);
+        long others = ((Number) rows.get(0)[0]).longValue();
+        long limit = settings.rejects().maxRejectedRows();
+        if (others + rejects.count() > limit) {
+            throw new TooManyRejectedRowsException(prefix() + "the load's shares set aside " + others
+                    + " rows before this one, and this share " + rejects.count() + ": more than maxRejectedRows="
+                    + limit + " for the load; the share is rolled back", (int) limit, context());
+        }
+    }
+
+    @Override
+    public List<RejectedRow> rejectedRows() {
+        return rejects == null ? List.of() : rejects.committedRows();
     }
 
     private void commit() throws SQLException {

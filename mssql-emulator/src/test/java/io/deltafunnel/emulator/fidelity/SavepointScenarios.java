@@ -174,6 +174,43 @@ abstract class SavepointScenarios extends Scenarios {
         assertEquals(List.of(1, 20), ids());
     }
 
+    /**
+     * What the producer's rejected-rows bisection does (mssql.reject.RowBisection): under implicit transactions
+     * (setAutoCommit(false)) a SELECT without a table opens no transaction, so {@code SELECT @@TRANCOUNT} tells
+     * whether a savepoint can be set; a bulk load refused for a duplicate key (2627) ends only its statement, the
+     * savepoint set before it takes it back and the transaction goes on; refused as the transaction's first
+     * statement, rolling back the transaction it started loses nothing else.
+     */
+    @Test
+    void aBulkLoadRefusedForItsDataIsUndoneBySavepointOrByTheTransactionItStarted() throws SQLException {
+        create();
+        insert(1);
+        conn.setAutoCommit(false);
+        try {
+            assertEquals(0, intScalar("SELECT @@TRANCOUNT"));
+            assertEquals(0, intScalar("SELECT @@TRANCOUNT"), "a SELECT without a table opens no transaction");
+            SQLException first = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                    () -> bulk(conn, 2, 1));
+            assertEquals(2627, first.getErrorCode());
+            exec("IF @@TRANCOUNT > 0 ROLLBACK TRAN");
+            assertEquals(0, intScalar("SELECT @@TRANCOUNT"));
+            bulk(conn, 2);
+            assertEquals(1, intScalar("SELECT @@TRANCOUNT"));
+            exec("SAVE TRAN deltafunnel_rows");
+            SQLException again = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                    () -> bulk(conn, 3, 1, 4));
+            assertEquals(2627, again.getErrorCode());
+            assertEquals(1, intScalar("SELECT XACT_STATE()"), "the transaction stays usable");
+            exec("ROLLBACK TRAN deltafunnel_rows");
+            exec("SAVE TRAN deltafunnel_rows");
+            bulk(conn, 3);
+            conn.commit();
+        } finally {
+            conn.setAutoCommit(true);
+        }
+        assertEquals(List.of(1, 2, 3), ids());
+    }
+
     @Test
     void jdbcSavepointsUseTheSameMechanism() throws SQLException {
         create();
