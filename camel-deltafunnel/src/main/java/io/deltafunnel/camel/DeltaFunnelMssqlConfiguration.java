@@ -9,6 +9,7 @@ import io.deltafunnel.mssql.BulkEncoder;
 import io.deltafunnel.mssql.BulkLoadSettings;
 import io.deltafunnel.mssql.ReplaceStrategy;
 import io.deltafunnel.mssql.SchemaEvolution;
+import io.deltafunnel.mssql.bind.TypeSettings;
 import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.TransactionMode;
 import io.deltafunnel.mssql.WriteMode;
@@ -76,6 +77,17 @@ public class DeltaFunnelMssqlConfiguration {
             + " to nvarchar, more fractional seconds, date to datetime2), never narrowing. The DDL runs before the"
             + " run's transaction and stays when the run fails. Case-insensitive.")
     private String schemaEvolution = "none";
+
+    @UriParam(label = "producer", defaultValue = "text", enums = "text,native", description = "The type createTable"
+            + " gives List, Struct and Map columns: text, nvarchar(max) holding their JSON (works on every server);"
+            + " native, SQL Server 2025's json type. Case-insensitive.")
+    private String jsonColumns = "text";
+
+    @UriParam(label = "producer", defaultValue = "text", enums = "text,native", description = "The type createTable"
+            + " gives FixedSizeList<Float32|Float64>(n) columns (embeddings): text, nvarchar(max) holding the JSON"
+            + " array (works on every server); native, SQL Server 2025's vector(n) (float32, n up to 1998). A List"
+            + " of floats has no length in its schema and stays text. Case-insensitive.")
+    private String vectorColumns = "text";
 
     @UriParam(label = "producer", description = "Comma-separated target key columns, for writeMode=merge.")
     private String keyColumns;
@@ -199,7 +211,8 @@ public class DeltaFunnelMssqlConfiguration {
         TableName name = TableName.parse(table);
         return new BulkLoadSettings(name, writeMode, transaction, createTable, BulkLoadSettings.parseList(keyColumns),
                 BulkLoadSettings.parseMapping(columnMapping), tableLock, checkConstraints, fireTriggers, keepNulls,
-                keepIdentity, bulkBatchSize, timeout, replaceStrategy, SchemaEvolution.parse(schemaEvolution));
+                keepIdentity, bulkBatchSize, timeout, replaceStrategy, SchemaEvolution.parse(schemaEvolution),
+                TypeSettings.parse(jsonColumns, vectorColumns));
     }
 
     /** The retry policy built from maxRetries, retryDelay, retryBackoffMultiplier and maxRetryDelay. */
@@ -251,6 +264,22 @@ public class DeltaFunnelMssqlConfiguration {
 
     public void setPassword(String password) {
         this.password = password;
+    }
+
+    public String getJsonColumns() {
+        return jsonColumns;
+    }
+
+    public void setJsonColumns(String jsonColumns) {
+        this.jsonColumns = jsonColumns;
+    }
+
+    public String getVectorColumns() {
+        return vectorColumns;
+    }
+
+    public void setVectorColumns(String vectorColumns) {
+        this.vectorColumns = vectorColumns;
     }
 
     public String getSchemaEvolution() {

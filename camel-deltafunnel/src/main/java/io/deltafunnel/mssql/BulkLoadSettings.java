@@ -1,5 +1,7 @@
 package io.deltafunnel.mssql;
 
+import io.deltafunnel.mssql.bind.TypeSettings;
+
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -16,13 +18,17 @@ import java.util.Objects;
  * @param timeoutSeconds bulk copy and statement timeout; 0 = none
  * @param replaceStrategy how {@link WriteMode#REPLACE} puts the staging table in place (switch or copy)
  * @param schemaEvolution what a run does when the source's columns and the target's no longer agree
+ * @param typeSettings  the types createTable gives nested and float-list columns (jsonColumns, vectorColumns);
+ *                      {@link TypeSettings#DEFAULT} (text) when null
  */
 public record BulkLoadSettings(TableName table, WriteMode writeMode, TransactionMode transactionMode,
         boolean createTable, List<String> keyColumns, Map<String, String> columnMapping, boolean tableLock,
         boolean checkConstraints, boolean fireTriggers, boolean keepNulls, boolean keepIdentity, int bulkBatchSize,
-        int timeoutSeconds, ReplaceStrategy replaceStrategy, SchemaEvolution schemaEvolution) {
+        int timeoutSeconds, ReplaceStrategy replaceStrategy, SchemaEvolution schemaEvolution,
+        TypeSettings typeSettings) {
 
     public BulkLoadSettings {
+        typeSettings = typeSettings == null ? TypeSettings.DEFAULT : typeSettings;
         replaceStrategy = replaceStrategy == null ? ReplaceStrategy.AUTO : replaceStrategy;
         schemaEvolution = schemaEvolution == null ? SchemaEvolution.NONE : schemaEvolution;
         Objects.requireNonNull(table, "table");
@@ -41,14 +47,17 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
         }
     }
 
-    /** As the canonical constructor with {@link ReplaceStrategy#AUTO} and {@link SchemaEvolution#NONE}. */
+    /**
+     * As the canonical constructor with {@link ReplaceStrategy#AUTO}, {@link SchemaEvolution#NONE} and
+     * {@link TypeSettings#DEFAULT}.
+     */
     public BulkLoadSettings(TableName table, WriteMode writeMode, TransactionMode transactionMode,
             boolean createTable, List<String> keyColumns, Map<String, String> columnMapping, boolean tableLock,
             boolean checkConstraints, boolean fireTriggers, boolean keepNulls, boolean keepIdentity, int bulkBatchSize,
             int timeoutSeconds) {
         this(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock, checkConstraints,
                 fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, ReplaceStrategy.AUTO,
-                SchemaEvolution.NONE);
+                SchemaEvolution.NONE, null);
     }
 
     /** Defaults: append, transaction per run, no createTable, by-name mapping, no bulk hints. */
@@ -60,43 +69,49 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
     public BulkLoadSettings withWriteMode(WriteMode mode, List<String> keys) {
         return new BulkLoadSettings(table, mode, transactionMode, createTable, keys, columnMapping, tableLock,
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                schemaEvolution);
+                schemaEvolution, typeSettings);
     }
 
     public BulkLoadSettings withTransactionMode(TransactionMode mode) {
         return new BulkLoadSettings(table, writeMode, mode, createTable, keyColumns, columnMapping, tableLock,
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                schemaEvolution);
+                schemaEvolution, typeSettings);
     }
 
     public BulkLoadSettings withCreateTable(boolean create) {
         return new BulkLoadSettings(table, writeMode, transactionMode, create, keyColumns, columnMapping, tableLock,
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                schemaEvolution);
+                schemaEvolution, typeSettings);
     }
 
     public BulkLoadSettings withColumnMapping(Map<String, String> mapping) {
         return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, mapping, tableLock,
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                schemaEvolution);
+                schemaEvolution, typeSettings);
     }
 
     public BulkLoadSettings withReplaceStrategy(ReplaceStrategy strategy) {
         return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock,
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, strategy,
-                schemaEvolution);
+                schemaEvolution, typeSettings);
     }
 
     public BulkLoadSettings withTableLock(boolean lock) {
         return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, lock,
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                schemaEvolution);
+                schemaEvolution, typeSettings);
     }
 
     public BulkLoadSettings withSchemaEvolution(SchemaEvolution evolution) {
         return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock,
                 checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
-                evolution);
+                evolution, typeSettings);
+    }
+
+    public BulkLoadSettings withTypeSettings(TypeSettings types) {
+        return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping, tableLock,
+                checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds, replaceStrategy,
+                schemaEvolution, types);
     }
 
     /** Parses {@code a,b , c} into trimmed non-empty names. */

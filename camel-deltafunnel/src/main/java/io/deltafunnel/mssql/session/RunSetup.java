@@ -213,7 +213,8 @@ public final class RunSetup {
             throw new ColumnMappingException("target table " + settings.table()
                     + " does not exist (set createTable=true to create it from the Arrow schema)", ctx);
         }
-        String ddl = ColumnMapper.createTableSql(settings.table(), dataSchema, settings.columnMapping(), ctx);
+        String ddl = ColumnMapper.createTableSql(settings.table(), dataSchema, settings.columnMapping(), ctx,
+                settings.typeSettings());
         LOG.info("Run {}: creating {}", runId, settings.table());
         try {
             channel.execute(ddl);
