@@ -10,6 +10,7 @@ import io.deltafunnel.mssql.BulkEncoder;
 import io.deltafunnel.mssql.BulkLoadSettings;
 import io.deltafunnel.mssql.ReplaceStrategy;
 import io.deltafunnel.mssql.SchemaEvolution;
+import io.deltafunnel.mssql.BulkLoadSettings.TypeSettings;
 import io.deltafunnel.mssql.TableName;
 import io.deltafunnel.mssql.TransactionMode;
 import io.deltafunnel.mssql.WriteMode;
@@ -79,6 +80,17 @@ public class DeltaFunnelMssqlConfiguration {
             + " to nvarchar, more fractional seconds, date to datetime2), never narrowing. The DDL runs before the"
             + " run's transaction and stays when the run fails. Case-insensitive.")
     private String schemaEvolution = "none";
+
+    @UriParam(label = "producer", defaultValue = "text", enums = "text,native", description = "The type createTable"
+            + " gives List, Struct and Map columns: text, nvarchar(max) holding their JSON (works on every server);"
+            + " native, SQL Server 2025's json type. Case-insensitive.")
+    private String jsonColumns = "text";
+
+    @UriParam(label = "producer", defaultValue = "text", enums = "text,native", description = "The type createTable"
+            + " gives FixedSizeList<Float32|Float64>(n) columns (embeddings): text, nvarchar(max) holding the JSON"
+            + " array (works on every server); native, SQL Server 2025's vector(n) (float32, n up to 1998). A List"
+            + " of floats has no length in its schema and stays text. Case-insensitive.")
+    private String vectorColumns = "text";
 
     @UriParam(label = "producer", defaultValue = "0", description = "How many bad rows a run may set aside instead"
             + " of failing (per load for a sharded load): a value the client-side check refuses (too long, out of"
@@ -265,6 +277,7 @@ public class DeltaFunnelMssqlConfiguration {
                 .hooks(new BulkLoadSettings.Hooks(preSql, postSql))
                 .history(new BulkLoadSettings.HistorySettings(validFromColumn, validToColumn, currentColumn))
                 .rejects(rejectSettings())
+                .typeSettings(TypeSettings.parse(jsonColumns, vectorColumns))
                 .build();
     }
 
@@ -330,6 +343,22 @@ public class DeltaFunnelMssqlConfiguration {
 
     public void setPassword(String password) {
         this.password = password;
+    }
+
+    public String getJsonColumns() {
+        return jsonColumns;
+    }
+
+    public void setJsonColumns(String jsonColumns) {
+        this.jsonColumns = jsonColumns;
+    }
+
+    public String getVectorColumns() {
+        return vectorColumns;
+    }
+
+    public void setVectorColumns(String vectorColumns) {
+        this.vectorColumns = vectorColumns;
     }
 
     public String getSchemaEvolution() {

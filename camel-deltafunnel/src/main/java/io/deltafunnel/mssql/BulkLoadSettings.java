@@ -26,12 +26,14 @@ import io.deltafunnel.handoff.RejectSettings;
  * @param history       the history columns of {@link WriteMode#HISTORY} (defaults when null)
  * @param rejects       how many bad rows a run sets aside instead of failing, and where ({@link RejectSettings#NONE}
  *                      when null: any bad row fails the run)
+ * @param typeSettings the types createTable gives nested and float-list columns (jsonColumns, vectorColumns); {@link TypeSettings#DEFAULT} (text) when null
  */
 public record BulkLoadSettings(TableName table, WriteMode writeMode, TransactionMode transactionMode,
         boolean createTable, List<String> keyColumns, Map<String, String> columnMapping, boolean tableLock,
         boolean checkConstraints, boolean fireTriggers, boolean keepNulls, boolean keepIdentity, int bulkBatchSize,
         int timeoutSeconds, ReplaceStrategy replaceStrategy, SchemaEvolution schemaEvolution, Hooks hooks,
-        HistorySettings history, RejectSettings rejects) {
+        HistorySettings history, RejectSettings rejects,
+        TypeSettings typeSettings) {
 
     /**
      * The statements a run executes around its load, as T-SQL text (a {@code resource:} reference is resolved by the
@@ -54,6 +56,7 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
     }
 
     public BulkLoadSettings {
+        typeSettings = typeSettings == null ? TypeSettings.DEFAULT : typeSettings;
         rejects = rejects == null ? RejectSettings.NONE : rejects;
         replaceStrategy = replaceStrategy == null ? ReplaceStrategy.AUTO : replaceStrategy;
         schemaEvolution = schemaEvolution == null ? SchemaEvolution.NONE : schemaEvolution;
@@ -117,6 +120,7 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
         b.hooks = hooks;
         b.history = history;
         b.rejects = rejects;
+        b.typeSettings = typeSettings;
         return b;
     }
 
@@ -160,6 +164,10 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
         return toBuilder().rejects(v).build();
     }
 
+    public BulkLoadSettings withTypeSettings(TypeSettings v) {
+        return toBuilder().typeSettings(v).build();
+    }
+
     /** Mutable settings before {@link #build}, which checks them; not thread-safe. */
     public static final class Builder {
         private final TableName table;
@@ -180,6 +188,7 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
         private Hooks hooks = Hooks.NONE;
         private HistorySettings history = HistorySettings.DEFAULTS;
         private RejectSettings rejects = RejectSettings.NONE;
+        private TypeSettings typeSettings = TypeSettings.DEFAULT;
 
         private Builder(TableName table) {
             this.table = table;
@@ -270,11 +279,16 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
             return this;
         }
 
+        public Builder typeSettings(TypeSettings v) {
+            typeSettings = v;
+            return this;
+        }
+
         /** The settings; {@link IllegalArgumentException} when they do not go together. */
         public BulkLoadSettings build() {
             return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping,
                     tableLock, checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds,
-                    replaceStrategy, schemaEvolution, hooks, history, rejects);
+                    replaceStrategy, schemaEvolution, hooks, history, rejects, typeSettings);
         }
     }
 
@@ -349,6 +363,43 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
         /** Whether {@code name} is one of the three history columns (case-insensitive). */
         public boolean isHistoryColumn(String name) {
             return columns().stream().anyMatch(c -> c.equalsIgnoreCase(name));
+        }
+    }
+
+    /**
+     * The column types {@code createTable} gives Arrow columns that SQL Server 2025 has native types for: options
+     * {@code jsonColumns} and {@code vectorColumns}, each {@code text} (the default, so that older servers keep working)
+     * or {@code native}.
+     *
+     * @param nativeJson   jsonColumns=native: List, Struct and Map columns become {@code json} (text: nvarchar(max)
+     *                     holding their JSON)
+     * @param nativeVector vectorColumns=native: FixedSizeList&lt;Float32|Float64&gt;(n) columns become
+     *                     {@code vector(n)} (text: nvarchar(max) holding the JSON array); a List of floats has no
+     *                     length in its schema and stays text
+     */
+    public record TypeSettings(boolean nativeJson, boolean nativeVector) {
+
+        /** Both text. */
+        public static final TypeSettings DEFAULT = new TypeSettings(false, false);
+
+        /**
+         * The settings of the option values {@code text} or {@code native} (case-insensitive; null is text).
+         *
+         * @throws IllegalArgumentException for any other value, naming the option
+         */
+        public static TypeSettings parse(String jsonColumns, String vectorColumns) {
+            return new TypeSettings(isNative("jsonColumns", jsonColumns), isNative("vectorColumns", vectorColumns));
+        }
+
+        private static boolean isNative(String option, String value) {
+            if (value == null) {
+                return false;
+            }
+            return switch (value.trim().toLowerCase(Locale.ROOT)) {
+                case "text" -> false;
+                case "native" -> true;
+                default -> throw new IllegalArgumentException(option + " must be text or native, got '" + value + "'");
+            };
         }
     }
 }

@@ -134,4 +134,40 @@ class ModernTypesRouteTest extends EmulatorRouteTestSupport {
         assertRejected(Rejection.NOT_JSON, "doc", "not JSON");
         stopAndAssertNoArrowLeak();
     }
+
+    private List<Object> dataTypes() throws Exception {
+        List<Object> out = new java.util.ArrayList<>();
+        for (List<Object> r : query("SELECT DATA_TYPE FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_NAME = '" + table
+                + "' ORDER BY ORDINAL_POSITION")) {
+            out.add(r.get(0));
+        }
+        return out;
+    }
+
+    private static final String NESTED = "SELECT 1 AS id, [0.5, 1.5, -2]::FLOAT[3] AS emb, {'a': [1, 2]} AS doc,"
+            + " [1.0, 2.0]::FLOAT[] AS floats";
+
+    @Test
+    void createTableWithNativeTypesMakesJsonAndVectorColumns() throws Exception {
+        runRoute(source(NESTED, 10), mssql("createTable=true&jsonColumns=native&vectorColumns=NATIVE"), 1, null);
+        assertTrue(failures.isEmpty(), failures::toString);
+        // a List of floats has no length in its schema: json (it is a nested column) rather than vector
+        assertEquals(List.of("int", "vector", "json", "json"), dataTypes());
+        assertEquals(List.of(List.of(3)), query("SELECT vector_dimensions FROM sys.columns WHERE object_id ="
+                + " OBJECT_ID('dbo." + table + "') AND name = 'emb'"));
+        assertArrayEquals(new Float[] {0.5f, 1.5f, -2f}, vectors("emb", 1)[0]);
+        assertEquals(JSON.readTree("{\"a\":[1,2]}"), JSON.readTree((String) query("SELECT [doc] FROM [dbo].["
+                + table + "]").get(0).get(0)));
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void createTableByDefaultKeepsTextColumns() throws Exception {
+        runRoute(source(NESTED, 10), mssql("createTable=true"), 1, null);
+        assertTrue(failures.isEmpty(), failures::toString);
+        assertEquals(List.of("int", "nvarchar", "nvarchar", "nvarchar"), dataTypes());
+        assertEquals(JSON.readTree("[0.5,1.5,-2.0]"), JSON.readTree((String) query("SELECT [emb] FROM [dbo].["
+                + table + "]").get(0).get(0)));
+        stopAndAssertNoArrowLeak();
+    }
 }

@@ -1,5 +1,6 @@
 package io.deltafunnel.mssql.bind;
 
+import io.deltafunnel.mssql.BulkLoadSettings.TypeSettings;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -10,6 +11,7 @@ import java.util.Set;
 
 import io.deltafunnel.arrow.read.ArrowColumnType;
 import io.deltafunnel.arrow.read.ArrowColumnTypes;
+import io.deltafunnel.arrow.read.FloatListColumnType;
 import io.deltafunnel.arrow.read.UnsupportedArrowTypeException;
 import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.SqlIdentifiers;
@@ -128,13 +130,26 @@ public final class ColumnMapper {
     /** CREATE TABLE for the Arrow schema, with the mapped target names; each part quoted. */
     public static String createTableSql(TableName table, Schema schema, Map<String, String> explicit,
             BulkLoadException.Context ctx) {
+        return createTableSql(table, schema, explicit, ctx, TypeSettings.DEFAULT);
+    }
+
+    /**
+     * CREATE TABLE for the Arrow schema with {@code types}: json for nested columns and vector(n) for
+     * FixedSizeList&lt;Float32|Float64&gt;(n) columns where they are native (a FixedSizeList beyond 1998 elements
+     * is refused, naming the column).
+     */
+    public static String createTableSql(TableName table, Schema schema, Map<String, String> explicit,
+            BulkLoadException.Context ctx, TypeSettings types) {
         List<String> targets = targetNames(schema, explicit, ctx);
         StringBuilder sql = new StringBuilder("CREATE TABLE ").append(table.quoted()).append(" (");
         for (int i = 0; i < schema.getFields().size(); i++) {
             Field field = schema.getFields().get(i);
             String type;
             try {
-                type = ArrowColumnTypes.createTableType(field);
+                type = nativeType(ArrowColumnTypes.forField(field), types, field.getName(), ctx);
+                if (type == null) {
+                    type = ArrowColumnTypes.createTableType(field);
+                }
             } catch (UnsupportedArrowTypeException e) {
                 throw new ColumnMappingException(e.reason(), ctx.withColumn(field.getName()), e);
             }
@@ -146,4 +161,24 @@ public final class ColumnMapper {
         }
         return sql.append(')').toString();
     }
+
+    /** The SQL Server 2025 type of a column where {@code types} makes it native, else null. */
+    private static String nativeType(ArrowColumnType type, TypeSettings types, String column,
+            BulkLoadException.Context ctx) {
+        if (types.nativeVector() && type instanceof FloatListColumnType floats && floats.fixedSize() > 0) {
+            if (floats.fixedSize() > MAX_VECTOR_DIMENSIONS) {
+                throw new ColumnMappingException("vectorColumns=native: column '" + column + "' has "
+                        + floats.fixedSize() + " elements per row, more than the " + MAX_VECTOR_DIMENSIONS
+                        + " of a float32 vector", ctx.withColumn(column));
+            }
+            return "vector(" + floats.fixedSize() + ")";
+        }
+        if (types.nativeJson() && type.kind() == io.deltafunnel.arrow.read.ValueKind.JSON) {
+            return "json";
+        }
+        return null;
+    }
+
+    /** The most dimensions of a float32 vector (SQL Server 2025). */
+    static final int MAX_VECTOR_DIMENSIONS = io.deltafunnel.tds.VectorCodec.MAX_FLOAT32_DIMENSIONS;
 }

@@ -239,7 +239,8 @@ public final class RunSetup {
             throw new ColumnMappingException("target table " + settings.table()
                     + " does not exist (set createTable=true to create it from the Arrow schema)", ctx);
         }
-        String ddl = ColumnMapper.createTableSql(settings.table(), dataSchema, settings.columnMapping(), ctx);
+        String ddl = ColumnMapper.createTableSql(settings.table(), dataSchema, settings.columnMapping(), ctx,
+                settings.typeSettings());
         if (settings.writeMode() == WriteMode.HISTORY) {
             // createTable's columns, then the three history columns
             ddl = ddl.substring(0, ddl.length() - 1) + HistoryStatement.createColumns(settings.history()) + ")";
