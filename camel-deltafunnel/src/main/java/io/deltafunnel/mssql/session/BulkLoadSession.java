@@ -265,7 +265,7 @@ public final class BulkLoadSession implements RunSession {
                     return 0;
                 }, () -> 0);
             }
-            case MERGE -> setup.withIdentityInsert(() -> execute(setup.mergeSql()));
+            case MERGE -> setup.merge();
             default -> {
             }
         }

@@ -73,6 +73,8 @@ public final class RunSetup {
     private List<BoundColumn> dataColumns;
     private boolean changeRows;
     private String identityColumn;
+    /** A deleteMode=soft merge's soft-delete column, or null. */
+    private MergeStatement.SoftColumn softColumn;
 
     /**
      * @param stagingFor    the staging table's name for the resolved target, or null when the run writes straight
@@ -168,11 +170,21 @@ public final class RunSetup {
         }
         Schema dataSchema = changeRows ? new Schema(arrowSchema.getFields().stream()
                 .filter(f -> !MergeStatement.isChangeColumn(f.getName())).toList()) : arrowSchema;
+        boolean soft = settings.writeMode() == WriteMode.MERGE && settings.merge().soft();
+        if (soft) {
+            SoftDeleteColumn.checkNotASourceColumn(dataSchema, settings, ctx);
+        }
         target = resolveOrCreate(dataSchema, ctx);
         TargetTable table = TargetCatalog.describe(channel, target);
         // schemaEvolution: refuses listing every column, or adds/widens them; DDL before the run's transaction and
         // before the staging table is copied from the target.
         table = SchemaEvolver.evolve(channel, table, dataSchema, settings, temporalAsText, runId, ctx);
+        if (soft) {
+            // checked, or added under schemaEvolution: DDL, before the staging table copies the target's columns
+            boolean hasTimestamp = arrowSchema.getFields().stream()
+                    .anyMatch(f -> f.getName().equalsIgnoreCase(MergeStatement.CHANGE_COLUMNS.get(2)));
+            softColumn = SoftDeleteColumn.ensure(channel, table, settings, changeRows, hasTimestamp, runId, ctx);
+        }
         // Binding against the target first: a mapping error is reported before any staging table exists.
         List<BoundColumn> targetBound = ColumnMapper.bind(dataSchema, table, settings.columnMapping(), temporalAsText,
                 ctx);
@@ -214,6 +226,9 @@ public final class RunSetup {
                     + " does not exist (set createTable=true to create it from the Arrow schema)", ctx);
         }
         String ddl = ColumnMapper.createTableSql(settings.table(), dataSchema, settings.columnMapping(), ctx);
+        if (settings.writeMode() == WriteMode.MERGE && settings.merge().soft()) {
+            ddl = SoftDeleteColumn.withColumn(ddl, settings.merge());
+        }
         LOG.info("Run {}: creating {}", runId, settings.table());
         try {
             channel.execute(ddl);
@@ -268,9 +283,36 @@ public final class RunSetup {
         void run() throws SQLException;
     }
 
-    /** The MERGE of the staging table into the target. */
+    /** The MERGE of the staging table into the target (the default strategy, hard deletes). */
     public String mergeSql() {
         return MergeStatement.sql(target, staging.name(), dataColumns, columns, settings.keyColumns(), changeRows);
+    }
+
+    /**
+     * Runs the statements that apply the staging table to the target with the run's {@code mergeStrategy} and
+     * {@code deleteMode} ({@link MergeStatement#statements}), in order, in the caller's transaction, with
+     * {@link #withIdentityInsert}.
+     *
+     * @return the rows they wrote (the counted statements' row counts)
+     */
+    public long merge() throws SQLException {
+        long[] rows = {0};
+        List<MergeStatement.Step> steps = MergeStatement.statements(target, staging.name(), dataColumns, columns,
+                settings.keyColumns(), changeRows, settings.merge(), softColumn);
+        if (steps.isEmpty()) {
+            LOG.info("Run {}: mergeStrategy={} has nothing to write into {} (no column besides the keys)", runId,
+                    settings.merge().strategy().option(), target);
+            return 0;
+        }
+        withIdentityInsert(() -> {
+            for (MergeStatement.Step step : steps) {
+                long n = channel.update(step.sql());
+                if (step.counted()) {
+                    rows[0] += n;
+                }
+            }
+        });
+        return rows[0];
     }
 
     /**
