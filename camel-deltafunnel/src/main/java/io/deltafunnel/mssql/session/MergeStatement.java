@@ -98,7 +98,8 @@ public final class MergeStatement {
         List<String> all = dataColumns.stream().map(c -> c.target().name()).toList();
         boolean hasVersion = allColumns.stream().anyMatch(c -> c.sourceName().equalsIgnoreCase(CHANGE_COLUMNS.get(1)));
         String type = SqlIdentifiers.quote(CHANGE_COLUMNS.get(0));
-        String source = changeRows ? changeSource(staging, keys, all, hasVersion) : staging.quoted();
+        String source = changeRows ? changeSource(staging, keys, all, hasVersion, soft != null && soft.timestamp())
+                : staging.quoted();
         String insertColumns = all.stream().map(SqlIdentifiers::quote).collect(Collectors.joining(", "))
                 + (soft == null ? "" : ", " + SqlIdentifiers.quote(soft.name()));
         String insertValues = all.stream().map(c -> "S." + SqlIdentifiers.quote(c)).collect(Collectors.joining(", "))
@@ -172,16 +173,21 @@ public final class MergeStatement {
 
     /**
      * The MERGE source for change rows: the staging table without preimages, reduced to the last change per key
-     * (highest {@code _commit_version}; within a version an insert/postimage over a delete).
+     * (highest {@code _commit_version}; within a version an insert/postimage over a delete); with
+     * {@code withTimestamp} its {@code _commit_timestamp} too (a datetime2 soft-delete column's value).
      */
-    private static String changeSource(TableName staging, List<String> keys, List<String> all, boolean hasVersion) {
-        String q = SqlIdentifiers.quote(CHANGE_COLUMNS.get(0));
+    private static String changeSource(TableName staging, List<String> keys, List<String> all, boolean hasVersion,
+            boolean withTimestamp) {
+        String q = SqlIdentifiers.quote(CHANGE_COLUMNS.get(0))
+                + (withTimestamp ? ", " + SqlIdentifiers.quote(CHANGE_COLUMNS.get(2)) : "");
         String cols = all.stream().map(SqlIdentifiers::quote).collect(Collectors.joining(", "));
+        String type = SqlIdentifiers.quote(CHANGE_COLUMNS.get(0));
         String order = (hasVersion ? SqlIdentifiers.quote(CHANGE_COLUMNS.get(1)) + " DESC, " : "")
-                + "CASE WHEN " + q + " = 'delete' THEN 1 ELSE 2 END DESC";
+                + "CASE WHEN " + type + " = 'delete' THEN 1 ELSE 2 END DESC";
         return "(SELECT " + cols + ", " + q + " FROM (SELECT " + cols + ", " + q + ", ROW_NUMBER() OVER (PARTITION BY "
                 + keys.stream().map(SqlIdentifiers::quote).collect(Collectors.joining(", ")) + " ORDER BY " + order
-                + ") AS [__df_rank] FROM " + staging.quoted() + " WHERE " + q + " <> 'update_preimage') AS D"
+                + ") AS [__df_rank] FROM " + staging.quoted() + " WHERE " + type + " <> 'update_preimage') AS D"
                 + " WHERE D.[__df_rank] = 1)";
     }
+
 }
