@@ -81,6 +81,29 @@ public class DeltaFunnelMssqlConfiguration {
             + " run's transaction and stays when the run fails. Case-insensitive.")
     private String schemaEvolution = "none";
 
+    @UriParam(label = "producer", defaultValue = "upsert", enums = "upsert,deleteInsert,insertOnly,updateOnly",
+              description = "How writeMode=merge applies the run's rows on keyColumns, in the final transaction"
+            + " (atomic with the incremental state, also in a sharded load's final step). upsert: one MERGE updating"
+            + " the keys present and inserting the others; deleteInsert: DELETE every key the run's rows touch, then"
+            + " INSERT the rows that are not deletes (no MERGE); insertOnly: insert new keys only, never update or"
+            + " delete an existing row; updateOnly: update (and, for change rows, delete) existing keys only, never"
+            + " insert. Change rows (incremental=changes) are first ranked to the last change per key. Set only with"
+            + " writeMode=merge. Case-insensitive.")
+    private String mergeStrategy;
+
+    @UriParam(label = "producer", defaultValue = "hard", enums = "hard,soft", description = "What a change-feed"
+            + " delete does with writeMode=merge: hard deletes the row; soft keeps it and sets softDeleteColumn, and"
+            + " a later insert or update of the key clears it. Plain batches carry no deletes: with soft they clear"
+            + " the column on every row they write. Not with mergeStrategy=insertOnly. Case-insensitive.")
+    private String deleteMode;
+
+    @UriParam(label = "producer", description = "The target column that deleteMode=soft sets: name, or name:bit or"
+            + " name:datetime2. A bit column gets 1 for a deleted row, a datetime2 column the delete's"
+            + " _commit_timestamp; 0 or NULL means not deleted. The column must be nullable and not written by the"
+            + " source; createTable creates it (bit unless the type is given), schemaEvolution=addColumns or widen"
+            + " adds it to an existing target, else it must exist.")
+    private String softDeleteColumn;
+
     @UriParam(label = "producer", defaultValue = "text", enums = "text,native", description = "The type createTable"
             + " gives List, Struct and Map columns: text, nvarchar(max) holding their JSON (works on every server);"
             + " native, SQL Server 2025's json type. Case-insensitive.")
@@ -278,6 +301,7 @@ public class DeltaFunnelMssqlConfiguration {
                 .history(new BulkLoadSettings.HistorySettings(validFromColumn, validToColumn, currentColumn))
                 .rejects(rejectSettings())
                 .typeSettings(TypeSettings.parse(jsonColumns, vectorColumns))
+                .merge(merge())
                 .build();
     }
 
@@ -292,6 +316,45 @@ public class DeltaFunnelMssqlConfiguration {
             }
         }
         return new RejectSettings(maxRejectedRows, rejectTable, rejectEndpoint);
+    }
+
+    /** The merge options; refused (before anything is written) when set without writeMode=merge. */
+    private BulkLoadSettings.Merge merge() {
+        if (writeMode != WriteMode.MERGE) {
+            for (String[] option : new String[][] {{"mergeStrategy", mergeStrategy}, {"deleteMode", deleteMode},
+                    {"softDeleteColumn", softDeleteColumn}}) {
+                if (option[1] != null) {
+                    throw new IllegalArgumentException(option[0] + "=" + option[1] + " is used with writeMode=merge"
+                            + " only, not writeMode=" + writeMode);
+                }
+            }
+            return null;
+        }
+        return BulkLoadSettings.Merge.parse(mergeStrategy, deleteMode, softDeleteColumn);
+    }
+
+    public String getMergeStrategy() {
+        return mergeStrategy;
+    }
+
+    public void setMergeStrategy(String mergeStrategy) {
+        this.mergeStrategy = mergeStrategy;
+    }
+
+    public String getDeleteMode() {
+        return deleteMode;
+    }
+
+    public void setDeleteMode(String deleteMode) {
+        this.deleteMode = deleteMode;
+    }
+
+    public String getSoftDeleteColumn() {
+        return softDeleteColumn;
+    }
+
+    public void setSoftDeleteColumn(String softDeleteColumn) {
+        this.softDeleteColumn = softDeleteColumn;
     }
 
     /** The retry policy built from maxRetries, retryDelay, retryBackoffMultiplier and maxRetryDelay. */

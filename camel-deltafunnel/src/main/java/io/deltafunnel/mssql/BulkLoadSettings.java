@@ -26,14 +26,18 @@ import io.deltafunnel.handoff.RejectSettings;
  * @param history       the history columns of {@link WriteMode#HISTORY} (defaults when null)
  * @param rejects       how many bad rows a run sets aside instead of failing, and where ({@link RejectSettings#NONE}
  *                      when null: any bad row fails the run)
- * @param typeSettings the types createTable gives nested and float-list columns (jsonColumns, vectorColumns); {@link TypeSettings#DEFAULT} (text) when null
+ * @param typeSettings  the types createTable gives nested and float-list columns (jsonColumns, vectorColumns);
+ *                      {@link TypeSettings#DEFAULT} (text) when null
+ * @param merge         how {@link WriteMode#MERGE} applies the staging table ({@code mergeStrategy},
+ *                      {@code deleteMode}, {@code softDeleteColumn}); {@link Merge#DEFAULT} when null
  */
 public record BulkLoadSettings(TableName table, WriteMode writeMode, TransactionMode transactionMode,
         boolean createTable, List<String> keyColumns, Map<String, String> columnMapping, boolean tableLock,
         boolean checkConstraints, boolean fireTriggers, boolean keepNulls, boolean keepIdentity, int bulkBatchSize,
         int timeoutSeconds, ReplaceStrategy replaceStrategy, SchemaEvolution schemaEvolution, Hooks hooks,
         HistorySettings history, RejectSettings rejects,
-        TypeSettings typeSettings) {
+        TypeSettings typeSettings,
+        Merge merge) {
 
     /**
      * The statements a run executes around its load, as T-SQL text (a {@code resource:} reference is resolved by the
@@ -56,6 +60,7 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
     }
 
     public BulkLoadSettings {
+        merge = merge == null ? Merge.DEFAULT : merge;
         typeSettings = typeSettings == null ? TypeSettings.DEFAULT : typeSettings;
         rejects = rejects == null ? RejectSettings.NONE : rejects;
         replaceStrategy = replaceStrategy == null ? ReplaceStrategy.AUTO : replaceStrategy;
@@ -81,6 +86,10 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
                             + " history columns " + history.columns());
                 }
             }
+        }
+        if (writeMode != WriteMode.MERGE && !merge.equals(Merge.DEFAULT)) {
+            throw new IllegalArgumentException("mergeStrategy, deleteMode and softDeleteColumn apply to"
+                    + " writeMode=merge only, not " + writeMode + " (got " + merge + ")");
         }
         if (bulkBatchSize < 0) {
             throw new IllegalArgumentException("bulkBatchSize must be 0 or more, got " + bulkBatchSize);
@@ -121,6 +130,7 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
         b.history = history;
         b.rejects = rejects;
         b.typeSettings = typeSettings;
+        b.merge = merge;
         return b;
     }
 
@@ -168,6 +178,10 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
         return toBuilder().typeSettings(v).build();
     }
 
+    public BulkLoadSettings withMerge(Merge v) {
+        return toBuilder().merge(v).build();
+    }
+
     /** Mutable settings before {@link #build}, which checks them; not thread-safe. */
     public static final class Builder {
         private final TableName table;
@@ -189,6 +203,7 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
         private HistorySettings history = HistorySettings.DEFAULTS;
         private RejectSettings rejects = RejectSettings.NONE;
         private TypeSettings typeSettings = TypeSettings.DEFAULT;
+        private Merge merge = Merge.DEFAULT;
 
         private Builder(TableName table) {
             this.table = table;
@@ -284,11 +299,16 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
             return this;
         }
 
+        public Builder merge(Merge v) {
+            merge = v;
+            return this;
+        }
+
         /** The settings; {@link IllegalArgumentException} when they do not go together. */
         public BulkLoadSettings build() {
             return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping,
                     tableLock, checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds,
-                    replaceStrategy, schemaEvolution, hooks, history, rejects, typeSettings);
+                    replaceStrategy, schemaEvolution, hooks, history, rejects, typeSettings, merge);
         }
     }
 
@@ -368,7 +388,8 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
 
     /**
      * The column types {@code createTable} gives Arrow columns that SQL Server 2025 has native types for: options
-     * {@code jsonColumns} and {@code vectorColumns}, each {@code text} (the default, so that older servers keep working)
+     * {@code jsonColumns} and {@code vectorColumns}, each {@code text} (the default, so that older servers keep
+     * working)
      * or {@code native}.
      *
      * @param nativeJson   jsonColumns=native: List, Struct and Map columns become {@code json} (text: nvarchar(max)
@@ -400,6 +421,128 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
                 case "native" -> true;
                 default -> throw new IllegalArgumentException(option + " must be text or native, got '" + value + "'");
             };
+        }
+    }
+
+    /** How {@link WriteMode#MERGE} applies a run's rows to the target on the key columns ({@code mergeStrategy}). */
+    public enum MergeStrategy {
+        /** One {@code MERGE}: update the keys present, insert the others (change rows: deletes applied). */
+        UPSERT("upsert"),
+        /**
+         * {@code DELETE} every key the run's rows touch, then {@code INSERT} the rows that are not deletes: no
+         * {@code MERGE} (its deadlocks and temporal/filtered-index problems avoided).
+         */
+        DELETE_INSERT("deleteInsert"),
+        /** New keys only: existing rows are never updated (nor deleted by change rows). */
+        INSERT_ONLY("insertOnly"),
+        /** Existing keys only: never inserts (change rows: deletes of existing keys applied). */
+        UPDATE_ONLY("updateOnly");
+
+        private final String option;
+
+        MergeStrategy(String option) {
+            this.option = option;
+        }
+
+        /** The option value, e.g. {@code deleteInsert}. */
+        public String option() {
+            return option;
+        }
+
+        /** {@code upsert}, {@code deleteInsert}, {@code insertOnly} or {@code updateOnly} (case-insensitive). */
+        public static MergeStrategy parse(String text) {
+            for (MergeStrategy s : values()) {
+                if (s.option.equalsIgnoreCase(text == null ? "" : text.trim())) {
+                    return s;
+                }
+            }
+            throw new IllegalArgumentException("mergeStrategy must be upsert, deleteInsert, insertOnly or updateOnly,"
+                    + " got '" + text + "'");
+        }
+    }
+
+    /** What a change-feed {@code delete} does to the target's row ({@code deleteMode}). */
+    public enum DeleteMode {
+        /** The row is deleted. The default. */
+        HARD,
+        /** The row stays; {@link Merge#softDeleteColumn} is set (bit 1, or the delete's {@code _commit_timestamp}). */
+        SOFT;
+
+        /** {@code hard} or {@code soft} (case-insensitive). */
+        public static DeleteMode parse(String text) {
+            try {
+                return valueOf(text.trim().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException | NullPointerException e) {
+                throw new IllegalArgumentException("deleteMode must be hard or soft, got '" + text + "'", e);
+            }
+        }
+    }
+
+    /**
+     * The merge options of a {@link WriteMode#MERGE} run (docs/producer.md, "Merge strategies").
+     *
+     * @param strategy          how the rows are applied
+     * @param deleteMode        what a change-feed delete does
+     * @param softDeleteColumn  with {@link DeleteMode#SOFT}: the target column that marks a deleted row; else null
+     * @param softDeleteType    {@code bit} or {@code datetime2}: the type the column is created with when it is
+     *                          missing (null: bit); an existing column must have it when it is given
+     */
+    public record Merge(MergeStrategy strategy, DeleteMode deleteMode, String softDeleteColumn,
+            String softDeleteType) {
+
+        /** {@code upsert}, hard deletes. */
+        public static final Merge DEFAULT = new Merge(MergeStrategy.UPSERT, DeleteMode.HARD, null, null);
+
+        public Merge {
+            strategy = strategy == null ? MergeStrategy.UPSERT : strategy;
+            deleteMode = deleteMode == null ? DeleteMode.HARD : deleteMode;
+            softDeleteColumn = softDeleteColumn == null || softDeleteColumn.isBlank() ? null : softDeleteColumn.trim();
+            softDeleteType = softDeleteType == null || softDeleteType.isBlank() ? null
+                    : softDeleteType.trim().toLowerCase(Locale.ROOT);
+            if (deleteMode == DeleteMode.SOFT && softDeleteColumn == null) {
+                throw new IllegalArgumentException("deleteMode=soft needs softDeleteColumn (the bit or datetime2"
+                        + " column that marks a deleted row)");
+            }
+            if (deleteMode == DeleteMode.HARD && softDeleteColumn != null) {
+                throw new IllegalArgumentException("softDeleteColumn '" + softDeleteColumn + "' is used with"
+                        + " deleteMode=soft only (deleteMode is hard)");
+            }
+            if (softDeleteType != null && !softDeleteType.equals("bit") && !softDeleteType.equals("datetime2")) {
+                throw new IllegalArgumentException("softDeleteColumn's type must be bit or datetime2, got '"
+                        + softDeleteType + "'");
+            }
+            if (deleteMode == DeleteMode.SOFT && strategy == MergeStrategy.INSERT_ONLY) {
+                throw new IllegalArgumentException("deleteMode=soft cannot be used with mergeStrategy=insertOnly:"
+                        + " insertOnly never changes an existing row, so it would neither set nor clear "
+                        + softDeleteColumn);
+            }
+        }
+
+        /**
+         * The options as written on the endpoint: {@code softDeleteColumn} is {@code name} or
+         * {@code name:bit} / {@code name:datetime2}; nulls take the defaults.
+         */
+        public static Merge parse(String strategy, String deleteMode, String softDeleteColumn) {
+            String column = softDeleteColumn;
+            String type = null;
+            if (softDeleteColumn != null) {
+                int colon = softDeleteColumn.lastIndexOf(':');
+                if (colon >= 0) {
+                    column = softDeleteColumn.substring(0, colon);
+                    type = softDeleteColumn.substring(colon + 1);
+                    if (column.isBlank() || type.isBlank()) {
+                        throw new IllegalArgumentException("softDeleteColumn must be name or name:bit or"
+                                + " name:datetime2, got '" + softDeleteColumn + "'");
+                    }
+                }
+            }
+            return new Merge(strategy == null ? null : MergeStrategy.parse(strategy),
+                    deleteMode == null ? null : DeleteMode.parse(deleteMode), column, type);
+        }
+
+        /** Whether change-feed deletes only mark the row ({@link DeleteMode#SOFT}). */
+        public boolean soft() {
+            return deleteMode == DeleteMode.SOFT;
         }
     }
 }

@@ -343,12 +343,12 @@ public final class BulkLoadSession implements RunSession {
                     long before = rejects.count();
                     MergeDuplicates.run(channel, setup.staging().name(), settings.keyColumns(),
                             setup.dataColumns().stream().map(c -> c.target().name()).toList(), rejects, -1,
-                            () -> setup.withIdentityInsert(() -> execute(setup.mergeSql())), context());
+                            setup::merge, context());
                     long moved = rejects.count() - before; // loaded into staging, then set aside
                     stats = new HandoffStats(stats.inputBatches(), stats.inputRows(), stats.outputBatches(),
                             stats.outputRows() - moved, stats.rejectedRows() + moved);
                 } else {
-                    setup.withIdentityInsert(() -> execute(setup.mergeSql()));
+                    setup.merge();
                 }
             }
             case HISTORY -> {

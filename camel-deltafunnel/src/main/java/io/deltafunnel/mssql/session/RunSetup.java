@@ -77,6 +77,8 @@ public final class RunSetup {
     private List<BoundColumn> dataColumns;
     private boolean changeRows;
     private String identityColumn;
+    /** A deleteMode=soft merge's soft-delete column, or null. */
+    private MergeStatement.SoftColumn softColumn;
 
     /**
      * @param stagingFor    the staging table's name for the resolved target, or null when the run writes straight
@@ -179,6 +181,10 @@ public final class RunSetup {
         }
         Schema dataSchema = changeRows ? new Schema(arrowSchema.getFields().stream()
                 .filter(f -> !MergeStatement.isChangeColumn(f.getName())).toList()) : arrowSchema;
+        boolean soft = settings.writeMode() == WriteMode.MERGE && settings.merge().soft();
+        if (soft) {
+            SoftDeleteColumn.checkNotASourceColumn(dataSchema, settings, ctx);
+        }
         target = resolveOrCreate(dataSchema, ctx);
         TargetTable table = TargetCatalog.describe(channel, target);
         // schemaEvolution: refuses listing every column, or adds/widens them; DDL before the run's transaction and
@@ -192,6 +198,12 @@ public final class RunSetup {
             HistoryStatement.check(table, settings.history(), mappedTargetNames(dataSchema),
                     TargetCatalog.temporalType(channel, target), ctx);
             table = HistoryStatement.dataTable(table, settings.history());
+        }
+        if (soft) {
+            // checked, or added under schemaEvolution: DDL, before the staging table copies the target's columns
+            boolean hasTimestamp = arrowSchema.getFields().stream()
+                    .anyMatch(f -> f.getName().equalsIgnoreCase(MergeStatement.CHANGE_COLUMNS.get(2)));
+            softColumn = SoftDeleteColumn.ensure(channel, table, settings, changeRows, hasTimestamp, runId, ctx);
         }
         TargetTable bindTable = table;
         if (settings.rejects().enabled()) {
@@ -241,6 +253,9 @@ public final class RunSetup {
         }
         String ddl = ColumnMapper.createTableSql(settings.table(), dataSchema, settings.columnMapping(), ctx,
                 settings.typeSettings());
+        if (settings.writeMode() == WriteMode.MERGE && settings.merge().soft()) {
+            ddl = SoftDeleteColumn.withColumn(ddl, settings.merge());
+        }
         if (settings.writeMode() == WriteMode.HISTORY) {
             // createTable's columns, then the three history columns
             ddl = ddl.substring(0, ddl.length() - 1) + HistoryStatement.createColumns(settings.history()) + ")";
@@ -306,7 +321,7 @@ public final class RunSetup {
         void run() throws SQLException;
     }
 
-    /** The MERGE of the staging table into the target. */
+    /** The MERGE of the staging table into the target (the default strategy, hard deletes). */
     public String mergeSql() {
         return MergeStatement.sql(target, staging.name(), dataColumns, columns, settings.keyColumns(), changeRows);
     }
@@ -315,6 +330,33 @@ public final class RunSetup {
     public List<HistoryStatement.Step> historySteps(String runTime) {
         return HistoryStatement.steps(target, staging.name(), dataColumns, columns, settings.keyColumns(),
                 settings.history(), changeRows, runTime);
+    }
+
+    /**
+     * Runs the statements that apply the staging table to the target with the run's {@code mergeStrategy} and
+     * {@code deleteMode} ({@link MergeStatement#statements}), in order, in the caller's transaction, with
+     * {@link #withIdentityInsert}.
+     *
+     * @return the rows they wrote (the counted statements' row counts)
+     */
+    public long merge() throws SQLException {
+        long[] rows = {0};
+        List<MergeStatement.Step> steps = MergeStatement.statements(target, staging.name(), dataColumns, columns,
+                settings.keyColumns(), changeRows, settings.merge(), softColumn);
+        if (steps.isEmpty()) {
+            LOG.info("Run {}: mergeStrategy={} has nothing to write into {} (no column besides the keys)", runId,
+                    settings.merge().strategy().option(), target);
+            return 0;
+        }
+        withIdentityInsert(() -> {
+            for (MergeStatement.Step step : steps) {
+                long n = channel.update(step.sql());
+                if (step.counted()) {
+                    rows[0] += n;
+                }
+            }
+        });
+        return rows[0];
     }
 
     /**

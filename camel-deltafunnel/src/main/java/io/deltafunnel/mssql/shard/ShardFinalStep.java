@@ -120,7 +120,7 @@ final class ShardFinalStep {
                 setup.withIdentityInsert(() -> moved[0] = channel.update(
                         staging.insertInto(setup.target(), setup.dataColumns())));
             }
-            case MERGE -> setup.withIdentityInsert(() -> moved[0] = channel.update(setup.mergeSql()));
+            case MERGE -> moved[0] = setup.merge();
             case HISTORY -> setup.withIdentityInsert(() -> moved[0] = HistoryStatement.apply(channel,
                     setup.historySteps(HistoryStatement.runTime())));
             default -> throw new IllegalStateException("write mode " + settings.writeMode());
