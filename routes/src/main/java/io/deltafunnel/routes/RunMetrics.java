@@ -23,10 +23,17 @@ final class RunMetrics {
         this.registrySupplier = registry;
     }
 
-    /** A batch the producer accepted. */
-    void batchOut(String context, String routeId, long rows) {
+    /**
+     * A batch the producer accepted: {@code rows} of it loaded and {@code rejected} rows of the run set aside with it
+     * (the run's rejected rows grew by that much; with writeMode=merge the final batch can set aside rows of earlier
+     * batches, so {@code rejected} may exceed the batch's rows).
+     */
+    void batchOut(String context, String routeId, long rows, long rejected) {
         counter("camel.deltafunnel.rows.out", context, routeId).increment(rows);
         counter("camel.deltafunnel.batches.out", context, routeId).increment();
+        if (rejected > 0) {
+            counter("camel.deltafunnel.rows.rejected", context, routeId).increment(rejected);
+        }
     }
 
     /** A batch whose exchange completed or failed. */

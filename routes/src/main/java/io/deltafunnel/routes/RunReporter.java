@@ -170,7 +170,10 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
                    && sent.getEndpoint() instanceof DeltaFunnelMssqlEndpoint && exchange.getException() == null) {
             route.rowsOut = exchange.getMessage().getHeader(DeltaFunnelConstants.OUTPUT_ROWS, 0L, Long.class);
             route.batchesOut = exchange.getMessage().getHeader(DeltaFunnelConstants.OUTPUT_BATCHES, 0L, Long.class);
-            route.rejectedRows = exchange.getMessage().getHeader(DeltaFunnelConstants.REJECTED_ROWS, 0L, Long.class);
+            // CamelDeltaFunnelRejectedRows is the run's count so far: what it grew by was set aside with this batch
+            long rejectedSoFar = exchange.getMessage().getHeader(DeltaFunnelConstants.REJECTED_ROWS, 0L, Long.class);
+            long rejectedNow = Math.max(0, rejectedSoFar - route.rejectedRows);
+            route.rejectedRows = rejectedSoFar;
             if (route.phase == RouteRun.Phase.OPENING) {
                 route.phase(RouteRun.Phase.WRITING);
             }
@@ -178,8 +181,9 @@ public final class RunReporter extends EventNotifierSupport implements AutoClose
             if (status != null) {
                 route.loadStatus = status;
             }
-            metrics.batchOut(exchange.getContext().getName(), route.routeId,
-                    exchange.getIn().getHeader(DeltaFunnelConstants.BATCH_ROWS, 0L, Long.class));
+            long batchRows = exchange.getIn().getHeader(DeltaFunnelConstants.BATCH_ROWS, 0L, Long.class);
+            metrics.batchOut(exchange.getContext().getName(), route.routeId, Math.max(0, batchRows - rejectedNow),
+                    rejectedNow);
         } else if (event instanceof CamelEvent.ExchangeCompletedEvent || event instanceof CamelEvent.ExchangeFailedEvent) {
             metrics.batchIn(exchange.getContext().getName(), route.routeId,
                     exchange.getIn().getHeader(DeltaFunnelConstants.BATCH_ROWS, 0L, Long.class));
