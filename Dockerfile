@@ -10,4 +10,4 @@ WORKDIR /app
 COPY --from=build /src/routes/target/deltafunnel-app.jar /app/deltafunnel-app.jar
 # The sample Delta table is generated on first start into /app/data.
 ENV DELTAFUNNEL_SAMPLE_DIR=/app/data/sample-orders
-ENTRYPOINT ["java", "-Xms512m", "-jar", "/app/deltafunnel-app.jar"]
+ENTRYPOINT ["java", "-Xms512m", "-XX:+ExitOnOutOfMemoryError", "-jar", "/app/deltafunnel-app.jar"]
