@@ -36,7 +36,26 @@ final class ShardClaim {
      */
     ShardClaim(ShardAssignment shard, Duration timeout, int statementTimeoutSeconds, Supplier<String> prefix,
             Supplier<BulkLoadException.Context> context, Function<String, ShardPlanException> refusal) {
-        this.resource = "deltafunnel:" + shard.loadId() + ":" + shard.shardIndex();
+        this("deltafunnel:" + shard.loadId() + ":" + shard.shardIndex(), timeout, statementTimeoutSeconds, prefix,
+                context, refusal);
+    }
+
+    /**
+     * The load's final-step lock {@code deltafunnel:<load id>:final} (same mode, owner and wait): a replace by switch
+     * takes it before it builds the target's indexes on the load's staging table and keeps it until its session
+     * ends, so that two shards that both see every share done never build that shape at the same time, and the one
+     * that waited finds the load done.
+     */
+    static ShardClaim finalStep(ShardAssignment shard, Duration timeout, int statementTimeoutSeconds,
+            Supplier<String> prefix, Supplier<BulkLoadException.Context> context,
+            Function<String, ShardPlanException> refusal) {
+        return new ShardClaim("deltafunnel:" + shard.loadId() + ":final", timeout, statementTimeoutSeconds, prefix,
+                context, refusal);
+    }
+
+    private ShardClaim(String resource, Duration timeout, int statementTimeoutSeconds, Supplier<String> prefix,
+            Supplier<BulkLoadException.Context> context, Function<String, ShardPlanException> refusal) {
+        this.resource = resource;
         this.timeout = Objects.requireNonNull(timeout, "claimTimeout");
         if (timeout.isNegative() || timeout.toMillis() > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("the shard claim timeout must be 0 to " + Integer.MAX_VALUE

@@ -45,16 +45,23 @@ final class ShardFinalStep {
     private final IncrementalLoad incremental;
     /** A replace load's final step (switch or copy), planned at the shard's set-up; null for other write modes. */
     private final TableSwitch replace;
+    /** Takes the load's final-step lock on the run's channel (held until the caller ends the session). */
+    private final RunSetup.SqlStep lockFinalStep;
 
-    /** @param incremental the incremental run recorded with the data, or null */
+    /**
+     * @param incremental   the incremental run recorded with the data, or null
+     * @param lockFinalStep takes the load's final-step lock ({@link ShardClaim#finalStep}) on the run's channel; the
+     *                      caller releases it when it ends the session
+     */
     ShardFinalStep(String runId, BulkLoadSettings settings, ShardAssignment shard, ShardTables tables,
-            IncrementalLoad incremental, TableSwitch replace) {
+            IncrementalLoad incremental, TableSwitch replace, RunSetup.SqlStep lockFinalStep) {
         this.runId = runId;
         this.settings = settings;
         this.shard = shard;
         this.tables = tables;
         this.incremental = incremental;
         this.replace = replace;
+        this.lockFinalStep = lockFinalStep;
     }
 
     /**
@@ -69,9 +76,14 @@ final class ShardFinalStep {
     LoadStatus run(SqlChannel channel, RunSetup setup, boolean alreadyDone, RunSetup.SqlStep commit,
             Supplier<BulkLoadException.Context> context) throws SQLException {
         if (replace != null && replace.switching() && allShardsDone(channel)) {
-            // The staging heap gets the target's indexes once all shares are in: DDL, outside the transaction.
+            // The staging heap gets the target's indexes once all shares are in: DDL, outside the transaction. Two
+            // shards can both see every share done: the final-step lock lets one build the shape (and run the final
+            // step) at a time, and the one that waited finds the load done and builds nothing.
             channel.setAutoCommit(true);
-            replace.prepare(channel, true);
+            lockFinalStep.run();
+            if (tables.loadStatus(channel, shard.loadId(), false) == LoadRowStatus.OPEN) {
+                replace.prepare(channel, true);
+            }
         }
         channel.setAutoCommit(false);
         LoadRowStatus status = tables.loadStatus(channel, shard.loadId(), true);

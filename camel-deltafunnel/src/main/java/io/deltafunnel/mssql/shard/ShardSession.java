@@ -92,6 +92,9 @@ public final class ShardSession implements RunSession {
     private RunSetup setup;
     /** The channel opened for the claim, the open channel until {@link #setup} has one ({@link #channel()}). */
     private SqlChannel claimChannel;
+    /** The load's final-step lock (a replace by switch); held from its claim until the session ends. */
+    private final ShardClaim finalStepLock;
+    private boolean finalStepLocked;
     /** A replace load's final step (switch or copy); planned at set-up. */
     private TableSwitch replace;
     private boolean started;
@@ -119,6 +122,8 @@ public final class ShardSession implements RunSession {
         this.tables = ShardTables.of(shard.stateTable());
         this.claim = new ShardClaim(shard, claimTimeout, this.settings.timeoutSeconds(), this::prefix, this::context,
                 message -> refusal(message, null));
+        this.finalStepLock = ShardClaim.finalStep(shard, claimTimeout, this.settings.timeoutSeconds(), this::prefix,
+                this::context, message -> refusal(message, null));
     }
 
     /**
@@ -190,8 +195,8 @@ public final class ShardSession implements RunSession {
                     commitShare();
                 }
                 if (!loadFinished) {
-                    loadStatus = new ShardFinalStep(runId, settings, shard, tables, incremental, replace)
-                            .run(channel(), setup, alreadyDone, this::commit, this::context);
+                    loadStatus = new ShardFinalStep(runId, settings, shard, tables, incremental, replace,
+                            this::lockFinalStep).run(channel(), setup, alreadyDone, this::commit, this::context);
                 } else {
                     loadStatus = LoadStatus.ALREADY_DONE;
                 }
@@ -567,6 +572,14 @@ public final class ShardSession implements RunSession {
      * held): the connection is aborted, never returned to a pool, and the failure added to {@code into}
      * (suppressed) or logged.
      */
+    /** Takes the load's final-step lock on the run's channel ({@link ShardClaim#finalStep}), once per session. */
+    private void lockFinalStep() throws SQLException {
+        if (!finalStepLocked) {
+            finalStepLock.claim(channel());
+            finalStepLocked = true;
+        }
+    }
+
     private void release(Throwable into) {
         SqlChannel c = channel();
         claimChannel = null;
@@ -583,6 +596,10 @@ public final class ShardSession implements RunSession {
                 c.setAutoCommit(true);
             }
             claim.release(c);
+            if (finalStepLocked) {
+                finalStepLocked = false;
+                finalStepLock.release(c);
+            }
         } catch (SQLException | RuntimeException e) {
             SessionEnd.report(into, e, shard.describe() + " (run " + runId + "): ending the session failed; the"
                     + " connection is aborted (its end releases " + claim.resource() + ")");
