@@ -199,7 +199,8 @@ class DirectTdsConnectionTest {
             assertEquals(GOOD_TOKEN.length(), r.accessTokenLength());
             assertEquals("", r.userName());
             assertFalse(r.passwordPresent());
-            assertEquals(List.of(Login7.FEATURE_FEDAUTH), r.featureExtIds());
+            assertEquals(List.of(Login7.FEATURE_FEDAUTH, Login7.FEATURE_VECTORSUPPORT, Login7.FEATURE_JSONSUPPORT),
+                    r.featureExtIds()); // the SQL Server 2025 features, asked for as mssql-jdbc does
             assertFalse(r.toString().contains("good-token"));
         }
     }
