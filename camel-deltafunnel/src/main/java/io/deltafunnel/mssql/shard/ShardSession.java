@@ -72,6 +72,10 @@ import org.slf4j.LoggerFactory;
  * nothing unless it is owed. At the end the lock is released ({@code sp_releaseapplock}) and the channel closed; when
  * the release fails the connection is aborted instead, so that a pool never hands out a session that still holds
  * the shard. Not thread-safe: one caller at a time.
+ *
+ * <p>Longer than 600 lines: it is the one owner of a shard's session state (claim, final-step lock, share, rejected
+ * rows, commit in doubt, session end), and each of those steps already delegates its SQL to ShardClaim,
+ * ShardFinalStep and ShardTables; what stays here is the order of the steps and their failure handling.
  */
 public final class ShardSession implements RunSession {
 
