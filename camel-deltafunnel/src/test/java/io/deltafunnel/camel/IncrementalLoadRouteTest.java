@@ -1,26 +1,19 @@
 package io.deltafunnel.camel;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
-import com.microsoft.sqlserver.jdbc.SQLServerDataSource;
 import io.deltafunnel.delta.DeltaTableSpec;
 import io.deltafunnel.delta.DeltaViews;
 import io.deltafunnel.handoff.DeltaFunnelStateStore;
 import io.deltafunnel.mssql.state.MssqlStateStore;
 import io.deltafunnel.mssql.state.StateConflictException;
 import org.apache.camel.Exchange;
-import org.apache.camel.builder.RouteBuilder;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,68 +28,30 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * tables (inserts, updates, deletes, with and without change files), unchanged polls, crashes before/during/after
  * the commit, operator controls.
  */
-class IncrementalLoadRouteTest extends EmulatorRouteTestSupport {
+class IncrementalLoadRouteTest extends DeltaRouteTestSupport {
 
     @TempDir
     Path tmp;
 
-    private Connection duck;
     private final List<Throwable> errors = new CopyOnWriteArrayList<>();
     private final List<Map<String, Object>> runHeaders = new CopyOnWriteArrayList<>();
-    private int routes;
     private String key;
 
     @BeforeEach
-    void setUp(org.junit.jupiter.api.TestInfo info) throws Exception {
-        duck = DriverManager.getConnection("jdbc:duckdb:");
-        SQLServerDataSource ds = new SQLServerDataSource();
-        ds.setURL(SERVER.emulator().jdbcUrl());
-        ds.setUser(SERVER.emulator().user());
-        ds.setPassword(SERVER.emulator().password());
-        context.getRegistry().bind("stateDs", ds);
+    void keyIsTheTable() {
         key = table;
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        duck.close();
     }
 
     /** One poll of an incremental route (a fresh route each time, as after a restart); returns when its run ended. */
     private Exchange load(Path delta, String consumerOptions, String mssqlOptions) throws Exception {
-        String id = "inc" + (routes++);
-        CountDownLatch ended = new CountDownLatch(1);
-        Exchange[] last = new Exchange[1];
+        OneRunRoutes.Ended run = runs.run("deltafunnel:" + runs.nextId() + "?delta.t=" + delta
+                + "&query=RAW(SELECT * FROM t)&batchSize=2&stateDataSource=#stateDs&stateKey=" + key
+                + "&repeatCount=1&initialDelay=0&sendEmptyMessageWhenIdle=true&bridgeErrorHandler=true&"
+                + consumerOptions, mssql(mssqlOptions));
         errors.clear();
-        context.addRoutes(new RouteBuilder() {
-            @Override
-            public void configure() {
-                onException(Exception.class).handled(true).process(e -> {
-                    Exception caught = e.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
-                    if (io.deltafunnel.handoff.ReplayRequest.find(caught) == null) { // a replay continues the run
-                        errors.add(caught);
-                        ended.countDown();
-                    }
-                });
-                from("deltafunnel:" + id + "?delta.t=" + delta + "&query=RAW(SELECT * FROM t)&batchSize=2"
-                        + "&stateDataSource=#stateDs&stateKey=" + key + "&repeatCount=1&initialDelay=0"
-                        + "&sendEmptyMessageWhenIdle=true&bridgeErrorHandler=true&" + consumerOptions)
-                        .routeId(id)
-                        .to(mssql(mssqlOptions))
-                        .process(e -> {
-                            runHeaders.add(Map.copyOf(e.getIn().getHeaders()));
-                            if (e.getProperty(Exchange.BATCH_COMPLETE, false, Boolean.class)
-                                    || e.getIn().getHeader(DeltaFunnelConstants.UNCHANGED, false, Boolean.class)) {
-                                last[0] = e;
-                                ended.countDown();
-                            }
-                        });
-            }
-        });
-        assertTrue(ended.await(60, TimeUnit.SECONDS), "route " + id + " did not end its run");
-        context.getRouteController().stopRoute(id);
-        context.removeRoute(id);
-        return last[0];
+        errors.addAll(run.failures());
+        runHeaders.addAll(run.headers());
+        return run.last();
     }
 
     private Exchange loadChanges(Path delta) throws Exception {
@@ -276,18 +231,7 @@ class IncrementalLoadRouteTest extends EmulatorRouteTestSupport {
         DeltaFunnelStateStore real = new MssqlStateStore(this::jdbc, "dbo.deltafunnel_state");
         Map<String, Long> before = real.loadedVersions(key);
         // A consumer that does not learn of the commit (crashed right after it) plans the same run again.
-        DeltaFunnelStateStore stale = new DeltaFunnelStateStore() {
-            public String tableName() {
-                return real.tableName();
-            }
-
-            public Map<String, Long> loadedVersions(String k) {
-                return before;
-            }
-
-            public void reset(String k) {
-            }
-        };
+        DeltaFunnelStateStore stale = frozenStateStore(real, before);
         context.getRegistry().bind("staleStore", stale);
         load(w.path(), "incremental=snapshot", "writeMode=append&createTable=true");
         assertTargetAt(w.path(), 1);

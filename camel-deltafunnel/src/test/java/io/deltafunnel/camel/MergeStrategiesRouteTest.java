@@ -1,8 +1,6 @@
 package io.deltafunnel.camel;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.Timestamp;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -10,21 +8,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import com.microsoft.sqlserver.jdbc.SQLServerDataSource;
-import io.deltafunnel.handoff.ReplayRequest;
 import io.deltafunnel.mssql.BulkLoadException;
 import io.deltafunnel.mssql.bind.ColumnMappingException;
 import io.deltafunnel.mssql.state.MssqlStateStore;
-import org.apache.camel.Exchange;
-import org.apache.camel.builder.RouteBuilder;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -44,29 +33,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * refused before anything is written. Every expected target is computed here, in Java, from the source rows the test
  * wrote ({@link Source}, {@link #apply}), never read back from SQL.
  */
-class MergeStrategiesRouteTest extends EmulatorRouteTestSupport {
+class MergeStrategiesRouteTest extends DeltaRouteTestSupport {
 
     @TempDir
     Path tmp;
 
-    private Connection duck;
-    private final List<Throwable> errors = new CopyOnWriteArrayList<>();
-    private int routes;
-
-    @BeforeEach
-    void openDuckAndBindStateDataSource() throws Exception {
-        duck = DriverManager.getConnection("jdbc:duckdb:");
-        SQLServerDataSource ds = new SQLServerDataSource();
-        ds.setURL(SERVER.emulator().jdbcUrl());
-        ds.setUser(SERVER.emulator().user());
-        ds.setPassword(SERVER.emulator().password());
-        context.getRegistry().bind("stateDs", ds);
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        duck.close();
-    }
+    /** The failures of the last {@link #loadShards} call. */
+    private List<Throwable> errors = List.of();
 
     // ---- the reference: source rows and what each strategy makes of them ----
 
@@ -233,41 +206,15 @@ class MergeStrategiesRouteTest extends EmulatorRouteTestSupport {
      */
     private void loadShards(Source source, String name, int shards, String tableName, String mssqlOptions)
             throws Exception {
-        CountDownLatch ended = new CountDownLatch(shards);
-        errors.clear();
-        List<String> ids = new ArrayList<>();
         String producer = mssql(mssqlOptions).replace("dbo." + table + "?", "dbo." + tableName + "?");
+        List<String> uris = new ArrayList<>();
         for (int i = 0; i < shards; i++) {
-            String id = "r" + (routes++);
-            ids.add(id);
-            String consumer = "deltafunnel:" + name + "?delta.t=" + source.writer.path()
+            uris.add("deltafunnel:" + name + "?delta.t=" + source.writer.path()
                     + "&query=RAW(SELECT * FROM t)&batchSize=2&incremental=changes&stateDataSource=#stateDs"
                     + "&repeatCount=1&initialDelay=0&sendEmptyMessageWhenIdle=true&bridgeErrorHandler=true"
-                    + (shards == 1 ? "&stateKey=" + name : "&shardCount=" + shards + "&shardIndex=" + i);
-            context.addRoutes(new RouteBuilder() {
-                @Override
-                public void configure() {
-                    onException(Exception.class).handled(true).process(e -> {
-                        Exception caught = e.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
-                        if (ReplayRequest.find(caught) == null) { // a replay continues the run
-                            errors.add(caught);
-                            ended.countDown();
-                        }
-                    });
-                    from(consumer).routeId(id).to(producer).process(e -> {
-                        if (e.getProperty(Exchange.BATCH_COMPLETE, false, Boolean.class)
-                                || e.getIn().getHeader(DeltaFunnelConstants.UNCHANGED, false, Boolean.class)) {
-                            ended.countDown();
-                        }
-                    });
-                }
-            });
+                    + (shards == 1 ? "&stateKey=" + name : "&shardCount=" + shards + "&shardIndex=" + i));
         }
-        assertTrue(ended.await(120, TimeUnit.SECONDS), "not every run ended");
-        for (String id : ids) {
-            context.getRouteController().stopRoute(id);
-            context.removeRoute(id);
-        }
+        errors = runs.runAll(uris, producer, 120).failures();
     }
 
     private Long stateVersion(String stateKey) throws Exception {
@@ -381,9 +328,7 @@ class MergeStrategiesRouteTest extends EmulatorRouteTestSupport {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("strategiesAndModes")
     void shardedChangeRowsWithOneTwoAndFourShardsEqualTheReference(String strategy, Soft soft) throws Exception {
-        for (String t : List.of("deltafunnel_state_loads", "deltafunnel_state_shards")) {
-            dropIfExists(t);
-        }
+        dropStateTables();
         for (int shards : new int[] {1, 2, 4}) {
             changeRuns(strategy, soft, "run", shards, "s" + shards + "_" + strategy + "_" + soft);
         }
@@ -460,47 +405,20 @@ class MergeStrategiesRouteTest extends EmulatorRouteTestSupport {
             }
         }
         String base = table;
-        for (String t : List.of("deltafunnel_state_loads", "deltafunnel_state_shards")) {
-            dropIfExists(t);
-        }
+        dropStateTables();
         for (int shards : new int[] {1, 2, 4}) {
             table = base + "_" + shards;
             dropIfExists(table);
             Map<Integer, String> expected = plainReference(strategy, seedPlain());
             exec("ALTER TABLE [dbo].[" + table + "] ADD [amount] float NULL");
-            CountDownLatch ended = new CountDownLatch(shards);
-            errors.clear();
-            List<String> ids = new ArrayList<>();
+            List<String> uris = new ArrayList<>();
             for (int i = 0; i < shards; i++) {
-                String id = "p" + (routes++);
-                ids.add(id);
-                String consumer = "deltafunnel:plain_" + strategy + "_" + shards + "?delta.t=" + delta
+                uris.add("deltafunnel:plain_" + strategy + "_" + shards + "?delta.t=" + delta
                         + "&query=RAW(SELECT id, name FROM t)&batchSize=3&stateDataSource=#stateDs&repeatCount=1"
-                        + "&initialDelay=0&bridgeErrorHandler=true&shardCount=" + shards + "&shardIndex=" + i;
-                String producer = mssql("writeMode=merge&keyColumns=id&mergeStrategy=" + strategy);
-                context.addRoutes(new RouteBuilder() {
-                    @Override
-                    public void configure() {
-                        onException(Exception.class).handled(true).process(e -> {
-                            Exception caught = e.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
-                            if (ReplayRequest.find(caught) == null) {
-                                errors.add(caught);
-                                ended.countDown();
-                            }
-                        });
-                        from(consumer).routeId(id).to(producer).process(e -> {
-                            if (e.getProperty(Exchange.BATCH_COMPLETE, false, Boolean.class)) {
-                                ended.countDown();
-                            }
-                        });
-                    }
-                });
+                        + "&initialDelay=0&bridgeErrorHandler=true&shardCount=" + shards + "&shardIndex=" + i);
             }
-            assertTrue(ended.await(120, TimeUnit.SECONDS), "not every shard ended its run");
-            for (String id : ids) {
-                context.getRouteController().stopRoute(id);
-                context.removeRoute(id);
-            }
+            errors = runs.runAll(uris, mssql("writeMode=merge&keyColumns=id&mergeStrategy=" + strategy), 120)
+                    .failures();
             assertEquals(List.of(), errors);
             assertEquals(expected, plainTarget(), strategy + " with " + shards + " shards");
             assertNoStagingLeft(table);

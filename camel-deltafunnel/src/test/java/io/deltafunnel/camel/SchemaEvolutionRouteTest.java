@@ -1,8 +1,6 @@
 package io.deltafunnel.camel;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.sql.Timestamp;
@@ -10,18 +8,11 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import io.deltafunnel.delta.DeltaTableSpec;
 import io.deltafunnel.delta.DeltaViews;
 import io.deltafunnel.mssql.bind.ColumnMappingException;
 import io.deltafunnel.mssql.session.SchemaEvolver;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.camel.Exchange;
-import org.apache.camel.builder.RouteBuilder;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,62 +28,25 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * version loaded and compared with the source snapshot; none refusing with every column listed; a cut during an
  * evolving run; a bad option value.
  */
-class SchemaEvolutionRouteTest extends EmulatorRouteTestSupport {
+class SchemaEvolutionRouteTest extends DeltaRouteTestSupport {
 
     private static final DateTimeFormatter TS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS");
 
     @TempDir
     Path tmp;
 
-    private Connection duck;
-    private final List<Throwable> errors = new CopyOnWriteArrayList<>();
-    private int routes;
 
     @BeforeEach
-    void openDuck() throws Exception {
-        duck = DriverManager.getConnection("jdbc:duckdb:");
-        com.microsoft.sqlserver.jdbc.SQLServerDataSource ds = new com.microsoft.sqlserver.jdbc.SQLServerDataSource();
-        ds.setURL(SERVER.emulator().jdbcUrl());
-        ds.setUser(SERVER.emulator().user());
-        ds.setPassword(SERVER.emulator().password());
-        context.getRegistry().bind("stateDs", ds);
-        for (String t : List.of("deltafunnel_state", "deltafunnel_state_loads", "deltafunnel_state_shards")) {
-            dropIfExists(t);
-        }
+    void noState() throws Exception {
+        dropStateTables();
     }
 
     /** One poll of an incremental=changes route (merge on id) at the table's latest version; returns its failure. */
     private Throwable loadChanges(Path delta, String mssqlOptions) throws Exception {
-        String id = "changes" + (routes++);
-        CountDownLatch ended = new CountDownLatch(1);
-        errors.clear();
-        context.addRoutes(new RouteBuilder() {
-            @Override
-            public void configure() {
-                onException(Exception.class).handled(true).process(e -> {
-                    Exception caught = e.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
-                    if (io.deltafunnel.handoff.ReplayRequest.find(caught) == null) {
-                        errors.add(caught);
-                        ended.countDown();
-                    }
-                });
-                from("deltafunnel:" + id + "?delta.t=" + delta + "&query=RAW(SELECT * FROM t)&batchSize=2"
-                        + "&stateDataSource=#stateDs&stateKey=" + table + "&repeatCount=1&initialDelay=0"
-                        + "&sendEmptyMessageWhenIdle=true&bridgeErrorHandler=true&incremental=changes")
-                        .routeId(id)
-                        .to(mssql("writeMode=merge&keyColumns=id&" + mssqlOptions))
-                        .process(e -> {
-                            if (e.getProperty(Exchange.BATCH_COMPLETE, false, Boolean.class)
-                                    || e.getIn().getHeader(DeltaFunnelConstants.UNCHANGED, false, Boolean.class)) {
-                                ended.countDown();
-                            }
-                        });
-            }
-        });
-        assertTrue(ended.await(60, TimeUnit.SECONDS), "route " + id + " did not end its run");
-        context.getRouteController().stopRoute(id);
-        context.removeRoute(id);
-        return errors.isEmpty() ? null : errors.get(0);
+        return runs.run("deltafunnel:" + runs.nextId() + "?delta.t=" + delta + "&query=RAW(SELECT * FROM t)&batchSize=2"
+                + "&stateDataSource=#stateDs&stateKey=" + table + "&repeatCount=1&initialDelay=0"
+                + "&sendEmptyMessageWhenIdle=true&bridgeErrorHandler=true&incremental=changes",
+                mssql("writeMode=merge&keyColumns=id&" + mssqlOptions)).failure();
     }
 
     @Test
@@ -115,42 +69,13 @@ class SchemaEvolutionRouteTest extends EmulatorRouteTestSupport {
 
     /** The shards of one sharded load of version {@code version}, run at the same time; returns their failures. */
     private List<Throwable> loadSharded(Path delta, long version, int shards, String mssqlOptions) throws Exception {
-        CountDownLatch ended = new CountDownLatch(shards);
-        errors.clear();
-        List<String> ids = new ArrayList<>();
+        List<String> uris = new ArrayList<>();
         for (int i = 0; i < shards; i++) {
-            String id = "shard" + (routes++);
-            ids.add(id);
-            int index = i;
-            context.addRoutes(new RouteBuilder() {
-                @Override
-                public void configure() {
-                    onException(Exception.class).handled(true).process(e -> {
-                        Exception caught = e.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
-                        if (io.deltafunnel.handoff.ReplayRequest.find(caught) == null) {
-                            errors.add(caught);
-                            ended.countDown();
-                        }
-                    });
-                    from("deltafunnel:evolving?delta.t=" + delta + "&deltaVersion.t=" + version
-                            + "&query=RAW(SELECT * FROM t)&batchSize=2&stateDataSource=#stateDs&shardCount=" + shards
-                            + "&shardIndex=" + index + "&repeatCount=1&initialDelay=0&bridgeErrorHandler=true")
-                            .routeId(id)
-                            .to(mssql(mssqlOptions))
-                            .process(e -> {
-                                if (e.getProperty(Exchange.BATCH_COMPLETE, false, Boolean.class)) {
-                                    ended.countDown();
-                                }
-                            });
-                }
-            });
+            uris.add("deltafunnel:evolving?delta.t=" + delta + "&deltaVersion.t=" + version
+                    + "&query=RAW(SELECT * FROM t)&batchSize=2&stateDataSource=#stateDs&shardCount=" + shards
+                    + "&shardIndex=" + i + "&repeatCount=1&initialDelay=0&bridgeErrorHandler=true");
         }
-        assertTrue(ended.await(120, TimeUnit.SECONDS), "not every shard ended its run");
-        for (String id : ids) {
-            context.getRouteController().stopRoute(id);
-            context.removeRoute(id);
-        }
-        return List.copyOf(errors);
+        return runs.runAll(uris, mssql(mssqlOptions), 120).failures();
     }
 
     @Test
@@ -162,45 +87,10 @@ class SchemaEvolutionRouteTest extends EmulatorRouteTestSupport {
         assertEquals(List.of("id int NO", "name nvarchar YES", "score bigint YES", "note nvarchar YES"), targetTypes());
     }
 
-    @AfterEach
-    void closeDuck() throws Exception {
-        duck.close();
-    }
-
     /** One run of version {@code version} of {@code delta} into the test's table; returns the run's failure or null. */
     private Throwable load(Path delta, long version, String mssqlOptions) throws Exception {
-        String id = "evolve" + (routes++);
-        CountDownLatch ended = new CountDownLatch(1);
-        errors.clear();
-        context.addRoutes(new RouteBuilder() {
-            @Override
-            public void configure() {
-                onException(Exception.class).handled(true).process(e -> {
-                    Exception caught = e.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
-                    if (io.deltafunnel.handoff.ReplayRequest.find(caught) == null) {
-                        errors.add(caught);
-                        ended.countDown();
-                    }
-                });
-                from("deltafunnel:" + id + "?delta.t=" + delta + "&deltaVersion.t=" + version
-                        + "&query=RAW(SELECT * FROM t)&batchSize=2&repeatCount=1&initialDelay=0")
-                        .routeId(id)
-                        .to(mssql(mssqlOptions))
-                        .process(e -> {
-                            if (e.getProperty(Exchange.BATCH_COMPLETE, false, Boolean.class)) {
-                                ended.countDown();
-                            }
-                        });
-            }
-        });
-        assertTrue(ended.await(60, TimeUnit.SECONDS), "route " + id + " did not end its run");
-        BufferAllocator allocator = ((DeltaFunnelEndpoint) context.getRoute(id).getEndpoint()).getAllocator();
-        context.getRouteController().stopRoute(id);
-        context.removeRoute(id);
-        if (allocator != null) {
-            assertEquals(0, allocator.getAllocatedMemory(), "Arrow memory outstanding after route " + id);
-        }
-        return errors.isEmpty() ? null : errors.get(0);
+        return runs.run("deltafunnel:" + runs.nextId() + "?delta.t=" + delta + "&deltaVersion.t=" + version
+                + "&query=RAW(SELECT * FROM t)&batchSize=2&repeatCount=1&initialDelay=0", mssql(mssqlOptions)).failure();
     }
 
     private static String text(Object v) {

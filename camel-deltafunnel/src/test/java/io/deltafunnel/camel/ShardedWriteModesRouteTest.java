@@ -1,23 +1,15 @@
 package io.deltafunnel.camel;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
-import com.microsoft.sqlserver.jdbc.SQLServerDataSource;
 import io.deltafunnel.delta.DeltaTableSpec;
 import io.deltafunnel.delta.DeltaViews;
 import io.deltafunnel.handoff.ShardAssignment;
 import org.apache.camel.Exchange;
-import org.apache.camel.builder.RouteBuilder;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,74 +25,29 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * ends exactly as the source snapshot, the final step ran once and the staging heap is gone. Append and incremental
  * changes: {@link ShardedLoadRouteTest}.
  */
-class ShardedWriteModesRouteTest extends EmulatorRouteTestSupport {
+class ShardedWriteModesRouteTest extends DeltaRouteTestSupport {
 
     @TempDir
     Path tmp;
 
-    private Connection duck;
-    private final List<Throwable> errors = new CopyOnWriteArrayList<>();
-    private final List<Exchange> lastExchanges = new CopyOnWriteArrayList<>();
-    private int routes;
+    private List<Exchange> lastExchanges = List.of();
 
     @BeforeEach
-    void bindStateDataSource() throws Exception {
-        duck = DriverManager.getConnection("jdbc:duckdb:");
-        SQLServerDataSource ds = new SQLServerDataSource();
-        ds.setURL(SERVER.emulator().jdbcUrl());
-        ds.setUser(SERVER.emulator().user());
-        ds.setPassword(SERVER.emulator().password());
-        context.getRegistry().bind("stateDs", ds);
-        for (String t : List.of("deltafunnel_state", "deltafunnel_state_loads", "deltafunnel_state_shards")) {
-            dropIfExists(t);
-        }
-    }
-
-    @AfterEach
-    void closeDuck() throws Exception {
-        duck.close();
+    void noState() throws Exception {
+        dropStateTables();
     }
 
     /** Runs N shard routes of one load at the same time; returns when every shard's run ended. */
     private void loadSharded(Path delta, int shards, String consumerOptions, String mssqlOptions) throws Exception {
-        CountDownLatch ended = new CountDownLatch(shards);
-        lastExchanges.clear();
-        errors.clear();
-        List<String> ids = new ArrayList<>();
+        List<String> uris = new ArrayList<>();
         for (int i = 0; i < shards; i++) {
-            String id = "shard" + (routes++);
-            ids.add(id);
-            int index = i;
-            context.addRoutes(new RouteBuilder() {
-                @Override
-                public void configure() {
-                    onException(Exception.class).handled(true).process(e -> {
-                        Exception caught = e.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
-                        if (io.deltafunnel.handoff.ReplayRequest.find(caught) == null) {
-                            errors.add(caught);
-                            ended.countDown();
-                        }
-                    });
-                    from("deltafunnel:orders?delta.t=" + delta + "&query=RAW(SELECT * FROM t)&batchSize=2"
-                            + "&stateDataSource=#stateDs&shardCount=" + shards + "&shardIndex=" + index
-                            + "&repeatCount=1&initialDelay=0&bridgeErrorHandler=true" + consumerOptions)
-                            .routeId(id)
-                            .to(mssql(mssqlOptions))
-                            .process(e -> {
-                                if (e.getProperty(Exchange.BATCH_COMPLETE, false, Boolean.class)) {
-                                    lastExchanges.add(e);
-                                    ended.countDown();
-                                }
-                            });
-                }
-            });
+            uris.add("deltafunnel:orders?delta.t=" + delta + "&query=RAW(SELECT * FROM t)&batchSize=2"
+                    + "&stateDataSource=#stateDs&shardCount=" + shards + "&shardIndex=" + i
+                    + "&repeatCount=1&initialDelay=0&bridgeErrorHandler=true" + consumerOptions);
         }
-        assertTrue(ended.await(120, TimeUnit.SECONDS), "not every shard ended its run");
-        for (String id : ids) {
-            context.getRouteController().stopRoute(id);
-            context.removeRoute(id);
-        }
-        assertTrue(errors.isEmpty(), errors.toString());
+        OneRunRoutes.Ended run = runs.runAll(uris, mssql(mssqlOptions), 120);
+        assertTrue(run.failures().isEmpty(), run.failures().toString());
+        lastExchanges = run.lastExchanges();
     }
 
     private List<String> snapshot(Path delta) throws Exception {
@@ -170,9 +117,7 @@ class ShardedWriteModesRouteTest extends EmulatorRouteTestSupport {
         for (int shards : new int[] {1, 2, 4}) {
             table = base + "_" + shards;
             dropIfExists(table);
-            for (String t : List.of("deltafunnel_state_loads", "deltafunnel_state_shards")) {
-                dropIfExists(t);
-            }
+            dropStateTables();
             if (!writeMode.equals("append")) { // a target with stale rows that replace/merge must handle
                 exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL PRIMARY KEY, [name] nvarchar(50),"
                         + " [amount] float)", "INSERT INTO [dbo].[" + table + "] VALUES (1, 'stale', -1)"
