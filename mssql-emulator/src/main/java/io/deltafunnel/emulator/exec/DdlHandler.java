@@ -211,12 +211,11 @@ public final class DdlHandler {
         if (!st.kw(i, "ADD")) {
             throw SqlServerError.unsupported(BatchExecutor.abbreviate(st.text));
         }
-        TableDef child = existing(n);
+        TableDef child = schemaLocked(n);
         if (KeyConstraintDdl.handles(st.tokens, i + 1)) {
             new KeyConstraintDdl(ctx, this).add(st, child, i + 1);
             return;
         }
-        s.locks.lock(child, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
         CreateTableParser.AddedCheck added = CreateTableParser.parseAddCheck(st.tokens, i + 1, child.name(), s);
         if (added != null) {
             alterTableAddCheck(child, added, check);
@@ -404,17 +403,35 @@ public final class DdlHandler {
         return t;
     }
 
+    /**
+     * Takes Sch-M on the table {@code n} names, to the end of the transaction, and returns the table as it is once the
+     * lock is held. Another session's DDL may have changed it while this one waited (an added column, a key, an index,
+     * or the table dropped and created again), and SQL Server checks a statement against the table as that one left
+     * it: a check made on the definition read before the wait could pass twice (two sessions adding the same primary
+     * key) and its catalog update would overwrite the other session's change.
+     */
+    TableDef schemaLocked(ObjectName n) throws SqlServerError, IOException {
+        TableDef t = existing(n);
+        while (true) {
+            s.locks.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
+            TableDef now = existing(n);
+            if (now.objectId() == t.objectId()) {
+                return now;
+            }
+            t = now; // dropped and created again while this session waited: lock the new object too
+        }
+    }
+
     private void truncate(Stmt st) throws SqlServerError, SQLException, IOException {
         ObjectName n = ObjectName.at(st.tokens, 2);
         if (n.next != st.tokens.size()) {
             throw SqlServerError.syntax(st.tokens.get(n.next).text());
         }
-        TableDef t = existing(n);
+        TableDef t = schemaLocked(n);
         if (!s.catalog().foreignKeys(t.objectId(), false).isEmpty()) {
             throw ErrorCatalog.TRUNCATE_REFERENCED_BY_FK.error("Cannot truncate table '" + t.schema() + "." + t.name()
                     + "' because it is being referenced by a FOREIGN KEY constraint.");
         }
-        s.locks.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
         if (!s.inTransaction()) {
             try (Statement x = s.h2.createStatement()) {
                 x.execute("TRUNCATE TABLE " + t.h2Name() + " RESTART IDENTITY");

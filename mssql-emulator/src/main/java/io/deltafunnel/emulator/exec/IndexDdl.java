@@ -4,7 +4,6 @@ import io.deltafunnel.emulator.semantics.Constraints;
 import io.deltafunnel.emulator.semantics.ErrorCatalog;
 import io.deltafunnel.emulator.semantics.IndexDef;
 import io.deltafunnel.emulator.semantics.TableIndexes;
-import io.deltafunnel.emulator.semantics.LockManager;
 import io.deltafunnel.emulator.semantics.SqlServerError;
 import io.deltafunnel.emulator.semantics.TableDef;
 import io.deltafunnel.emulator.tsql.Identifiers;
@@ -55,8 +54,7 @@ final class IndexDdl {
             throw SqlServerError.syntax(st.tokens.get(i + 2).text());
         }
         ObjectName n = ObjectName.at(st.tokens, i + 3);
-        TableDef t = ddl.existing(n);
-        s.locks.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
+        TableDef t = ddl.schemaLocked(n);
         int j = n.next;
         if (j >= st.tokens.size() || !st.tokens.get(j).isSymbol("(")) {
             throw SqlServerError.syntax(st.text);
@@ -114,8 +112,7 @@ final class IndexDdl {
         if (!st.kw(3, "ON")) {
             throw SqlServerError.unsupported("DROP INDEX without ON table");
         }
-        TableDef t = ddl.existing(ObjectName.at(st.tokens, 4));
-        s.locks.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
+        TableDef t = ddl.schemaLocked(ObjectName.at(st.tokens, 4));
         try (Statement x = s.h2.createStatement()) {
             x.execute("DROP INDEX " + Identifiers.h2Quote(t.schema()) + "." + Identifiers.h2Quote(t.name() + "."
                     + index));

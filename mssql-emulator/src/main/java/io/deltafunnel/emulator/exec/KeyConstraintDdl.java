@@ -5,7 +5,6 @@ import io.deltafunnel.emulator.semantics.ColumnDef;
 import io.deltafunnel.emulator.semantics.Constraints;
 import io.deltafunnel.emulator.semantics.ErrorCatalog;
 import io.deltafunnel.emulator.semantics.IndexDef;
-import io.deltafunnel.emulator.semantics.LockManager;
 import io.deltafunnel.emulator.semantics.SqlServerError;
 import io.deltafunnel.emulator.semantics.TableDef;
 import io.deltafunnel.emulator.semantics.TableIndexes;
@@ -125,7 +124,6 @@ final class KeyConstraintDdl {
                     + object + "'. Drop the existing clustered index '" + existingClustered.name
                     + "' before creating another.");
         }
-        s.locks.lock(t, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
         StringBuilder list = new StringBuilder();
         for (String c : cols) {
             list.append(list.length() > 0 ? ", " : "").append(Identifiers.h2Quote(c));
