@@ -538,6 +538,61 @@ class RejectedRowsRouteTest extends EmulatorRouteTestSupport {
         assertEquals(List.of(), assertReconciles(d, List.of()), "retried in place: nothing set aside");
     }
 
+    /**
+     * A {@code transaction=batch} run with committed batches and committed reject rows (rows 2 and 7 too long, in
+     * batches 0 and 1) whose batch 3 fails with a transient 1205: the producer resumes the run on a new session and
+     * writes batch 3 again, where SQL Server refuses key 17 (2627, held by the target). The resumed session counts the
+     * rejects committed before against the limit, and no reject row is written twice.
+     */
+    private Path resumedSource() throws Exception {
+        Path d = delta("resumed", "SELECT i::INTEGER AS id, CASE WHEN i IN (2, 7) THEN 'toolongvalue' ELSE 'n' || i END"
+                + " AS name FROM range(30) r(i)");
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL PRIMARY KEY, [name] nvarchar(5) NULL)",
+                "INSERT INTO [dbo].[" + table + "] VALUES (17, 'old17')");
+        // batches 0-2 write one bulk statement each; the 4th bulk load of the run is batch 3's
+        SERVER.emulator().faults().failBulkLoad(4, 0, 1205);
+        return d;
+    }
+
+    @Test
+    void aResumedBatchRunCountsTheRejectsCommittedBeforeAndWritesNoneTwice() throws Exception {
+        Path d = resumedSource();
+        List<String> before = targetRows();
+        assertEquals(null, load(d, 5, rejectOptions(3) + "&transaction=batch&retryDelay=1"
+                + "&rejectEndpoint=direct:rejected"));
+        assertEquals(List.of("17|n17", "2|toolongvalue", "7|toolongvalue"), assertReconciles(d, before));
+        assertEquals(3, rejectedHeader());
+        assertEquals(Set.of("too-long", "2627"), Set.copyOf(rejectRows().stream().map(r -> r[1]).toList()));
+        assertEquals(1, Set.copyOf(rejectRows().stream().map(r -> r[3]).toList()).size(), "one run id");
+        // the endpoint gets the run's rejects once each: the committed ones of the first session too
+        List<Integer> ids = new ArrayList<>();
+        for (String body : sent) {
+            for (String line : body.split("\n")) {
+                ids.add(JSON.readTree(line).get("row").get("id").asInt());
+            }
+        }
+        assertEquals(List.of(2, 7, 17), ids.stream().sorted().toList());
+    }
+
+    @Test
+    void aResumedBatchRunOverTheLimitWithTheRejectsCommittedBeforeFails() throws Exception {
+        Path d = resumedSource();
+        List<String> before = targetRows();
+        // 2 rejects committed with batches 0 and 1; the resumed batch 3 finds the third: one more than 2
+        Throwable e = load(d, 5, rejectOptions(2) + "&transaction=batch&retryDelay=1");
+        assertInstanceOf(TooManyRejectedRowsException.class, e);
+        List<String> target = new ArrayList<>(targetRows());
+        target.removeAll(before);
+        List<String> committed = new ArrayList<>(target);
+        committed.addAll(rejectRows().stream().map(r -> r[0]).toList());
+        assertEquals(new HashSet<>(committed).size(), committed.size(), "a row is in the target or reject table twice");
+        // batches 0-2 (ids 0-14) stay committed with their two rejects; batch 3 and after are not written
+        assertEquals(source(d).stream().filter(r -> Integer.parseInt(r.split("\\|")[0]) < 15).toList(),
+                committed.stream().sorted().toList());
+        assertEquals(List.of("2|toolongvalue", "7|toolongvalue"),
+                rejectRows().stream().map(r -> r[0]).sorted().toList());
+    }
+
     /** The shards of one sharded load of {@code delta}, run at the same time; returns their failures. */
     private List<Throwable> loadSharded(Path delta, int shards, String mssqlOptions) throws Exception {
         CountDownLatch ended = new CountDownLatch(shards);
