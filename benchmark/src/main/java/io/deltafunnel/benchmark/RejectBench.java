@@ -410,9 +410,9 @@ public final class RejectBench {
         out.println("wall: context start to the batch marked complete; client CPU: the loader JVM's process CPU time"
                 + " over the run (context start and stop included) ÷ rows; bulk statements: replayed from"
                 + " RowBisection's splitting on where the bad rows were in each batch. Each bulk statement is one"
-                + " INSERT BULK and one BULK_LOAD message (mssql-jdbc adds its destination-metadata queries per"
-                + " statement); every statement inside the run's transaction adds one SAVE TRAN, every refused one"
-                + " one ROLLBACK TRAN.");
+                + " INSERT BULK and one BULK_LOAD message (mssql-jdbc reads the destination's metadata once per table"
+                + " and connection); every statement inside the run's transaction adds one SAVE TRAN, every refused"
+                + " one one ROLLBACK TRAN, every batch one SELECT @@TRANCOUNT.");
     }
 
     private RejectResult find(String kind, String encoder, int k) {
