@@ -45,7 +45,8 @@ import org.apache.camel.impl.DefaultCamelContext;
  *       check finds them and leaves them out of the batch; nothing extra is sent.</li>
  * </ul>
  * The k bad rows are spread evenly ({@code id % (N/k) == N/(2k)}). Each run builds a fresh Camel context with one
- * route, starts it, waits for the batch marked complete and stops it: wall time, the loader's client CPU per row
+ * route, starts it, waits for the batch marked complete and stops it (after one unreported load that warms the
+ * emulator up): wall time, the loader's client CPU per row
  * (its process CPU time over that span ÷ N) and the emulator's CPU per row. Each run is checked: target rows + reject
  * rows = N plus the k keys the target held before, exactly k reject rows. The extra bulk statements are counted by
  * replaying {@code RowBisection}'s splitting on where the bad rows really were in each batch (the route records
@@ -79,7 +80,7 @@ public final class RejectBench {
 
     /** One configuration's measured runs; k = 0 is the baseline of its kind and encoder. */
     record RejectResult(String kind, String encoder, int k, long rows, double[] wallSeconds, double[] clientNsPerRow,
-            double[] emulatorNsPerRow, long bulkStatements, long batches) {
+            double[] emulatorNsPerRow, long bulkStatements, long refusedStatements, long batches) {
         double wall() {
             return BenchSupport.median(wallSeconds);
         }
@@ -94,7 +95,7 @@ public final class RejectBench {
     }
 
     private record RunFigures(double wallSeconds, double clientNsPerRow, double emulatorNsPerRow, long bulkStatements,
-            long batches) {
+            long refusedStatements, long batches) {
     }
 
     private final List<RejectResult> results = new ArrayList<>();
@@ -165,6 +166,8 @@ public final class RejectBench {
                     emulator.launchedAs());
             List<Integer> ks = new ArrayList<>(List.of(0));
             ks.addAll(bad);
+            // one load not reported, so that the first configuration's k = 0 does not pay the emulator's JIT warm-up
+            measureOnce(kinds.get(0), encoders.get(0), 0, table(kinds.get(0), 0), "emulator warm-up");
             for (String kind : kinds) {
                 for (String encoder : encoders) {
                     for (int k : ks) {
@@ -227,6 +230,7 @@ public final class RejectBench {
         double[] client = new double[runs];
         double[] emu = new double[runs];
         long statements = 0;
+        long refused = 0;
         long batches = 0;
         for (int i = 0; i < runs; i++) {
             RunFigures f = measureOnce(kind, encoder, k, table, "run " + (i + 1));
@@ -234,9 +238,10 @@ public final class RejectBench {
             client[i] = f.clientNsPerRow();
             emu[i] = f.emulatorNsPerRow();
             statements = f.bulkStatements();
+            refused = f.refusedStatements();
             batches = f.batches();
         }
-        results.add(new RejectResult(kind, encoder, k, rows, wall, client, emu, statements, batches));
+        results.add(new RejectResult(kind, encoder, k, rows, wall, client, emu, statements, refused, batches));
     }
 
     /** The target (empty, or holding the k keys the server kind duplicates) and no reject table; not measured. */
@@ -275,6 +280,7 @@ public final class RejectBench {
         AtomicLong rowsSeen = new AtomicLong();
         AtomicLong batches = new AtomicLong();
         AtomicLong statements = new AtomicLong();
+        AtomicLong refused = new AtomicLong();
         String source = "deltafunnel:" + id + "?query=RAW(" + BenchSupport.parquetQuery(table) + ")&batchSize="
                 + batchSize + "&repeatCount=1&initialDelay=0&delay=3600000";
         String sink = "deltafunnel-mssql:dbo." + TARGET + "?url=RAW(" + url + ")&username=sa&password=RAW("
@@ -310,6 +316,7 @@ public final class RejectBench {
                         }
                         statements.addAndGet(serverSide ? bisectionStatements(root.getRowCount(), at)
                                 : root.getRowCount() > at.size() ? 1 : 0);
+                        refused.addAndGet(serverSide ? bisectionRefused(root.getRowCount(), at) : 0);
                         if (Boolean.TRUE.equals(e.getProperty(Exchange.BATCH_COMPLETE, Boolean.class))) {
                             done.countDown();
                         }
@@ -335,8 +342,9 @@ public final class RejectBench {
         double clientNs = (double) cpu / rows;
         double emuNs = emu0 < 0 ? Double.NaN : (double) emuNanos / rows;
         System.out.printf("  %-10s wall %7.2f s   client %7.0f ns/row   emulator %7.0f ns/row   bulk statements %,d"
-                + " for %,d batches%n", label, wall, clientNs, emuNs, statements.get(), batches.get());
-        return new RunFigures(wall, clientNs, emuNs, statements.get(), batches.get());
+                + " (%,d refused) for %,d batches%n", label, wall, clientNs, emuNs, statements.get(), refused.get(),
+                batches.get());
+        return new RunFigures(wall, clientNs, emuNs, statements.get(), refused.get(), batches.get());
     }
 
     /**
@@ -345,19 +353,25 @@ public final class RejectBench {
      * down to single rows.
      */
     static long bisectionStatements(int n, List<Integer> bad) {
-        return part(0, n, bad);
+        return part(0, n, bad, false);
     }
 
-    private static long part(int from, int to, List<Integer> bad) {
+    /** Of {@link #bisectionStatements}, those SQL Server refuses (each one {@code ROLLBACK TRAN} more). */
+    static long bisectionRefused(int n, List<Integer> bad) {
+        return part(0, n, bad, true);
+    }
+
+    private static long part(int from, int to, List<Integer> bad, boolean onlyRefused) {
         if (to <= from) {
             return 0;
         }
         boolean refused = bad.stream().anyMatch(r -> r >= from && r < to);
+        long self = !onlyRefused || refused ? 1 : 0;
         if (!refused || to - from == 1) {
-            return 1;
+            return self;
         }
         int mid = from + (to - from) / 2;
-        return 1 + part(from, mid, bad) + part(mid, to, bad);
+        return self + part(from, mid, bad, onlyRefused) + part(mid, to, bad, onlyRefused);
     }
 
     /** Target rows + reject rows = the source plus what the target held; exactly k reject rows. */
@@ -393,18 +407,19 @@ public final class RejectBench {
                 + BenchSupport.loadAverage() + ", emulator: " + (emulator == null ? "-" : emulator.launchedAs()));
         out.println();
         out.println("| bad rows found | encoder | k | wall s | vs k = 0 | client CPU ns/row | vs k = 0 | emulator CPU"
-                + " ns/row | bulk statements | extra vs k = 0 |");
-        out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+                + " ns/row | bulk statements | extra vs k = 0 | of them refused |");
+        out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (RejectResult r : results) {
             RejectResult zero = find(r.kind(), r.encoder(), 0);
-            out.printf("| %s | %s | %d | %.2f | %s | %,.0f | %s | %s | %,d | %s |%n",
+            out.printf("| %s | %s | %d | %.2f | %s | %,.0f | %s | %s | %,d | %s | %,d |%n",
                     r.kind().equals("server") ? "server-side (2627, bisection)" : "client-side (too-long)",
                     r.encoder(), r.k(), r.wall(),
                     zero == null ? "-" : String.format("%+.1f%%", 100 * (r.wall() - zero.wall()) / zero.wall()),
                     r.clientNs(),
                     zero == null ? "-" : String.format("%+,.0f", r.clientNs() - zero.clientNs()),
                     Double.isNaN(r.emulatorNs()) ? "-" : String.format("%,.0f", r.emulatorNs()), r.bulkStatements(),
-                    zero == null ? "-" : String.format("%+,d", r.bulkStatements() - zero.bulkStatements()));
+                    zero == null ? "-" : String.format("%+,d", r.bulkStatements() - zero.bulkStatements()),
+                    r.refusedStatements());
         }
         out.println();
         out.println("wall: context start to the batch marked complete; client CPU: the loader JVM's process CPU time"

@@ -27,6 +27,9 @@ class RejectBenchSmokeTest {
         assertEquals(7, RejectBench.bisectionStatements(8, List.of(3)));
         assertEquals(1, RejectBench.bisectionStatements(1, List.of(0)));
         assertEquals(3, RejectBench.bisectionStatements(2, List.of(0, 1)));
+        // refused: the 8, the first 4, the second 2, row 3 itself
+        assertEquals(4, RejectBench.bisectionRefused(8, List.of(3)));
+        assertEquals(0, RejectBench.bisectionRefused(8, List.of()));
     }
 
     @Test
@@ -42,9 +45,12 @@ class RejectBenchSmokeTest {
             assertEquals(4, r.batches(), r.kind() + " " + r.encoder() + " k=" + r.k());
             if (r.k() == 0 || r.kind().equals("client")) {
                 assertEquals(r.batches(), r.bulkStatements(), "one bulk statement per batch: " + r);
+                assertEquals(0, r.refusedStatements(), "none refused: " + r);
             } else {
                 // each bad row costs at least the halves down to it (log2(1024) = 10 levels)
                 assertTrue(r.bulkStatements() >= r.batches() + 10L * r.k(), "bisection's statements: " + r);
+                assertTrue(r.refusedStatements() >= 10L * r.k() / 2 && r.refusedStatements() < r.bulkStatements(),
+                        "refused statements: " + r);
             }
         }
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
