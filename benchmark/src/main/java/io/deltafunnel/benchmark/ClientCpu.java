@@ -52,18 +52,27 @@ import org.apache.camel.impl.DefaultCamelContext;
  *   <li>{@code direct}: {@code deltafunnel-mssql:} with {@code bulkEncoder=direct&bulkEncoderFallback=false};</li>
  *   <li>{@code driver}: {@code deltafunnel-mssql:} with the default (mssql-jdbc) encoder; driver − adapt is
  *       mssql-jdbc's part plus the producer's connection and per-batch work.</li>
+ *   <li>{@code direct-rej}, {@code driver-rej} (not in the default list): the same two routes with
+ *       {@code maxRejectedRows=1000} and a reject table, on the same data, which has no bad row: what the
+ *       rejected-rows path costs when nothing is rejected (the batch check that finds every bad row, the row
+ *       selection, one {@code SELECT @@TRANCOUNT} and one {@code SAVE TRAN} per batch, the reject table's set-up).</li>
  * </ul>
  *
  * <pre>
  * benchmark/cpu.sh [--rows 2000000] [--shapes LINEITEM,NARROW] [--runs 3] [--warmups 1] [--batch-size 65536]
- *                  [--paths src,adapt,direct,driver] [--work-dir DIR] [--emulator-jar JAR] [--sink-mode sink]
+ *                  [--paths src,adapt,direct,driver[,direct-rej,driver-rej]] [--work-dir DIR] [--emulator-jar JAR] [--sink-mode sink]
  *                  [--jfr DIR] [--duckdb-threads N]
  * </pre>
  */
 public final class ClientCpu {
 
     static final String PASSWORD = BenchSupport.PASSWORD;
+    /** The paths run by default. */
     static final List<String> ALL_PATHS = List.of("src", "adapt", "direct", "driver");
+    /** The direct and driver routes with {@code maxRejectedRows}, on data without a bad row (run when named). */
+    static final List<String> REJECT_PATHS = List.of("direct-rej", "driver-rej");
+    /** The producer options of the {@link #REJECT_PATHS}: a limit and a reject table, nothing to reject. */
+    static final String REJECT_OPTIONS = "&maxRejectedRows=1000&rejectTable=dbo.cpu_rejects";
 
     // ---- options ----
     long rows = 2_000_000;
@@ -138,8 +147,9 @@ public final class ClientCpu {
             i++;
         }
         for (String p : paths) {
-            if (!ALL_PATHS.contains(p)) {
-                throw new IllegalArgumentException("unknown path " + p + "; known: " + ALL_PATHS);
+            if (!ALL_PATHS.contains(p) && !REJECT_PATHS.contains(p)) {
+                throw new IllegalArgumentException("unknown path " + p + "; known: " + ALL_PATHS + ", "
+                        + REJECT_PATHS);
             }
         }
     }
@@ -266,7 +276,8 @@ public final class ClientCpu {
                 + (duckdbThreads > 0 ? "&initSql=RAW(SET threads=" + duckdbThreads + ")" : "");
         String sink = "deltafunnel-mssql:dbo." + target + "?url=RAW(" + url + ")&username=sa&password=RAW("
                 + PASSWORD + ")&tableLock=true&transaction=run"
-                + (path.equals("direct") ? "&bulkEncoder=direct&bulkEncoderFallback=false" : "");
+                + (path.startsWith("direct") ? "&bulkEncoder=direct&bulkEncoderFallback=false" : "")
+                + (REJECT_PATHS.contains(path) ? REJECT_OPTIONS : "");
         if (path.equals("adapt") && !adapterColumns.containsKey(shape)) {
             // Bound once, outside the measured span: the adapt path measures the per-row work only.
             adapterColumns.put(shape, bindColumns(query, target));
@@ -405,6 +416,14 @@ public final class ClientCpu {
             if (src != null && driver != null) {
                 out.printf("- driver route / source: %.2f×%n", driver / src);
             }
+            for (String route : List.of("direct", "driver")) {
+                Double off = clientNs(shape, route);
+                Double on = clientNs(shape, route + "-rej");
+                if (off != null && on != null) {
+                    out.printf("- %s route with maxRejectedRows (nothing rejected) − without: %+,.0f ns/row (%+.1f%%)%n",
+                            route, on - off, 100 * (on - off) / off);
+                }
+            }
         }
     }
 
@@ -419,6 +438,8 @@ public final class ClientCpu {
             case "adapt" -> "source + ArrowBulkData validate/getRowData, nothing sent";
             case "direct" -> "route, bulkEncoder=direct";
             case "driver" -> "route, driver encoder (mssql-jdbc)";
+            case "direct-rej" -> "route, bulkEncoder=direct, maxRejectedRows=1000 (nothing rejected)";
+            case "driver-rej" -> "route, driver encoder, maxRejectedRows=1000 (nothing rejected)";
             default -> path;
         };
     }

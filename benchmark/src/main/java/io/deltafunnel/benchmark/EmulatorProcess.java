@@ -32,11 +32,12 @@ final class EmulatorProcess implements AutoCloseable {
     }
 
     /**
-     * Starts the emulator with {@code --port 0 --password <PASSWORD> --<sinkMode>} and waits for its
+     * Starts the emulator with {@code --port 0 --password <PASSWORD> [--<sinkMode>]} and waits for its
      * "listening on" line.
      *
      * @param jar the shaded jar, or null to look for it ({@link #findJar()}) and fall back to the class path
-     * @param sinkMode the emulator's sink option, e.g. {@code sink}
+     * @param sinkMode the emulator's sink option, e.g. {@code sink}; null: storing mode (the rows are stored, as
+     *                 keys and constraints need)
      */
     static EmulatorProcess start(Path jar, String sinkMode) throws IOException, InterruptedException {
         Path found = jar != null ? jar : findJar();
@@ -55,7 +56,10 @@ final class EmulatorProcess implements AutoCloseable {
             cmd.add("io.deltafunnel.emulator.Main");
             launchedAs = "java -cp <this class path> io.deltafunnel.emulator.Main (no shaded jar found)";
         }
-        cmd.addAll(List.of("--port", "0", "--password", BenchSupport.PASSWORD, "--" + sinkMode));
+        cmd.addAll(List.of("--port", "0", "--password", BenchSupport.PASSWORD));
+        if (sinkMode != null) {
+            cmd.add("--" + sinkMode);
+        }
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         Process process = pb.start();
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),

@@ -54,4 +54,28 @@ class ClientCpuSmokeTest {
             }
         }
     }
+
+    /** {@code --paths src,direct,direct-rej,driver,driver-rej}: the routes with maxRejectedRows beside the plain ones. */
+    @Test
+    void runsTheRejectPathsBesideThePlainRoutes(@TempDir Path dir) throws Exception {
+        ClientCpu cpu = new ClientCpu();
+        cpu.parse(new String[] {"--rows", "3000", "--runs", "1", "--warmups", "0", "--batch-size", "1024",
+                "--shapes", "LINEITEM", "--paths", "src,direct,direct-rej,driver,driver-rej", "--work-dir",
+                dir.toString()});
+        cpu.run();
+        assertEquals(List.of("src", "direct", "direct-rej", "driver", "driver-rej"),
+                cpu.results().stream().map(ClientCpu.PathResult::path).toList());
+        for (ClientCpu.PathResult r : cpu.results()) {
+            assertEquals(3000, r.rows(), r.path());
+        }
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        cpu.report(new PrintStream(buffer, true, StandardCharsets.UTF_8));
+        String report = buffer.toString(StandardCharsets.UTF_8);
+        for (String field : List.of("direct route with maxRejectedRows (nothing rejected) − without:",
+                "driver route with maxRejectedRows (nothing rejected) − without:",
+                "| LINEITEM | " + ClientCpu.describe("direct-rej") + " |",
+                "| LINEITEM | " + ClientCpu.describe("driver-rej") + " |")) {
+            assertTrue(report.contains(field), "report lacks '" + field + "':\n" + report);
+        }
+    }
 }

@@ -36,8 +36,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * maxRejectedRows / rejectTable / rejectEndpoint through the route into the emulator, on real Delta tables: bad rows
  * caught by the client-side check (left out of the batch) and rows SQL Server refuses (2627, 2601, 547: found by
- * splitting the batch under savepoints) are set aside into the reject table in the transaction of the loaded rows.
- * Every case checks that the target's rows and the reject table's source rows together are the source exactly, no
+ * splitting the batch under savepoints; 515, 8115 and 2628 after another session altered the column during the run)
+ * are set aside into the reject table in the transaction of the loaded rows; a resumed {@code transaction=batch} run
+ * counts the rejects committed before it. Every case checks that the target's rows and the reject table's source rows together are the source exactly, no
  * row twice; one bad row more than the limit leaves the target as it was and no reject row.
  */
 class RejectedRowsRouteTest extends EmulatorRouteTestSupport {
@@ -94,7 +95,19 @@ class RejectedRowsRouteTest extends EmulatorRouteTestSupport {
 
     /** One run of {@code delta} into the test's table; returns the run's failure or null. */
     private Throwable load(Path delta, int batchSize, String mssqlOptions) throws Exception {
+        return load(delta, batchSize, mssqlOptions, null);
+    }
+
+    /** Done once the run's first exchange has passed the producer (its batch written), before the next batch. */
+    @FunctionalInterface
+    interface AfterFirstBatch {
+        void run() throws Exception;
+    }
+
+    private Throwable load(Path delta, int batchSize, String mssqlOptions, AfterFirstBatch afterFirstBatch)
+            throws Exception {
         String id = "rejects" + (routes++);
+        java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean(true);
         CountDownLatch ended = new CountDownLatch(1);
         errors.clear();
         lastHeaders.clear();
@@ -113,6 +126,9 @@ class RejectedRowsRouteTest extends EmulatorRouteTestSupport {
                         .routeId(id)
                         .to(mssql(mssqlOptions))
                         .process(e -> {
+                            if (afterFirstBatch != null && first.getAndSet(false)) {
+                                afterFirstBatch.run();
+                            }
                             if (e.getProperty(Exchange.BATCH_COMPLETE, false, Boolean.class)) {
                                 lastHeaders.add(Map.copyOf(e.getIn().getHeaders()));
                                 ended.countDown();
@@ -253,6 +269,47 @@ class RejectedRowsRouteTest extends EmulatorRouteTestSupport {
             numbers.put(r[0], r[1]);
         }
         assertEquals(Map.of("3|a", "2601", "-4|c", "547"), numbers);
+    }
+
+    /**
+     * A {@code transaction=batch} run whose target column is altered by another session after the producer read the
+     * target's columns (at the run's set-up) and after its first batch committed: the client-side check still passes
+     * the values the old column took, and the later batches' bulk statements declare the old type, so SQL Server
+     * itself refuses them for one row's data. The rows are found by bisection and set aside with SQL Server's number.
+     */
+    private void assertServerRefusesAfterTheTargetChanged(String alter, String select, List<String> bad,
+            int errorNumber) throws Exception {
+        Path d = delta("changed" + errorNumber, select);
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL, [name] nvarchar(20) NULL)");
+        // after batch 0 committed, before batch 1: another session alters the column
+        Throwable e = load(d, 4, rejectOptions(bad.size()) + "&transaction=batch&maxRetries=0",
+                () -> exec(alter.replace("%t", "[dbo].[" + table + "]")));
+        assertEquals(null, e);
+        assertEquals(bad, assertReconciles(d, List.of()));
+        assertEquals(Set.of(Integer.toString(errorNumber)), Set.copyOf(rejectRows().stream().map(r -> r[1]).toList()),
+                "SQL Server's error number, not a client-side check");
+        assertEquals(bad.size(), rejectedHeader());
+    }
+
+    @Test
+    void aColumnMadeNotNullDuringTheRunIs515FromSqlServer() throws Exception {
+        assertServerRefusesAfterTheTargetChanged("ALTER TABLE %t ALTER COLUMN [name] nvarchar(20) NOT NULL",
+                "SELECT i::INTEGER AS id, CASE WHEN i IN (5, 13) THEN NULL ELSE 'n' || i END AS name"
+                        + " FROM range(20) r(i)", List.of("13|null", "5|null"), 515);
+    }
+
+    @Test
+    void aColumnNarrowedDuringTheRunIs8115FromSqlServer() throws Exception {
+        assertServerRefusesAfterTheTargetChanged("ALTER TABLE %t ALTER COLUMN [id] smallint NOT NULL",
+                "SELECT CASE WHEN i IN (6, 11) THEN 40000 + i ELSE i END::INTEGER AS id, 'n' || i AS name"
+                        + " FROM range(20) r(i)", List.of("40006|n6", "40011|n11"), 8115);
+    }
+
+    @Test
+    void aStringColumnShortenedDuringTheRunIs2628FromSqlServer() throws Exception {
+        assertServerRefusesAfterTheTargetChanged("ALTER TABLE %t ALTER COLUMN [name] nvarchar(5) NULL",
+                "SELECT i::INTEGER AS id, CASE WHEN i IN (7, 17) THEN 'longer than five' ELSE 'n' || i END AS name"
+                        + " FROM range(20) r(i)", List.of("17|longer than five", "7|longer than five"), 2628);
     }
 
     @Test
@@ -459,6 +516,61 @@ class RejectedRowsRouteTest extends EmulatorRouteTestSupport {
         SERVER.emulator().faults().failBulkLoad(1, 3, 1205);
         assertEquals(null, load(d, 10, rejectOptions(20) + "&transaction=batch&retryDelay=1"));
         assertEquals(List.of(), assertReconciles(d, List.of()), "retried in place: nothing set aside");
+    }
+
+    /**
+     * A {@code transaction=batch} run with committed batches and committed reject rows (rows 2 and 7 too long, in
+     * batches 0 and 1) whose batch 3 fails with a transient 1205: the producer resumes the run on a new session and
+     * writes batch 3 again, where SQL Server refuses key 17 (2627, held by the target). The resumed session counts the
+     * rejects committed before against the limit, and no reject row is written twice.
+     */
+    private Path resumedSource() throws Exception {
+        Path d = delta("resumed", "SELECT i::INTEGER AS id, CASE WHEN i IN (2, 7) THEN 'toolongvalue' ELSE 'n' || i END"
+                + " AS name FROM range(30) r(i)");
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL PRIMARY KEY, [name] nvarchar(5) NULL)",
+                "INSERT INTO [dbo].[" + table + "] VALUES (17, 'old17')");
+        // batches 0-2 write one bulk statement each; the 4th bulk load of the run is batch 3's
+        SERVER.emulator().faults().failBulkLoad(4, 0, 1205);
+        return d;
+    }
+
+    @Test
+    void aResumedBatchRunCountsTheRejectsCommittedBeforeAndWritesNoneTwice() throws Exception {
+        Path d = resumedSource();
+        List<String> before = targetRows();
+        assertEquals(null, load(d, 5, rejectOptions(3) + "&transaction=batch&retryDelay=1"
+                + "&rejectEndpoint=direct:rejected"));
+        assertEquals(List.of("17|n17", "2|toolongvalue", "7|toolongvalue"), assertReconciles(d, before));
+        assertEquals(3, rejectedHeader());
+        assertEquals(Set.of("too-long", "2627"), Set.copyOf(rejectRows().stream().map(r -> r[1]).toList()));
+        assertEquals(1, Set.copyOf(rejectRows().stream().map(r -> r[3]).toList()).size(), "one run id");
+        // the endpoint gets the run's rejects once each: the committed ones of the first session too
+        List<Integer> ids = new ArrayList<>();
+        for (String body : sent) {
+            for (String line : body.split("\n")) {
+                ids.add(JSON.readTree(line).get("row").get("id").asInt());
+            }
+        }
+        assertEquals(List.of(2, 7, 17), ids.stream().sorted().toList());
+    }
+
+    @Test
+    void aResumedBatchRunOverTheLimitWithTheRejectsCommittedBeforeFails() throws Exception {
+        Path d = resumedSource();
+        List<String> before = targetRows();
+        // 2 rejects committed with batches 0 and 1; the resumed batch 3 finds the third: one more than 2
+        Throwable e = load(d, 5, rejectOptions(2) + "&transaction=batch&retryDelay=1");
+        assertInstanceOf(TooManyRejectedRowsException.class, e);
+        List<String> target = new ArrayList<>(targetRows());
+        target.removeAll(before);
+        List<String> committed = new ArrayList<>(target);
+        committed.addAll(rejectRows().stream().map(r -> r[0]).toList());
+        assertEquals(new HashSet<>(committed).size(), committed.size(), "a row is in the target or reject table twice");
+        // batches 0-2 (ids 0-14) stay committed with their two rejects; batch 3 and after are not written
+        assertEquals(source(d).stream().filter(r -> Integer.parseInt(r.split("\\|")[0]) < 15).toList(),
+                committed.stream().sorted().toList());
+        assertEquals(List.of("2|toolongvalue", "7|toolongvalue"),
+                rejectRows().stream().map(r -> r[0]).sorted().toList());
     }
 
     /** The shards of one sharded load of {@code delta}, run at the same time; returns their failures. */

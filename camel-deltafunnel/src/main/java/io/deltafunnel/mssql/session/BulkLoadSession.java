@@ -92,6 +92,8 @@ public final class BulkLoadSession implements RunSession {
     private String routeKey;
     /** With maxRejectedRows > 0: the rows this session set aside; else null. */
     private RunRejects rejects;
+    /** The rejected rows committed by the sessions this one resumes (a resumed transaction=batch run), in order. */
+    private List<RejectedRow> rejectedBefore = List.of();
 
     private BulkLoadSession(String runId, BulkLoadSettings settings, SqlChannelProvider provider) {
         this.runId = runId;
@@ -147,7 +149,12 @@ public final class BulkLoadSession implements RunSession {
 
     @Override
     public List<RejectedRow> rejectedRows() {
-        return rejects == null ? List.of() : rejects.committedRows();
+        if (rejects == null || rejects.committedRows().isEmpty()) {
+            return rejectedBefore;
+        }
+        List<RejectedRow> all = new java.util.ArrayList<>(rejectedBefore);
+        all.addAll(rejects.committedRows());
+        return List.copyOf(all);
     }
 
     /** Input counters: batches/rows handed to {@link #write}; output counters: what SQL Server accepted. */
@@ -157,8 +164,8 @@ public final class BulkLoadSession implements RunSession {
 
     /**
      * A new session continuing this FAILED {@code transaction=batch} append/truncate run on a new connection: same
-     * run id, the statistics of the batches committed so far (the failed batch not counted), no second truncate.
-     * Write the failed batch again into it.
+     * run id, the statistics and the rejected rows of the batches committed so far (the failed batch not counted), no
+     * second truncate. Write the failed batch again into it.
      *
      * @throws IllegalStateException when this session is not such a failed run, or its last commit is in doubt
      */
@@ -175,6 +182,8 @@ public final class BulkLoadSession implements RunSession {
         next.preSqlCommitted = preSqlCommitted;
         next.batchesCommitted = batchesCommitted;
         next.routeKey = routeKey;
+        // committed with the batches before: counted against the limit (the stats) and sent to rejectEndpoint once
+        next.rejectedBefore = rejectedRows();
         return next.recording(incremental);
     }
 

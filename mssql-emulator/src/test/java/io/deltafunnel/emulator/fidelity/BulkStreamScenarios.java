@@ -270,4 +270,44 @@ abstract class BulkStreamScenarios extends Scenarios {
         }
         assertEquals(1L, count(), "the row inserted before the failed bulk load is committed");
     }
+
+    /**
+     * A bulk statement that declares a column's type from before an {@code ALTER COLUMN} narrowed it (as a loader
+     * does that read the table's columns before another session altered them): the stream is valid for the
+     * declaration, and SQL Server converts each value into the column as it is now, refusing the statement for one
+     * row's value with 8115 (arithmetic overflow), 2628 (truncation) or 515 (NULL into NOT NULL). Each ends only the
+     * statement: the transaction stays, and a row that fits loads with the same declaration.
+     */
+    @Test
+    void aValueTheNarrowedColumnNoLongerTakesIs8115Or2628Or515AndEndsOnlyTheStatement() throws Exception {
+        TypeInfo nvarchar20 = new TypeInfo(TypeId.NVARCHAR, 40, 0, 0, CI_AS);
+        String declared = "[id] INT, [name] NVARCHAR(20)";
+        try (RawTdsClient c = client()) {
+            create(c, "CREATE TABLE [dbo].[" + table + "] ([id] INT NOT NULL, [name] NVARCHAR(20) NULL)");
+            for (String alter : List.of("[id] SMALLINT NOT NULL", "[name] NVARCHAR(5) NOT NULL")) {
+                RawTdsClient.Reply r = c.sqlBatch("ALTER TABLE [dbo].[" + table + "] ALTER COLUMN " + alter);
+                assertTrue(r.errors.isEmpty(), () -> server().kind() + ": " + r.messages);
+            }
+            assertTrue(c.sqlBatch("BEGIN TRAN").errors.isEmpty());
+            assertTrue(c.sqlBatch("INSERT INTO [dbo].[" + table + "] ([id], [name]) VALUES (1, N'kept')")
+                    .errors.isEmpty());
+            Object[][] refused = {{40000, "ok", 8115}, {2, "longer than five", 2628}, {3, null, 515}};
+            for (Object[] bad : refused) {
+                TdsWriter w = colMetadata("id", INT, "name", nvarchar20);
+                row(w, INT, bad[0], nvarchar20, bad[1]);
+                done(w, 1);
+                RawTdsClient.Reply r = load(c, table, declared, w.toByteArray());
+                assertEquals(List.of(bad[2]), r.errors, () -> server().kind() + ": " + r.messages);
+                assertTrue((r.doneStatuses.get(r.doneStatuses.size() - 1) & DoneStatus.ERROR) != 0);
+            }
+            TdsWriter ok = colMetadata("id", INT, "name", nvarchar20);
+            row(ok, INT, 4, nvarchar20, "fits");
+            done(ok, 1);
+            RawTdsClient.Reply fits = load(c, table, declared, ok.toByteArray());
+            assertTrue(fits.errors.isEmpty(), () -> server().kind() + ": " + fits.messages);
+            RawTdsClient.Reply commit = c.sqlBatch("COMMIT");
+            assertTrue(commit.errors.isEmpty(), () -> server().kind() + ": the transaction stayed: " + commit.messages);
+        }
+        assertEquals(2L, count(), "the row inserted before and the row that fits are committed");
+    }
 }
