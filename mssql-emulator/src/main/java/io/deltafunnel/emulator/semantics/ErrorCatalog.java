@@ -316,6 +316,15 @@ public enum ErrorCatalog {
     NO_SUCH_SAVEPOINT(6401, 16, 1,
             "Cannot roll back %.*ls. No transaction or savepoint of that name was found."),
     // ---- end of issue 25's block ----
+    /** SQL Server message 4611 (REVOKE or DENY of a permission held WITH GRANT OPTION, without CASCADE). */
+    GRANTABLE_NEEDS_CASCADE(4611, 16, 1,
+            "To revoke or deny grantable privileges, specify the CASCADE option."),
+    /** SQL Server message 15023 (CREATE ROLE / CREATE USER of a name in use by a user or role). */
+    PRINCIPAL_EXISTS(15023, 16, 1,
+            "User, group, or role '%s' already exists in the current database."),
+    /** SQL Server message 15151 for principals and securables: "find the user", "find the object", "drop the role". */
+    NO_SUCH_PRINCIPAL_OR_OBJECT(15151, 16, 1,
+            "Cannot %S_MSG '%.*ls', because it does not exist or you do not have permission."),
     /** SQL Server message 15151. */
     NO_SUCH_SCHEMA_TO_ALTER(15151, 16, 1,
             "Cannot find the %S_MSG '%.*ls', because it does not exist or you do not have permission."),
