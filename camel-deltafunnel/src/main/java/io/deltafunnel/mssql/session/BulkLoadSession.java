@@ -54,6 +54,13 @@ import org.slf4j.LoggerFactory;
 public final class BulkLoadSession implements RunSession {
 
     private static final Logger LOG = LoggerFactory.getLogger(BulkLoadSession.class);
+    /**
+     * DEBUG, a replace's final transaction begins (after the load, and after a switch's staging shape was built): with
+     * {@link #COMMITTED} it times the final step from outside (benchmark/replace.sh). Arguments: run id, target.
+     */
+    public static final String FINAL_STEP_BEGINS = "Run {} on {}: final step begins";
+    /** DEBUG, the run committed. Arguments: run id, target, stats. */
+    public static final String COMMITTED = "Run {} on {} committed: {}";
 
     /** Where the session stands. */
     public enum State { OPEN, COMMITTED, FAILED, ABORTED }
@@ -328,6 +335,7 @@ public final class BulkLoadSession implements RunSession {
                     replace.prepare(channel, false);
                     channel.setAutoCommit(false);
                 }
+                LOG.debug(FINAL_STEP_BEGINS, runId, target);
                 runHook(SqlHooks.Hook.PRE_SQL); // in the final transaction, before the target changes
                 replace.apply(channel, () -> {
                     execute("TRUNCATE TABLE " + target.quoted());
@@ -372,7 +380,7 @@ public final class BulkLoadSession implements RunSession {
         }
         commit();
         state = State.COMMITTED;
-        LOG.debug("Run {} on {} committed: {}", runId, target, stats);
+        LOG.debug(COMMITTED, runId, target, stats);
         // Post-commit clean-up: failures here do not undo the committed run.
         try {
             channel.setAutoCommit(true);
