@@ -55,7 +55,7 @@ import org.apache.logging.log4j.core.config.Property;
  * strategies on the emulator only. Each run checks that the target ends with exactly the table's rows.
  *
  * <pre>
- * benchmark/replace.sh [--rows 100000,5000000] [--strategies switch,copy] [--runs 1] [--batch-size 65536]
+ * benchmark/replace.sh [--rows 100000,5000000] [--strategies switch,copy] [--runs 1] [--warmups 1] [--batch-size 65536]
  *                      [--files 4] [--work-dir DIR] [--emulator-jar JAR] [--emulator-xmx 8g]
  * </pre>
  */
@@ -68,6 +68,8 @@ public final class ReplaceBench {
     List<Long> rowCounts = List.of(100_000L, 5_000_000L);
     List<String> strategies = STRATEGIES;
     int runs = 1;
+    /** Unreported runs of each strategy at the smallest row count first (the JIT, H2's and the emulator's caches). */
+    int warmups = 1;
     int batchSize = 65_536;
     int files = 4;
     Path workDir;
@@ -103,6 +105,7 @@ public final class ReplaceBench {
                         .map(s -> Long.valueOf(s.trim().replace("_", ""))).toList();
                 case "--strategies" -> strategies = List.of(v.split(","));
                 case "--runs" -> runs = Integer.parseInt(v);
+                case "--warmups" -> warmups = Integer.parseInt(v);
                 case "--batch-size" -> batchSize = Integer.parseInt(v);
                 case "--files" -> files = Integer.parseInt(v);
                 case "--work-dir" -> workDir = Path.of(v);
@@ -136,13 +139,14 @@ public final class ReplaceBench {
             url = emulator.url();
             System.out.printf("emulator: pid %d, port %d, %s (storing mode, -Xmx%s)%n", emulator.pid(),
                     emulator.port(), emulator.launchedAs(), emulatorXmx);
-            for (long rows : rowCounts) {
-                Path table = workDir.resolve("table-narrow-" + rows + "-" + files);
-                long t0 = System.nanoTime();
-                if (BenchSupport.generate(Shape.NARROW, table, rows, files) >= 0) {
-                    System.out.printf("generated Delta table %s: %,d rows, %.1f s%n", table, rows,
-                            (System.nanoTime() - t0) / 1e9);
+            for (int w = 0; w < warmups; w++) {
+                long smallest = rowCounts.stream().mapToLong(Long::longValue).min().orElseThrow();
+                for (String strategy : strategies) {
+                    measureOnce(table(smallest), smallest, strategy, 0, log); // warm-up (run 0), not reported
                 }
+            }
+            for (long rows : rowCounts) {
+                Path table = table(rows);
                 for (int r = 1; r <= runs; r++) {
                     for (String strategy : strategies) {
                         results.add(measureOnce(table, rows, strategy, r, log));
@@ -159,6 +163,17 @@ public final class ReplaceBench {
                 BenchSupport.deleteTree(workDir);
             }
         }
+    }
+
+    /** The generated Delta table of {@code rows} NARROW rows (made once, reused from the work directory). */
+    private Path table(long rows) throws Exception {
+        Path table = workDir.resolve("table-narrow-" + rows + "-" + files);
+        long t0 = System.nanoTime();
+        if (BenchSupport.generate(Shape.NARROW, table, rows, files) >= 0) {
+            System.out.printf("generated Delta table %s: %,d rows, %.1f s%n", table, rows,
+                    (System.nanoTime() - t0) / 1e9);
+        }
+        return table;
     }
 
     List<ReplaceResult> results() {
@@ -236,10 +251,10 @@ public final class ReplaceBench {
         long peak = emulator.statusMiB("VmHWM");
         ReplaceResult r = new ReplaceResult(rows, strategy, run, finalStepMs, reader.maxNanos.get() / 1e6,
                 reader.queries.get(), (doneAt - t0) / 1e6, peak);
-        System.out.printf("  %,10d rows  %-6s run %d: final step %,9.1f ms   longest reader wait %,9.1f ms (%,d"
+        System.out.printf("  %,10d rows  %-6s %s: final step %,9.1f ms   longest reader wait %,9.1f ms (%,d"
                 + " queries)   run %,9.0f ms   emulator peak RSS %,d MiB (now %,d MiB)   load average %s%n", rows,
-                strategy, run, r.finalStepMs(), r.readerMaxWaitMs(), r.readerQueries(), r.runMs(), peak,
-                emulator.statusMiB("VmRSS"), BenchSupport.loadAverage());
+                strategy, run == 0 ? "warm-up" : "run " + run, r.finalStepMs(), r.readerMaxWaitMs(),
+                r.readerQueries(), r.runMs(), peak, emulator.statusMiB("VmRSS"), BenchSupport.loadAverage());
         try (Connection c = BenchSupport.sqlServer(url); Statement st = c.createStatement()) {
             st.execute("DROP TABLE [dbo].[" + target + "]"); // frees the emulator's memory for the next run
         }

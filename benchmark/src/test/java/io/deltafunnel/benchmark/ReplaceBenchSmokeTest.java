@@ -24,7 +24,7 @@ class ReplaceBenchSmokeTest {
     void measuresTheFinalStepOfSwitchAndCopy(@TempDir Path dir) throws Exception {
         ReplaceBench bench = new ReplaceBench();
         bench.parse(new String[] {"--rows", "3000", "--batch-size", "1024", "--files", "2", "--emulator-xmx", "512m",
-                "--work-dir", dir.toString()});
+                "--warmups", "0", "--work-dir", dir.toString()});
         bench.run();
         List<ReplaceBench.ReplaceResult> results = bench.results();
         assertEquals(List.of("switch", "copy"), results.stream().map(ReplaceBench.ReplaceResult::strategy).toList());
