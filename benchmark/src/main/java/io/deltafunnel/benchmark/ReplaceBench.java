@@ -1,15 +1,12 @@
 package io.deltafunnel.benchmark;
 
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -125,10 +122,7 @@ public final class ReplaceBench {
     void run() throws Exception {
         System.out.printf("DeltaFunnel replace, final step: rows %s, strategies %s, %d run(s) each, NARROW heap target"
                 + " with %,d old rows, batch %,d, direct encoder%n", rowCounts, strategies, runs, OLD_ROWS, batchSize);
-        System.out.printf("date %s, java %s, %d CPUs, args %s, load average %s%n",
-                ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), System.getProperty("java.version"),
-                Runtime.getRuntime().availableProcessors(), ManagementFactory.getRuntimeMXBean().getInputArguments(),
-                BenchSupport.loadAverage());
+        System.out.println(BenchSupport.conditions());
         boolean ownWorkDir = workDir == null;
         if (ownWorkDir) {
             workDir = Files.createTempDirectory("deltafunnel-replace");
