@@ -93,7 +93,7 @@ final class PermissionDdl {
         Permissions.Principal p = perms().principal(name);
         if (p == null || p.isRole() != role) {
             if (!ifExists) {
-                throw ErrorCatalog.NO_SUCH_PRINCIPAL_OR_OBJECT.error("Cannot drop the " + (role ? "role" : "user")
+                throw ErrorCatalog.NOT_FOUND_OR_NO_PERMISSION.error("Cannot drop the " + (role ? "role" : "user")
                         + " '" + name + "', because it does not exist or you do not have permission.");
             }
         } else if (p.id() < 5 || p.fixedRole()) {
@@ -177,14 +177,14 @@ final class PermissionDdl {
         }
         TableDef table = s.catalog().table(on.schema, on.name);
         if (table == null) {
-            throw ErrorCatalog.NO_SUCH_PRINCIPAL_OR_OBJECT.error("Cannot find the object '" + on.name
+            throw ErrorCatalog.NOT_FOUND_OR_NO_PERMISSION.error("Cannot find the object '" + on.name
                     + "', because it does not exist or you do not have permission.");
         }
         List<Permissions.Principal> who = new ArrayList<>();
         for (String g : grantees) {
             Permissions.Principal p = perms().principal(g);
             if (p == null) {
-                throw ErrorCatalog.NO_SUCH_PRINCIPAL_OR_OBJECT.error("Cannot find the user '" + g
+                throw ErrorCatalog.NOT_FOUND_OR_NO_PERMISSION.error("Cannot find the user '" + g
                         + "', because it does not exist or you do not have permission.");
             }
             if (p.id() >= 1 && p.id() <= 4) {

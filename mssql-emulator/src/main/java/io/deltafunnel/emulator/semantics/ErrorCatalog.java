@@ -322,12 +322,12 @@ public enum ErrorCatalog {
     /** SQL Server message 15023 (CREATE ROLE / CREATE USER of a name in use by a user or role). */
     PRINCIPAL_EXISTS(15023, 16, 1,
             "User, group, or role '%s' already exists in the current database."),
-    /** SQL Server message 15151 for principals and securables: "find the user", "find the object", "drop the role". */
-    NO_SUCH_PRINCIPAL_OR_OBJECT(15151, 16, 1,
+    /**
+     * SQL Server message 15151: a schema (ALTER SCHEMA), a principal or a securable (GRANT: "find the user", "find
+     * the object"; DROP ROLE/USER: "drop the role").
+     */
+    NOT_FOUND_OR_NO_PERMISSION(15151, 16, 1,
             "Cannot %S_MSG '%.*ls', because it does not exist or you do not have permission."),
-    /** SQL Server message 15151. */
-    NO_SUCH_SCHEMA_TO_ALTER(15151, 16, 1,
-            "Cannot find the %S_MSG '%.*ls', because it does not exist or you do not have permission."),
     /** SQL Server message 15248. */
     RENAME_AMBIGUOUS(15248, 16, 1,
             "Either the parameter @objname is ambiguous or the claimed @objtype (%ls) is wrong."),
