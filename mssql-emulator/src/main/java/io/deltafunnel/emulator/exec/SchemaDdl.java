@@ -112,6 +112,7 @@ final class SchemaDdl {
         TableDef moved = old.withName(targetSchema, old.name());
         copyTable(old, moved);
         s.catalog().replace(old, moved);
+        s.catalog().permissions().dropObject(old.objectId()); // "All permissions ... will be dropped" (ALTER SCHEMA)
         ctx.done(DoneStatus.CMD_ALTERSCHEMA, -1);
     }
 

@@ -11,8 +11,9 @@ import java.util.Map;
  * far as the emulator models them: the fixed principals of a new database, roles from {@code CREATE ROLE}, users from
  * {@code CREATE USER ... WITHOUT LOGIN}, and object permissions (class 1) from {@code GRANT}/{@code DENY}/{@code
  * REVOKE} plus the CONNECT (class 0) that {@code CREATE USER} grants. Nothing is enforced: the emulator's one login is
- * a sysadmin. A permission belongs to its object: {@link Catalog#remove} (DROP TABLE) drops the object's rows, while
- * TRUNCATE, INSERT, ALTER TABLE ... SWITCH and sp_rename keep them (the object id is unchanged). Thread-safe.
+ * a sysadmin. A permission belongs to its object: {@link Catalog#remove} (DROP TABLE) drops the object's rows, and so
+ * does ALTER SCHEMA ... TRANSFER (as its documentation says), while TRUNCATE, INSERT, ALTER TABLE ... SWITCH and
+ * sp_rename keep them (the object id is unchanged). Thread-safe.
  */
 public final class Permissions {
     /** dbo, the grantor of every permission (the emulator's login maps to dbo). */
@@ -148,8 +149,8 @@ public final class Permissions {
         }
     }
 
-    /** The object's permissions go with it (DROP TABLE). */
-    synchronized void dropObject(int objectId) {
+    /** The object's permissions go: DROP TABLE, and ALTER SCHEMA ... TRANSFER ("All permissions ... dropped"). */
+    public synchronized void dropObject(int objectId) {
         rows.removeIf(r -> r.classId() == 1 && r.majorId() == objectId);
     }
 

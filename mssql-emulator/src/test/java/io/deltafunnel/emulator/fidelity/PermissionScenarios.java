@@ -177,6 +177,30 @@ abstract class PermissionScenarios extends Scenarios {
         assertEquals(List.of(), grants(table));
     }
 
+    /** "All permissions associated with the securable will be dropped when the securable is moved" (ALTER SCHEMA). */
+    @Test
+    void aTransferToAnotherSchemaDropsThePermissionsAndARenameKeepsThem() throws SQLException {
+        String schema = "s_" + table;
+        exec("IF OBJECT_ID('" + schema + "." + table + "') IS NOT NULL DROP TABLE [" + schema + "].[" + table + "]");
+        exec("IF SCHEMA_ID('" + schema + "') IS NOT NULL DROP SCHEMA [" + schema + "]");
+        exec("CREATE SCHEMA [" + schema + "]");
+        try {
+            exec("CREATE TABLE " + other() + " ([id] int NOT NULL)");
+            exec("GRANT SELECT ON " + other() + " TO [" + role + "]");
+            exec("EXEC sp_rename 'dbo." + table + "_src', '" + table + "'");
+            assertEquals(List.of(grant(role, "SELECT", "G", "GRANT", "SL")), grants(table));
+            Object id = scalar("SELECT OBJECT_ID('dbo." + table + "')");
+            exec("ALTER SCHEMA [" + schema + "] TRANSFER [dbo].[" + table + "]");
+            assertEquals(id, scalar("SELECT OBJECT_ID('" + schema + "." + table + "')"), "the same object");
+            assertEquals(0, ((Number) scalar("SELECT COUNT(*) FROM sys.database_permissions WHERE class = 1"
+                    + " AND major_id = OBJECT_ID('" + schema + "." + table + "')")).intValue());
+        } finally {
+            exec("IF OBJECT_ID('" + schema + "." + table + "') IS NOT NULL DROP TABLE [" + schema + "].[" + table
+                    + "]");
+            exec("DROP SCHEMA [" + schema + "]");
+        }
+    }
+
     @Test
     void truncateInsertAndASwitchInKeepTheTargetsPermissions() throws SQLException {
         String columns = "([id] int NOT NULL PRIMARY KEY, [v] int NULL)";
