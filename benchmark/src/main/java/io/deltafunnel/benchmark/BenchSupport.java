@@ -96,6 +96,14 @@ final class BenchSupport {
         return t.getClass().getSimpleName() + ": " + t.getMessage();
     }
 
+    /** The report's conditions line: date, Java, CPUs, this JVM's arguments and the load average now. */
+    static String conditions() {
+        return String.format("date %s, java %s, %d CPUs, args %s, load average %s",
+                java.time.ZonedDateTime.now().format(java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME),
+                System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(),
+                java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments(), loadAverage());
+    }
+
     /** /proc/loadavg's first three fields: other work on the machine shows up here. */
     static String loadAverage() {
         try {

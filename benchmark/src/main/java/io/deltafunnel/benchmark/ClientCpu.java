@@ -7,8 +7,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -157,10 +155,7 @@ public final class ClientCpu {
     void run() throws Exception {
         System.out.printf("DeltaFunnel client CPU per row: shapes %s, %,d rows, batch %,d, %d warm-up + %d measured"
                 + " runs%n", shapes, rows, batchSize, warmups, runs);
-        System.out.printf("date %s, java %s, %d CPUs, args %s, load average %s%n",
-                ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), System.getProperty("java.version"),
-                Runtime.getRuntime().availableProcessors(), ManagementFactory.getRuntimeMXBean().getInputArguments(),
-                BenchSupport.loadAverage());
+        System.out.println(BenchSupport.conditions());
         boolean ownWorkDir = workDir == null;
         if (ownWorkDir) {
             workDir = Files.createTempDirectory("deltafunnel-cpu");

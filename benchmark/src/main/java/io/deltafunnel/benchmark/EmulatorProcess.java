@@ -40,10 +40,19 @@ final class EmulatorProcess implements AutoCloseable {
      *                 keys and constraints need)
      */
     static EmulatorProcess start(Path jar, String sinkMode) throws IOException, InterruptedException {
+        return start(jar, "2g", sinkMode == null ? List.of() : List.of("--" + sinkMode));
+    }
+
+    /**
+     * Starts the emulator with {@code -Xmx<xmx>} and {@code --port 0 --password <PASSWORD>} plus {@code options}
+     * (none: the storing mode, rows kept in H2) and waits for its "listening on" line.
+     */
+    static EmulatorProcess start(Path jar, String xmx, List<String> options) throws IOException,
+            InterruptedException {
         Path found = jar != null ? jar : findJar();
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-Xmx2g");
+        cmd.add("-Xmx" + xmx);
         String launchedAs;
         if (found != null) {
             cmd.add("-jar");
@@ -57,9 +66,7 @@ final class EmulatorProcess implements AutoCloseable {
             launchedAs = "java -cp <this class path> io.deltafunnel.emulator.Main (no shaded jar found)";
         }
         cmd.addAll(List.of("--port", "0", "--password", BenchSupport.PASSWORD));
-        if (sinkMode != null) {
-            cmd.add("--" + sinkMode);
-        }
+        cmd.addAll(options);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         Process process = pb.start();
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
@@ -129,6 +136,23 @@ final class EmulatorProcess implements AutoCloseable {
     /** A plain (encrypt=false) JDBC URL of it. */
     String url() {
         return BenchSupport.plainUrl(port);
+    }
+
+    /**
+     * A field of the process's {@code /proc/<pid>/status} in MiB ({@code VmHWM}: its peak resident set so far,
+     * {@code VmRSS}: now), or -1 where the OS does not report it.
+     */
+    long statusMiB(String field) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+                if (line.startsWith(field + ":")) {
+                    return Long.parseLong(line.substring(field.length() + 1).trim().split("\\s+")[0]) / 1024;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+        return -1;
     }
 
     /** The process's CPU time so far, in ns, or -1 when the OS does not report it. */

@@ -1,7 +1,6 @@
 package io.deltafunnel.benchmark;
 
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -9,8 +8,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -183,10 +180,7 @@ public final class ShardBench {
         System.out.printf("DeltaFunnel sharded loads: shapes %s, %,d rows in %d files, shards %s, encoders %s, batch"
                 + " %,d, %d warm-up + %d measured runs%n", shapes, rows, files, shardCounts, encoders, batchSize,
                 warmups, runs);
-        System.out.printf("date %s, java %s, %d CPUs, args %s, load average %s%n",
-                ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), System.getProperty("java.version"),
-                Runtime.getRuntime().availableProcessors(), ManagementFactory.getRuntimeMXBean().getInputArguments(),
-                BenchSupport.loadAverage());
+        System.out.println(BenchSupport.conditions());
         if (shardCounts.stream().anyMatch(n -> n > 1)) {
             requireShardOptions();
         }

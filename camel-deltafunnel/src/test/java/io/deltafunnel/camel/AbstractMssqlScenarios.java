@@ -394,6 +394,33 @@ abstract class AbstractMssqlScenarios extends MssqlRouteTestSupport {
         seedOld(7);
     }
 
+    /**
+     * A role granted SELECT on the target, made anew (a run that failed earlier may have left it); returns the
+     * target's object id, which a replace must keep, and the grant with it.
+     */
+    protected Object grantSelectToARole() throws Exception {
+        String role = "r_" + table;
+        exec("DROP ROLE IF EXISTS [" + role + "]", "CREATE ROLE [" + role + "]",
+                "GRANT SELECT ON [dbo].[" + table + "] TO [" + role + "]");
+        assertEquals(List.of(List.of(role, "SELECT", "GRANT")), grants());
+        return query("SELECT OBJECT_ID('dbo." + table + "')").get(0).get(0);
+    }
+
+    /** The target's object permissions as sys.database_permissions lists them: grantee, permission, state. */
+    protected List<List<Object>> grants() throws Exception {
+        return query("SELECT pr.[name], p.[permission_name], p.[state_desc] FROM sys.database_permissions AS p"
+                + " JOIN sys.database_principals AS pr ON pr.[principal_id] = p.[grantee_principal_id]"
+                + " WHERE p.[class] = 1 AND p.[major_id] = OBJECT_ID('dbo." + table + "')"
+                + " ORDER BY pr.[name], p.[permission_name]");
+    }
+
+    /** The replace kept the target object (same object id) and with it the role's SELECT; drops the role. */
+    protected void assertGrantKeptAndDropRole(Object objectId) throws Exception {
+        assertEquals(objectId, query("SELECT OBJECT_ID('dbo." + table + "')").get(0).get(0), "the same object");
+        assertEquals(List.of(List.of("r_" + table, "SELECT", "GRANT")), grants(), "the target keeps its grant");
+        exec("DROP ROLE [r_" + table + "]");
+    }
+
     protected List<List<Object>> indexesAndChecks() throws Exception {
         List<List<Object>> out = new ArrayList<>(query("SELECT [name], [type_desc] FROM sys.indexes WHERE [object_id]"
                 + " = OBJECT_ID('dbo." + table + "') AND [type] > 0 ORDER BY [name]"));
@@ -416,8 +443,9 @@ abstract class AbstractMssqlScenarios extends MssqlRouteTestSupport {
     }
 
     @Test
-    void replaceBySwitchKeepsTheTargetsIndexesAndCheckAndHoldsExactlyTheNewRows() throws Exception {
+    void replaceBySwitchKeepsTheTargetsIndexesCheckAndGrantAndHoldsExactlyTheNewRows() throws Exception {
         createIndexedTarget();
+        Object objectId = grantSelectToARole();
         List<List<Object>> shape = indexesAndChecks();
         assertEquals(3, shape.size(), shape::toString);
         try (LogLines log = new LogLines(io.deltafunnel.mssql.session.TableSwitch.class)) {
@@ -428,6 +456,7 @@ abstract class AbstractMssqlScenarios extends MssqlRouteTestSupport {
         }
         assertEquals(fiftyNewRows(), contents());
         assertEquals(shape, indexesAndChecks(), "the target keeps its indexes and CHECK");
+        assertGrantKeptAndDropRole(objectId);
         assertNoStagingOrHolding();
         assertError547OnBadRow();
         stopAndAssertNoArrowLeak();
@@ -441,8 +470,9 @@ abstract class AbstractMssqlScenarios extends MssqlRouteTestSupport {
     }
 
     @Test
-    void replaceStrategyCopyCopiesAndKeepsTheShape() throws Exception {
+    void replaceStrategyCopyCopiesAndKeepsTheShapeAndGrant() throws Exception {
         createIndexedTarget();
+        Object objectId = grantSelectToARole();
         List<List<Object>> shape = indexesAndChecks();
         try (LogLines log = new LogLines(io.deltafunnel.mssql.session.TableSwitch.class)) {
             runRoute(source(FIFTY, 10), mssql("writeMode=replace&replaceStrategy=copy"), 5, null);
@@ -451,6 +481,8 @@ abstract class AbstractMssqlScenarios extends MssqlRouteTestSupport {
         }
         assertEquals(fiftyNewRows(), contents());
         assertEquals(shape, indexesAndChecks());
+        assertGrantKeptAndDropRole(objectId);
+        assertError547OnBadRow();
         assertNoStagingOrHolding();
         stopAndAssertNoArrowLeak();
     }

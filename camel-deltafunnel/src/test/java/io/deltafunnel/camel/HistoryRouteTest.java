@@ -559,6 +559,43 @@ class HistoryRouteTest extends EmulatorRouteTestSupport {
         stopAndAssertNoArrowLeak();
     }
 
+    /** The producer options of one bulk encoder: mssql-jdbc's SQLServerBulkCopy or the direct TDS encoder. */
+    static String encoder(String name) {
+        return name.equals("direct") ? "&bulkEncoder=direct&bulkEncoderFallback=false" : "";
+    }
+
+    /**
+     * A snapshot load (not a change feed) whose rows repeat a key (across batches here) is refused in the final step,
+     * before the target is touched: a typed error naming the table, the key columns and the duplicate key value; the
+     * target keeps its versions and no staging table is left. Both encoders.
+     */
+    @ParameterizedTest(name = "encoder={0}")
+    @ValueSource(strings = {"mssql-jdbc", "direct"})
+    void aSnapshotThatRepeatsAKeyIsRefusedNamingItBeforeTheTargetIsTouched(String encoder) throws Exception {
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL, [name] nvarchar(20) NULL, [amount] float NULL,"
+                + " [valid_from] datetime2 NOT NULL, [valid_to] datetime2 NULL, [is_current] bit NOT NULL)",
+                "INSERT INTO [dbo].[" + table + "] VALUES (1, N'old', 0.5, '2020-01-01', NULL, 1)");
+        List<String> before = target(table);
+        runRoute(source("SELECT * FROM (VALUES (1, 'a', 1.0::DOUBLE), (2, 'b', 2.0::DOUBLE), (3, 'c', 3.0::DOUBLE),"
+                + " (2, 'bb', 2.5::DOUBLE), (3, 'cc', 3.5::DOUBLE)) v(id, name, amount) ORDER BY id, name", 2),
+                mssql("writeMode=history&keyColumns=id&maxRetries=0" + encoder(encoder)), 3, null);
+        assertEquals(1, finalFailures().size(), failures::toString);
+        io.deltafunnel.mssql.BulkLoadException f = finalFailures().get(0);
+        assertTrue(f instanceof io.deltafunnel.mssql.session.HistoryDuplicateKeyException, f::toString);
+        io.deltafunnel.mssql.session.HistoryDuplicateKeyException e =
+                (io.deltafunnel.mssql.session.HistoryDuplicateKeyException) f;
+        assertEquals(List.of("id"), e.keyColumns());
+        assertEquals(List.of(2), e.key(), "the first duplicate key");
+        assertTrue(e.getMessage().contains(table) && e.getMessage().contains("(id) = (2)")
+                && e.getMessage().contains("and 1 other keys"), e.getMessage());
+        assertTrue(e.permanent(), "not retried");
+        assertEquals(before, target(table), "the target as before");
+        assertEquals(List.of(), query("SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_NAME LIKE '"
+                + table + "\\_\\_df\\_%' ESCAPE '\\'"), "no staging table left");
+        failures.clear();
+        stopAndAssertNoArrowLeak();
+    }
+
     @Test
     void historyWithoutKeyColumnsIsRefusedBeforeAnythingIsWritten() throws Exception {
         exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL, [name] nvarchar(20) NULL, [amount] float NULL,"

@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.deltafunnel.delta.DeltaTableSpec;
 import io.deltafunnel.delta.DeltaViews;
 import io.deltafunnel.mssql.reject.RejectTable;
+import io.deltafunnel.mssql.reject.RunRejects;
 import io.deltafunnel.mssql.reject.TooManyRejectedRowsException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.camel.Exchange;
@@ -27,6 +28,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -449,6 +452,38 @@ class RejectedRowsRouteTest extends EmulatorRouteTestSupport {
         assertInstanceOf(TooManyRejectedRowsException.class, load(d, 3, rejectOptions(4)
                 + "&writeMode=merge&keyColumns=id&maxRetries=0"));
         assertEquals(List.of("4|old"), targetRows());
+        assertEquals(0, count(rejects));
+    }
+
+    /**
+     * writeMode=history from a snapshot with maxRejectedRows: every row of a key that several source rows share is set
+     * aside (which is the current version is not known), as merge does with its duplicates; the other keys get their
+     * versions. The reject rows carry the check {@code duplicate-key} (no SQL Server error refused them) and the key
+     * columns. Both encoders.
+     */
+    @ParameterizedTest(name = "encoder={0}")
+    @ValueSource(strings = {"mssql-jdbc", "direct"})
+    void historySnapshotSetsAsideEveryRowOfARepeatedKey(String encoder) throws Exception {
+        Path d = delta("histdups", "SELECT * FROM (VALUES (1, 'a'), (2, 'b1'), (3, 'c'), (2, 'b2'), (4, 'd'),"
+                + " (4, 'd2'), (4, 'd3')) v(id, name)");
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL, [name] nvarchar(5) NULL,"
+                + " [valid_from] datetime2 NOT NULL, [valid_to] datetime2 NULL, [is_current] bit NOT NULL)");
+        assertEquals(null, load(d, 3, rejectOptions(5) + "&writeMode=history&keyColumns=id"
+                + HistoryRouteTest.encoder(encoder)));
+        assertEquals(List.of("2|b1", "2|b2", "4|d", "4|d2", "4|d3"), assertReconciles(d, List.of()));
+        for (String[] r : rejectRows()) {
+            assertEquals(RunRejects.DUPLICATE_KEY, r[1], "check name, no error number");
+            assertEquals("id", r[2], "the key columns");
+            assertTrue(r[7].contains("(id) = (" + r[0].substring(0, 1) + ")"), r[7]);
+        }
+        assertEquals(5, rejectedHeader());
+        assertEquals(List.of(List.of(1, 1), List.of(3, 1)), query("SELECT [id], CAST([is_current] AS int) FROM [dbo].["
+                + table + "] ORDER BY [id]"));
+        // over the limit: nothing kept
+        exec("DELETE FROM [dbo].[" + table + "]", "DELETE FROM [dbo].[" + rejects + "]");
+        assertInstanceOf(TooManyRejectedRowsException.class, load(d, 3, rejectOptions(4)
+                + "&writeMode=history&keyColumns=id&maxRetries=0" + HistoryRouteTest.encoder(encoder)));
+        assertEquals(List.of(), targetRows());
         assertEquals(0, count(rejects));
     }
 

@@ -52,37 +52,75 @@ public final class MergeDuplicates {
     private static int setAside(SqlChannel c, TableName staging, List<String> keyColumns, List<String> columns,
             RunRejects rejects, long batchIndex, SQLException cause, BulkLoadException.Context ctx)
             throws SQLException {
+        Integer number = SqlServerErrors.errorNumber(cause);
+        int n = setAside(c, staging, keyColumns, columns, rejects, batchIndex, number, null,
+                "is on several source rows: " + cause.getMessage(), ctx);
+        if (n < 0) {
+            throw cause; // a key of another type: the duplicate cannot be matched exactly, the run fails as before
+        }
+        return n;
+    }
+
+    /** Every key of {@code staging} that is on more than one row: the key columns' values, in key order. */
+    public static List<Object[]> duplicateKeys(SqlChannel c, TableName staging, List<String> keyColumns)
+            throws SQLException {
         String keys = String.join(", ", keyColumns.stream().map(SqlIdentifiers::quote).toList());
+        return c.query("SELECT " + keys + " FROM " + staging.quoted() + " GROUP BY " + keys + " HAVING COUNT(*) > 1"
+                + " ORDER BY " + keys);
+    }
+
+    /** {@code (k1, k2) = (v1, v2)} for messages. */
+    public static String describe(List<String> keyColumns, Object[] key) {
+        return "(" + String.join(", ", keyColumns) + ") = (" + String.join(", ",
+                java.util.Arrays.stream(key).map(String::valueOf).toList()) + ")";
+    }
+
+    /**
+     * Sets every row of each duplicate key of {@code staging} aside (a reject row: the key columns as its column,
+     * {@code errorNumber} or the client-side {@code check}, the message "the key (k) = (v) " + {@code why}) and deletes
+     * them from staging.
+     *
+     * @return the number of duplicate keys (0: none), or -1 when a key's type cannot be matched exactly (nothing was
+     *         set aside then)
+     */
+    public static int setAside(SqlChannel c, TableName staging, List<String> keyColumns, List<String> columns,
+            RunRejects rejects, long batchIndex, Integer errorNumber, String check, String why,
+            BulkLoadException.Context ctx) throws SQLException {
         String match = String.join(" AND ", keyColumns.stream().map(k -> SqlIdentifiers.quote(k) + " = ?").toList());
         String select = String.join(", ", columns.stream().map(SqlIdentifiers::quote).toList());
-        List<Object[]> duplicates = c.query("SELECT " + keys + " FROM " + staging.quoted() + " GROUP BY " + keys
-                + " HAVING COUNT(*) > 1");
+        List<Object[]> duplicates = duplicateKeys(c, staging, keyColumns);
+        List<Object[]> bound = new ArrayList<>();
         for (Object[] key : duplicates) {
             Object[] params = new Object[key.length];
             for (int i = 0; i < key.length; i++) {
-                params[i] = parameter(key[i], cause);
+                params[i] = parameter(key[i]);
+                if (params[i] == null) {
+                    return -1;
+                }
             }
+            bound.add(params);
+        }
+        for (int k = 0; k < duplicates.size(); k++) {
+            Object[] params = bound.get(k);
             for (Object[] row : c.query("SELECT " + select + " FROM " + staging.quoted() + " WHERE " + match,
                     params)) {
-                rejects.mergeDuplicate(json(columns, row), String.join(",", keyColumns), batchIndex,
-                        SqlServerErrors.errorNumber(cause), "the key (" + String.join(", ", keyColumns)
-                        + ") = (" + String.join(", ", java.util.Arrays.stream(key).map(String::valueOf).toList())
-                        + ") is on several source rows: " + cause.getMessage(), ctx);
+                rejects.duplicateKey(json(columns, row), String.join(",", keyColumns), batchIndex, errorNumber,
+                        check, "the key " + describe(keyColumns, duplicates.get(k)) + " " + why, ctx);
             }
             c.update("DELETE FROM " + staging.quoted() + " WHERE " + match, params);
         }
         return duplicates.size();
     }
 
-    /** A key value as a bound parameter (String, Long, Integer); other types keep the MERGE's failure. */
-    private static Object parameter(Object v, SQLException cause) throws SQLException {
+    /** A key value as a bound parameter (String, Long, Integer), or null for another type. */
+    private static Object parameter(Object v) {
         if (v instanceof Long || v instanceof Integer || v instanceof String) {
             return v;
         }
         if (v instanceof Short || v instanceof Byte) {
             return ((Number) v).intValue();
         }
-        throw cause; // a key of another type: the duplicate cannot be matched exactly, the run fails as before
+        return null;
     }
 
     private static String json(List<String> columns, Object[] row) {

@@ -28,6 +28,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * ({@link #committed()}); a failed run drops them with its transaction. Owned by one session; not thread-safe.
  */
 public final class RunRejects {
+    /** The check name of a history snapshot's row whose key other source rows share ({@link #duplicateKey}). */
+    public static final String DUPLICATE_KEY = "duplicate-key";
 
     private final RejectSettings settings;
     private final RejectTable table;
@@ -111,13 +113,14 @@ public final class RunRejects {
     }
 
     /**
-     * Sets aside one row of a merge's staging table whose key other rows share (SQL Server error 8672), rendered as
-     * {@code sourceRow}; its row index is -1.
+     * Sets aside one row of a run's staging table whose key other rows share, rendered as {@code sourceRow}: a merge's
+     * (SQL Server's {@code errorNumber}: 8672, 2627, 2601) or a history snapshot's (the client-side {@code check}
+     * {@link #DUPLICATE_KEY}, no error number); its row index is -1.
      */
-    public void mergeDuplicate(String sourceRow, String keyColumns, long batchIndex, int errorNumber, String message,
-            BulkLoadException.Context ctx) {
-        add(new RejectedRow(runId, routeKey, target, batchIndex, -1, sourceRow, keyColumns, errorNumber, null, message,
-                Instant.now()), ctx);
+    public void duplicateKey(String sourceRow, String keyColumns, long batchIndex, Integer errorNumber, String check,
+            String message, BulkLoadException.Context ctx) {
+        add(new RejectedRow(runId, routeKey, target, batchIndex, -1, sourceRow, keyColumns, errorNumber, check,
+                message, Instant.now()), ctx);
     }
 
     private void add(RejectedRow row, BulkLoadException.Context ctx) {

@@ -54,6 +54,13 @@ import org.slf4j.LoggerFactory;
 public final class BulkLoadSession implements RunSession {
 
     private static final Logger LOG = LoggerFactory.getLogger(BulkLoadSession.class);
+    /**
+     * DEBUG, a replace's final transaction begins (after the load, and after a switch's staging shape was built): with
+     * {@link #COMMITTED} it times the final step from outside (benchmark/replace.sh). Arguments: run id, target.
+     */
+    public static final String FINAL_STEP_BEGINS = "Run {} on {}: final step begins";
+    /** DEBUG, the run committed. Arguments: run id, target, stats. */
+    public static final String COMMITTED = "Run {} on {} committed: {}";
 
     /** Where the session stands. */
     public enum State { OPEN, COMMITTED, FAILED, ABORTED }
@@ -337,6 +344,7 @@ public final class BulkLoadSession implements RunSession {
                     replace.prepare(channel, false);
                     channel.setAutoCommit(false);
                 }
+                LOG.debug(FINAL_STEP_BEGINS, runId, target);
                 runHook(SqlHooks.Hook.PRE_SQL); // in the final transaction, before the target changes
                 replace.apply(channel, () -> {
                     execute("TRUNCATE TABLE " + target.quoted());
@@ -350,17 +358,17 @@ public final class BulkLoadSession implements RunSession {
                 if (rejects != null && !setup.changeRows()) {
                     // 8672 (duplicate source keys): every row of such a key is set aside and the MERGE runs again
                     long before = rejects.count();
-                    MergeDuplicates.run(channel, setup.staging().name(), settings.keyColumns(),
-                            setup.dataColumns().stream().map(c -> c.target().name()).toList(), rejects, -1,
-                            setup::merge, context());
-                    long moved = rejects.count() - before; // loaded into staging, then set aside
-                    stats = new HandoffStats(stats.inputBatches(), stats.inputRows(), stats.outputBatches(),
-                            stats.outputRows() - moved, stats.rejectedRows() + moved);
+                    MergeDuplicates.run(channel, setup.staging().name(), settings.keyColumns(), stagedColumns(),
+                            rejects, -1, setup::merge, context());
+                    countSetAside(before);
                 } else {
                     setup.merge();
                 }
             }
             case HISTORY -> {
+                if (!setup.changeRows()) {
+                    historyDuplicateKeys(channel); // before preSql and the target
+                }
                 runHook(SqlHooks.Hook.PRE_SQL); // in the final transaction, before the target changes
                 setup.withIdentityInsert(
                         () -> HistoryStatement.apply(channel, setup.historySteps(HistoryStatement.runTime())));
@@ -381,7 +389,7 @@ public final class BulkLoadSession implements RunSession {
         }
         commit();
         state = State.COMMITTED;
-        LOG.debug("Run {} on {} committed: {}", runId, target, stats);
+        LOG.debug(COMMITTED, runId, target, stats);
         // Post-commit clean-up: failures here do not undo the committed run.
         try {
             channel.setAutoCommit(true);
@@ -392,6 +400,38 @@ public final class BulkLoadSession implements RunSession {
         } finally {
             closeConnection();
         }
+    }
+
+    /** The staging table's columns (the target names of the bound data columns). */
+    private List<String> stagedColumns() {
+        return setup.dataColumns().stream().map(c -> c.target().name()).toList();
+    }
+
+    /** The rows set aside since the rejects counted {@code before} were loaded into staging: counted as rejected. */
+    private void countSetAside(long before) {
+        long moved = rejects.count() - before;
+        stats = new HandoffStats(stats.inputBatches(), stats.inputRows(), stats.outputBatches(),
+                stats.outputRows() - moved, stats.rejectedRows() + moved);
+    }
+
+    /**
+     * A history snapshot's key on several staged rows: with maxRejectedRows every row of such a key is set aside (as
+     * a merge's duplicates are, check {@link RunRejects#DUPLICATE_KEY}); otherwise, or for a key type that cannot be
+     * matched exactly, the run fails ({@link HistoryStatement#refuseDuplicateKeys}).
+     */
+    private void historyDuplicateKeys(SqlChannel channel) throws SQLException {
+        if (rejects != null) {
+            long before = rejects.count();
+            int keys = MergeDuplicates.setAside(channel, setup.staging().name(), settings.keyColumns(),
+                    stagedColumns(), rejects, -1, null, RunRejects.DUPLICATE_KEY, "is on several rows of the"
+                    + " snapshot: which is the current version is not known", context());
+            countSetAside(before);
+            if (keys >= 0) {
+                return;
+            }
+        }
+        HistoryStatement.refuseDuplicateKeys(channel, setup.target(), setup.staging().name(), settings.keyColumns(),
+                context());
     }
 
     /** Commits; a failure of the commit itself leaves its outcome in doubt ({@link WorkOutcome#IN_DOUBT}). */

@@ -19,6 +19,8 @@ import io.deltafunnel.mssql.bind.ColumnMappingException;
 import io.deltafunnel.mssql.bind.SqlType;
 import io.deltafunnel.mssql.bind.TargetColumn;
 import io.deltafunnel.mssql.bind.TargetTable;
+import io.deltafunnel.mssql.channel.SqlChannel;
+import io.deltafunnel.mssql.reject.MergeDuplicates;
 
 /**
  * The statements of {@code writeMode=history}: type 2 history (a slowly changing dimension) applied from a run's
@@ -130,6 +132,28 @@ public final class HistoryStatement {
                     List.of(runTime)));
         }
         return steps;
+    }
+
+    /**
+     * A snapshot load (plain rows) needs one staged row per key: for a key on several rows, which is the current
+     * version is not known (SQL Server would not refuse it: the INSERT would open two current versions). Run in the
+     * final step before the target is touched.
+     *
+     * @throws HistoryDuplicateKeyException naming the target, the key columns and the first duplicate key value
+     */
+    public static void refuseDuplicateKeys(SqlChannel c, TableName target, TableName staging, List<String> keyColumns,
+            BulkLoadException.Context ctx) throws SQLException {
+        List<Object[]> duplicates = MergeDuplicates.duplicateKeys(c, staging, keyColumns);
+        if (!duplicates.isEmpty()) {
+            Object[] first = duplicates.get(0);
+            throw new HistoryDuplicateKeyException("writeMode=history: the snapshot's rows for " + target
+                    + " repeat the key " + MergeDuplicates.describe(keyColumns, first)
+                    + (duplicates.size() > 1 ? " (and " + (duplicates.size() - 1) + " other keys)" : "")
+                    + "; which row is the current version is not known. Nothing was written to the target:"
+                    + " deduplicate the source (e.g. in the consumer's query), or set maxRejectedRows to set every row"
+                    + " of such a key aside", keyColumns, java.util.Arrays.asList(first),
+                    ctx.withColumn(String.join(",", keyColumns)));
+        }
     }
 
     /** Runs {@code steps} in order on {@code c}; returns the rows they changed (closed plus inserted). */

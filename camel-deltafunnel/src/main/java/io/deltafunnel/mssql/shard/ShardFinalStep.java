@@ -117,6 +117,10 @@ final class ShardFinalStep {
         if (settings.writeMode() == WriteMode.TRUNCATE) {
             channel.execute("TRUNCATE TABLE " + setup.target().quoted());
         }
+        if (settings.writeMode() == WriteMode.HISTORY && !setup.changeRows()) {
+            HistoryStatement.refuseDuplicateKeys(channel, setup.target(), staging.name(), settings.keyColumns(),
+                    context.get());
+        }
         hooks.run(SqlHooks.Hook.PRE_SQL, channel, values, who, context);
         switch (settings.writeMode()) {
             case APPEND -> setup.withIdentityInsert(

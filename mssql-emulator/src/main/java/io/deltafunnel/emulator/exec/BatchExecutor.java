@@ -234,6 +234,9 @@ final class BatchExecutor {
             case "CREATE":
             case "DROP":
             case "TRUNCATE":
+            case "GRANT":
+            case "DENY":
+            case "REVOKE":
                 new DdlHandler(ctx).execute(st);
                 return;
             case "EXEC":

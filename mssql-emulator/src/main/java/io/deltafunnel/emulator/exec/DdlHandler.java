@@ -29,7 +29,8 @@ import java.util.List;
 /**
  * DDL on tables: CREATE TABLE (with its keys, CHECKs and FOREIGN KEYs), ALTER TABLE ... ADD FOREIGN KEY, DROP
  * TABLE, TRUNCATE TABLE; dispatches CREATE/DROP SCHEMA and ALTER SCHEMA ... TRANSFER to {@link SchemaDdl}, CREATE/DROP
- * INDEX to {@link IndexDdl}; sp_rename is {@link RenameDdl}. The shared steps (the transactional-DDL rule, running
+ * INDEX to {@link IndexDdl}, CREATE/DROP ROLE|USER and GRANT/DENY/REVOKE to {@link PermissionDdl}; sp_rename is
+ * {@link RenameDdl}. The shared steps (the transactional-DDL rule, running
  * DDL on the right connection, resolving an existing table) are here.
  *
  * <p>Transactional-DDL rule: H2 commits the open transaction on DDL, so inside an explicit or implicit transaction
@@ -73,6 +74,14 @@ public final class DdlHandler {
             new SchemaDdl(ctx, this).dropSchema(st);
         } else if (verb.equals("DROP") && st.kw(1, "INDEX")) {
             new IndexDdl(ctx, this).dropIndex(st);
+        } else if ((verb.equals("CREATE") || verb.equals("DROP")) && (st.kw(1, "ROLE") || st.kw(1, "USER"))) {
+            if (verb.equals("CREATE")) {
+                new PermissionDdl(ctx).create(st);
+            } else {
+                new PermissionDdl(ctx).drop(st);
+            }
+        } else if (verb.equals("GRANT") || verb.equals("DENY") || verb.equals("REVOKE")) {
+            new PermissionDdl(ctx).execute(st);
         } else if (verb.equals("TRUNCATE") && st.kw(1, "TABLE")) {
             truncate(st);
         } else if (verb.equals("ALTER") && st.kw(1, "SCHEMA")) {

@@ -96,7 +96,7 @@ final class SchemaDdl {
         }
         String targetSchema = s.catalog().schema(st.tokens.get(2).value());
         if (targetSchema == null) {
-            throw ErrorCatalog.NO_SUCH_SCHEMA_TO_ALTER.error("Cannot find the schema '" + st.tokens.get(2).value()
+            throw ErrorCatalog.NOT_FOUND_OR_NO_PERMISSION.error("Cannot find the schema '" + st.tokens.get(2).value()
                     + "', because it does not exist or you do not have permission.");
         }
         int i = 4;
@@ -112,6 +112,7 @@ final class SchemaDdl {
         TableDef moved = old.withName(targetSchema, old.name());
         copyTable(old, moved);
         s.catalog().replace(old, moved);
+        s.catalog().permissions().dropObject(old.objectId()); // "All permissions ... will be dropped" (ALTER SCHEMA)
         ctx.done(DoneStatus.CMD_ALTERSCHEMA, -1);
     }
 

@@ -5,6 +5,7 @@ import io.deltafunnel.emulator.semantics.Catalog;
 import io.deltafunnel.emulator.semantics.ColumnDef;
 import io.deltafunnel.emulator.semantics.Constraints;
 import io.deltafunnel.emulator.semantics.IndexDef;
+import io.deltafunnel.emulator.semantics.Permissions;
 import io.deltafunnel.emulator.semantics.TableIndexes;
 import io.deltafunnel.emulator.semantics.SqlServerError;
 import io.deltafunnel.emulator.semantics.SqlType;
@@ -23,7 +24,7 @@ import org.h2.tools.SimpleResultSet;
 /**
  * H2 user functions (CREATE ALIAS) answering SQL Server catalog functions and views from the emulator's
  * {@link Catalog}: OBJECT_ID, COLUMNPROPERTY, SCHEMA_NAME, OBJECT_NAME, INFORMATION_SCHEMA.TABLES/COLUMNS,
- * sys.columns/tables/schemas/objects/indexes. The catalog is found through the H2 database name.
+ * sys.columns/tables/schemas/objects/indexes, sys.database_principals/database_permissions. The catalog is found through the H2 database name.
  */
 public final class CatalogFunctions {
     /** {H2 alias name, Java method}. */
@@ -45,6 +46,8 @@ public final class CatalogFunctions {
         {"MSSQL_SYS_CHECK_CONSTRAINTS", "sysCheckConstraints"},
         {"MSSQL_SYS_FOREIGN_KEYS", "sysForeignKeys"},
         {"MSSQL_SYS_FOREIGN_KEY_COLUMNS", "sysForeignKeyColumns"},
+        {"MSSQL_SYS_DATABASE_PRINCIPALS", "sysDatabasePrincipals"},
+        {"MSSQL_SYS_DATABASE_PERMISSIONS", "sysDatabasePermissions"},
         {"MSSQL_BULK_NOCHECK", "bulkNoCheck"},
     };
 
@@ -433,6 +436,52 @@ public final class CatalogFunctions {
                             parent == null ? null : parent.indexOf(fk.parentColumns.get(k)) + 1);
                 }
             }
+        }
+        return rs;
+    }
+
+    /**
+     * sys.database_principals: name, principal_id, type (S user, R role), type_desc, default_schema_name,
+     * owning_principal_id (roles: dbo), is_fixed_role, authentication_type(_desc) (0 NONE for a user WITHOUT LOGIN).
+     */
+    public static ResultSet sysDatabasePrincipals(Connection c) throws SQLException {
+        SimpleResultSet rs = new SimpleResultSet();
+        addText(rs, "name", 128);
+        rs.addColumn("principal_id", Types.INTEGER, 10, 0);
+        addText(rs, "type", 1);
+        addText(rs, "type_desc", 60);
+        addText(rs, "default_schema_name", 128);
+        rs.addColumn("owning_principal_id", Types.INTEGER, 10, 0);
+        rs.addColumn("is_fixed_role", Types.BOOLEAN, 1, 0);
+        rs.addColumn("authentication_type", Types.INTEGER, 10, 0);
+        addText(rs, "authentication_type_desc", 60);
+        for (Permissions.Principal p : catalog(c).permissions().principals()) {
+            rs.addRow(p.name(), p.id(), p.type(), p.typeDesc(), p.defaultSchema(), p.owner(), p.fixedRole(),
+                    p.authenticationType(), p.authenticationTypeDesc());
+        }
+        return rs;
+    }
+
+    /**
+     * sys.database_permissions: class (0 database, 1 object), class_desc, major_id (the object id), minor_id (0),
+     * grantee_principal_id, grantor_principal_id (dbo), type (the code padded to char(4): {@code SL  }),
+     * permission_name, state (G, W, D), state_desc.
+     */
+    public static ResultSet sysDatabasePermissions(Connection c) throws SQLException {
+        SimpleResultSet rs = new SimpleResultSet();
+        rs.addColumn("class", Types.TINYINT, 3, 0);
+        addText(rs, "class_desc", 60);
+        rs.addColumn("major_id", Types.INTEGER, 10, 0);
+        rs.addColumn("minor_id", Types.INTEGER, 10, 0);
+        rs.addColumn("grantee_principal_id", Types.INTEGER, 10, 0);
+        rs.addColumn("grantor_principal_id", Types.INTEGER, 10, 0);
+        addText(rs, "type", 4);
+        addText(rs, "permission_name", 128);
+        addText(rs, "state", 1);
+        addText(rs, "state_desc", 60);
+        for (Permissions.Row r : catalog(c).permissions().rows()) {
+            rs.addRow((byte) r.classId(), r.classDesc(), r.majorId(), 0, r.grantee(), Permissions.DBO,
+                    String.format("%-4s", r.type()), r.permissionName(), String.valueOf(r.state()), r.stateDesc());
         }
         return rs;
     }

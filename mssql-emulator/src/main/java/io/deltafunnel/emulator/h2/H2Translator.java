@@ -376,6 +376,7 @@ public final class H2Translator {
                 switch (b) {
                     case "COLUMNS": case "TABLES": case "SCHEMAS": case "OBJECTS": case "INDEXES":
                     case "INDEX_COLUMNS": case "CHECK_CONSTRAINTS": case "FOREIGN_KEYS": case "FOREIGN_KEY_COLUMNS":
+                    case "DATABASE_PRINCIPALS": case "DATABASE_PERMISSIONS":
                         emit("PUBLIC.MSSQL_SYS_" + b + "()");
                         return j;
                     case "DATABASES":

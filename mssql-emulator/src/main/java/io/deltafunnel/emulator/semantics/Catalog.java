@@ -28,6 +28,8 @@ public final class Catalog {
     private final Map<Integer, Map<String, Boolean>> keyClustering = new java.util.HashMap<>();
     /** DEFAULT constraint names by table object id and lower-case column name. */
     private final Map<Integer, Map<String, String>> defaultNames = new java.util.HashMap<>();
+    /** Principals and permissions (sys.database_principals, sys.database_permissions). */
+    private final Permissions permissions = new Permissions();
     private final AtomicInteger nextObjectId = new AtomicInteger(FIRST_OBJECT_ID);
     private int nextSchemaId = 5;
     /**
@@ -87,6 +89,11 @@ public final class Catalog {
         keyClustering.remove(t.objectId());
         defaultNames.remove(t.objectId());
         foreignKeys.values().removeIf(fk -> fk.child == t.objectId());
+        permissions.dropObject(t.objectId());
+    }
+
+    public Permissions permissions() {
+        return permissions;
     }
 
     public synchronized void addKey(int objectId, Constraints.Key k) {

@@ -316,9 +316,18 @@ public enum ErrorCatalog {
     NO_SUCH_SAVEPOINT(6401, 16, 1,
             "Cannot roll back %.*ls. No transaction or savepoint of that name was found."),
     // ---- end of issue 25's block ----
-    /** SQL Server message 15151. */
-    NO_SUCH_SCHEMA_TO_ALTER(15151, 16, 1,
-            "Cannot find the %S_MSG '%.*ls', because it does not exist or you do not have permission."),
+    /** SQL Server message 4611 (REVOKE or DENY of a permission held WITH GRANT OPTION, without CASCADE). */
+    GRANTABLE_NEEDS_CASCADE(4611, 16, 1,
+            "To revoke or deny grantable privileges, specify the CASCADE option."),
+    /** SQL Server message 15023 (CREATE ROLE / CREATE USER of a name in use by a user or role). */
+    PRINCIPAL_EXISTS(15023, 16, 1,
+            "User, group, or role '%s' already exists in the current database."),
+    /**
+     * SQL Server message 15151: a schema (ALTER SCHEMA), a principal or a securable (GRANT: "find the user", "find
+     * the object"; DROP ROLE/USER: "drop the role").
+     */
+    NOT_FOUND_OR_NO_PERMISSION(15151, 16, 1,
+            "Cannot %S_MSG '%.*ls', because it does not exist or you do not have permission."),
     /** SQL Server message 15248. */
     RENAME_AMBIGUOUS(15248, 16, 1,
             "Either the parameter @objname is ambiguous or the claimed @objtype (%ls) is wrong."),

@@ -239,6 +239,10 @@ public final class StatementParser {
         if (lead.equals("MERGE")) {
             return !t.is("GO");
         }
+        if (lead.equals("GRANT") || lead.equals("REVOKE") || lead.equals("DENY")) {
+            // GRANT SELECT, INSERT, ALTER ON ...; REVOKE GRANT OPTION FOR DELETE ON ...; GRANT ... WITH GRANT OPTION
+            return prev.is(lead) || prev.isSymbol(",") || prev.is("FOR") || t.is("GRANT") && prev.is("WITH");
+        }
         if (t.is("SELECT")) {
             if (prev.is("UNION") || prev.is("ALL") || prev.is("EXCEPT") || prev.is("INTERSECT")
                     || prev.isSymbol("(")) {
@@ -256,7 +260,8 @@ public final class StatementParser {
             return lead.equals("UPDATE") && !seenSet || lead.equals("ALTER");
         }
         if (t.is("IF") && lead.equals("DROP")) {
-            return prev.is("TABLE") || prev.is("SCHEMA") || prev.is("INDEX") || prev.is("VIEW");
+            return prev.is("TABLE") || prev.is("SCHEMA") || prev.is("INDEX") || prev.is("VIEW") || prev.is("USER")
+                    || prev.is("ROLE");
         }
         if (t.is("DROP") || t.is("ALTER")) {
             return lead.equals("ALTER") && !prev.isSymbol(")");
@@ -269,8 +274,8 @@ public final class StatementParser {
             return lead.equals("ALTER") && prev.is("WITH");
         }
         if (t.is("DELETE") || t.is("UPDATE") || t.is("INSERT")) {
-            // ON DELETE CASCADE / ON UPDATE in CREATE TABLE; GRANT INSERT ...
-            return prev.is("ON") || lead.equals("GRANT") || lead.equals("REVOKE") || lead.equals("DENY");
+            // ON DELETE CASCADE / ON UPDATE in CREATE TABLE
+            return prev.is("ON");
         }
         return false;
     }
