@@ -8,6 +8,7 @@ import java.nio.charset.Charset;
 import java.nio.charset.CharsetEncoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 
 import io.deltafunnel.arrow.read.ColumnReader;
 import io.deltafunnel.arrow.read.ValueKind;
@@ -22,7 +23,9 @@ import io.deltafunnel.tds.TypeId;
 
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.FixedSizeBinaryVector;
+import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VariableWidthFieldVector;
 import org.apache.arrow.vector.util.ReusableByteArray;
 
@@ -86,6 +89,12 @@ final class TextEncoders {
             collation = Collation.SQL_LATIN1_GENERAL_CP1_CI_AS;
         }
         byte[] collationBytes = collation.bytes();
+        if (unicode && !plp && kind == ValueKind.STRING && v instanceof VarCharVector utf8) {
+            Encoder fast = utf16(utf8, typeId, maxBytes, collationBytes, column.sourceName());
+            if (fast != null) {
+                return fast;
+            }
+        }
         Charset charset = collation.charset();
         boolean utf8Collation = collation.isUtf8();
         String columnName = column.sourceName();
@@ -150,6 +159,116 @@ final class TextEncoders {
                 }
             }
         };
+    }
+
+    /**
+     * nvarchar(n)/nchar(n) from a Utf8 vector, the common text column: each value is read at the vector's buffer
+     * addresses (no copy out of Arrow) and, when it is ASCII and the packet has room for it, widened to UTF-16LE
+     * straight into the packet together with its length, checking and widening in one pass of 8 bytes at a time.
+     * Anything else (non-ASCII text, a value at a packet's end) takes the general path through a copy. Null when the
+     * offsets buffer is smaller than the value count says (then the general encoder reads through Arrow's checks).
+     */
+    private static Encoder utf16(VarCharVector v, int typeId, int maxBytes, byte[] collationBytes, String column) {
+        ArrowBuf offsets = v.getOffsetBuffer();
+        if (offsets == null || v.getDataBuffer() == null || offsets.capacity() < 4L * (v.getValueCount() + 1)) {
+            return null;
+        }
+        return new Utf8ToUtf16(v, typeId, maxBytes, collationBytes, column);
+    }
+
+    /** The encoder of {@link #utf16}. */
+    static final class Utf8ToUtf16 extends Encoder {
+        private final int typeId;
+        private final int maxBytes;
+        private final byte[] collationBytes;
+        private final String column;
+        private final int count;
+        private final long offsets;
+        private final long data;
+        private final long dataCapacity;
+        private byte[] in = new byte[128];
+        private byte[] out = new byte[256];
+
+        private Utf8ToUtf16(VarCharVector v, int typeId, int maxBytes, byte[] collationBytes, String column) {
+            super(v, NullMarker.USHORT);
+            this.typeId = typeId;
+            this.maxBytes = maxBytes;
+            this.collationBytes = collationBytes;
+            this.column = column;
+            this.count = v.getValueCount();
+            this.offsets = v.getOffsetBuffer().memoryAddress();
+            this.data = v.getDataBuffer().memoryAddress();
+            this.dataCapacity = v.getDataBuffer().capacity();
+        }
+
+        @Override
+        void typeInfo(TdsMessageWriter w) throws IOException {
+            w.writeByte(typeId).writeShort(maxBytes).writeBytes(collationBytes);
+        }
+
+        @Override
+        void write(TdsMessageWriter w, int row) throws IOException {
+            long o = offsets + 4L * Objects.checkIndex(row, count);
+            int start = MemoryUtil.getInt(o);
+            int n = MemoryUtil.getInt(o + 4) - start;
+            if (start < 0 || n < 0 || start + (long) n > dataCapacity) {
+                throw new IllegalStateException("column '" + column + "', row " + row + ": Utf8 offsets " + start
+                        + " and " + (start + n) + " lie outside the data buffer of " + dataCapacity + " bytes");
+            }
+            if (w.room() >= 2 + 2 * n) {
+                int p = w.position();
+                if (widenAscii(data + start, n, w.buffer(), p)) {
+                    w.position(p + 2 + 2 * n);
+                    return;
+                }
+            }
+            if (in.length < n) {
+                in = new byte[Math.max(n, 2 * in.length)];
+            }
+            MemoryUtil.copyFromMemory(data + start, in, 0, n);
+            if (isAscii(in, n)) {
+                w.writeShort(2 * n).writeAsciiAsUtf16le(in, 0, n);
+                return;
+            }
+            if (out.length < 2 * n) {
+                out = new byte[Math.max(2 * n, 2 * out.length)];
+            }
+            int bytes = utf8ToUtf16le(in, n, out);
+            w.writeShort(bytes).writeBytes(out, 0, bytes);
+        }
+    }
+
+    /**
+     * Writes the USHORT length {@code 2 n} and the {@code n} bytes at native address {@code at} widened to UTF-16LE
+     * into {@code b} at {@code p} (which has room for {@code 2 + 2 n} bytes); returns whether every byte was ASCII.
+     * When one was not, what was written is garbage beyond the caller's position and must not be committed.
+     */
+    static boolean widenAscii(long at, int n, byte[] b, int p) {
+        b[p] = (byte) (2 * n);
+        b[p + 1] = (byte) ((2 * n) >>> 8);
+        int q = p + 2;
+        long seen = 0;
+        int i = 0;
+        for (; i + 8 <= n; i += 8, q += 16) {
+            long x = MemoryUtil.getLong(at + i);
+            seen |= x;
+            LONGS.set(b, q, widen(x));
+            LONGS.set(b, q + 8, widen(x >>> 32));
+        }
+        for (; i < n; i++, q += 2) {
+            byte c = MemoryUtil.getByte(at + i);
+            seen |= c; // a byte >= 0x80 is negative: its sign extension sets bit 7 too
+            b[q] = c;
+            b[q + 1] = 0;
+        }
+        return (seen & 0x8080_8080_8080_8080L) == 0;
+    }
+
+    /** The low 4 bytes b0..b3 of {@code x} as the little-endian long b0 0 b1 0 b2 0 b3 0. */
+    private static long widen(long x) {
+        long y = x & 0xFFFF_FFFFL;
+        y = (y | y << 16) & 0x0000_FFFF_0000_FFFFL;
+        return (y | y << 8) & 0x00FF_00FF_00FF_00FFL;
     }
 
     /**
