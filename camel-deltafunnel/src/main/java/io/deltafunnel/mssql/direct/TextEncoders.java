@@ -15,6 +15,7 @@ import io.deltafunnel.arrow.read.ValueKind;
 import io.deltafunnel.mssql.bind.BoundColumn;
 import io.deltafunnel.mssql.bind.SqlType;
 import io.deltafunnel.mssql.bind.TargetColumn;
+import io.deltafunnel.mssql.direct.DirectEncoders.Bounded;
 import io.deltafunnel.mssql.direct.DirectEncoders.Encoder;
 import io.deltafunnel.mssql.direct.DirectEncoders.NullMarker;
 import io.deltafunnel.tds.Collation;
@@ -163,10 +164,10 @@ final class TextEncoders {
 
     /**
      * nvarchar(n)/nchar(n) from a Utf8 vector, the common text column: each value is read at the vector's buffer
-     * addresses (no copy out of Arrow) and, when it is ASCII and the packet has room for it, widened to UTF-16LE
-     * straight into the packet together with its length, checking and widening in one pass of 8 bytes at a time.
-     * Anything else (non-ASCII text, a value at a packet's end) takes the general path through a copy. Null when the
-     * offsets buffer is smaller than the value count says (then the general encoder reads through Arrow's checks).
+     * addresses (no copy out of Arrow) and, when it is ASCII, widened to UTF-16LE straight into the packet together
+     * with its length, checking and widening in one pass of 8 bytes at a time; non-ASCII text is transcoded through a
+     * copy. Null when the offsets buffer is smaller than the value count says (then the general encoder reads
+     * through Arrow's checks).
      */
     private static Encoder utf16(VarCharVector v, int typeId, int maxBytes, byte[] collationBytes, String column) {
         ArrowBuf offsets = v.getOffsetBuffer();
@@ -176,8 +177,8 @@ final class TextEncoders {
         return new Utf8ToUtf16(v, typeId, maxBytes, collationBytes, column);
     }
 
-    /** The encoder of {@link #utf16}. */
-    static final class Utf8ToUtf16 extends Encoder {
+    /** The encoder of {@link #utf16}: at most {@code maxBytes} bytes of UTF-16LE (n characters) per value. */
+    static final class Utf8ToUtf16 extends Bounded {
         private final int typeId;
         private final int maxBytes;
         private final byte[] collationBytes;
@@ -190,7 +191,7 @@ final class TextEncoders {
         private byte[] out = new byte[256];
 
         private Utf8ToUtf16(VarCharVector v, int typeId, int maxBytes, byte[] collationBytes, String column) {
-            super(v, NullMarker.USHORT);
+            super(v, NullMarker.USHORT, 2 + maxBytes);
             this.typeId = typeId;
             this.maxBytes = maxBytes;
             this.collationBytes = collationBytes;
@@ -207,7 +208,7 @@ final class TextEncoders {
         }
 
         @Override
-        void write(TdsMessageWriter w, int row) throws IOException {
+        int put(byte[] b, int p, int row) {
             long o = offsets + 4L * Objects.checkIndex(row, count);
             int start = MemoryUtil.getInt(o);
             int n = MemoryUtil.getInt(o + 4) - start;
@@ -215,26 +216,27 @@ final class TextEncoders {
                 throw new IllegalStateException("column '" + column + "', row " + row + ": Utf8 offsets " + start
                         + " and " + (start + n) + " lie outside the data buffer of " + dataCapacity + " bytes");
             }
-            if (w.room() >= 2 + 2 * n) {
-                int p = w.position();
-                if (widenAscii(data + start, n, w.buffer(), p)) {
-                    w.position(p + 2 + 2 * n);
-                    return;
-                }
+            if (2 * n <= maxBytes && widenAscii(data + start, n, b, p)) {
+                return p + 2 + 2 * n;
             }
+            // non-ASCII (or longer in UTF-8 than the column in UTF-16): transcode through the arrays
             if (in.length < n) {
                 in = new byte[Math.max(n, 2 * in.length)];
             }
             MemoryUtil.copyFromMemory(data + start, in, 0, n);
-            if (isAscii(in, n)) {
-                w.writeShort(2 * n).writeAsciiAsUtf16le(in, 0, n);
-                return;
-            }
             if (out.length < 2 * n) {
                 out = new byte[Math.max(2 * n, 2 * out.length)];
             }
             int bytes = utf8ToUtf16le(in, n, out);
-            w.writeShort(bytes).writeBytes(out, 0, bytes);
+            if (bytes > maxBytes) {
+                // the producer's check refuses such a value before anything is sent
+                throw new IllegalStateException("column '" + column + "', row " + row + ": " + bytes / 2
+                        + " UTF-16 code units do not fit the column's " + maxBytes / 2);
+            }
+            b[p] = (byte) bytes;
+            b[p + 1] = (byte) (bytes >>> 8);
+            System.arraycopy(out, 0, b, p + 2, bytes);
+            return p + 2 + bytes;
         }
     }
 
