@@ -191,7 +191,8 @@ final class TextEncoders {
         private byte[] out = new byte[256];
 
         private Utf8ToUtf16(VarCharVector v, int typeId, int maxBytes, byte[] collationBytes, String column) {
-            super(v, NullMarker.USHORT, 2 + maxBytes);
+            // + 8: the last 8-byte step of widenAscii may store up to 6 bytes beyond the value
+            super(v, NullMarker.USHORT, 2 + maxBytes + 8);
             this.typeId = typeId;
             this.maxBytes = maxBytes;
             this.collationBytes = collationBytes;
@@ -216,7 +217,7 @@ final class TextEncoders {
                 throw new IllegalStateException("column '" + column + "', row " + row + ": Utf8 offsets " + start
                         + " and " + (start + n) + " lie outside the data buffer of " + dataCapacity + " bytes");
             }
-            if (2 * n <= maxBytes && widenAscii(data + start, n, b, p)) {
+            if (2 * n <= maxBytes && widenAscii(data + start, n, b, p, start + n + 8L <= dataCapacity)) {
                 return p + 2 + 2 * n;
             }
             // non-ASCII (or longer in UTF-8 than the column in UTF-16): transcode through the arrays
@@ -242,10 +243,12 @@ final class TextEncoders {
 
     /**
      * Writes the USHORT length {@code 2 n} and the {@code n} bytes at native address {@code at} widened to UTF-16LE
-     * into {@code b} at {@code p} (which has room for {@code 2 + 2 n} bytes); returns whether every byte was ASCII.
-     * When one was not, what was written is garbage beyond the caller's position and must not be committed.
+     * into {@code b} at {@code p} (which has room for {@code 2 + 2 n + 8} bytes: the last step may store up to 6
+     * bytes beyond the value); returns whether every byte was ASCII. When one was not, what was written is garbage
+     * beyond the caller's position and must not be committed. With {@code overread}, the 8 bytes after the value
+     * are readable memory: the last 1..7 bytes are read as one long and the bytes beyond the value masked off.
      */
-    static boolean widenAscii(long at, int n, byte[] b, int p) {
+    static boolean widenAscii(long at, int n, byte[] b, int p, boolean overread) {
         b[p] = (byte) (2 * n);
         b[p + 1] = (byte) ((2 * n) >>> 8);
         int q = p + 2;
@@ -256,6 +259,16 @@ final class TextEncoders {
             seen |= x;
             LONGS.set(b, q, widen(x));
             LONGS.set(b, q + 8, widen(x >>> 32));
+        }
+        int rest = n - i;
+        if (overread && rest > 0) {
+            long x = MemoryUtil.getLong(at + i) & (-1L >>> (64 - 8 * rest));
+            seen |= x;
+            LONGS.set(b, q, widen(x));
+            if (rest > 4) {
+                LONGS.set(b, q + 8, widen(x >>> 32));
+            }
+            return (seen & 0x8080_8080_8080_8080L) == 0;
         }
         for (; i < n; i++, q += 2) {
             byte c = MemoryUtil.getByte(at + i);

@@ -41,6 +41,8 @@ class TextEncodersFastPathTest {
         }
         values.add(null);
         values.add("");
+        values.add("ab"); // followed by non-ASCII bytes that the last 8-byte read of "ab" sees and must mask off
+        values.add("éé€€");
         values.add("tail");
         return values;
     }
@@ -92,6 +94,36 @@ class TextEncodersFastPathTest {
                                 "packet " + packet + ", " + perWrite + " per write, lead " + lead);
                     }
                 }
+            }
+        }
+    }
+
+    @Test
+    void widenAsciiWithAndWithoutReadingPastTheValue() {
+        String text = "0123456789abcdefghijé";
+        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+        try (BufferAllocator a = new RootAllocator(); org.apache.arrow.memory.ArrowBuf buf = a.buffer(64)) {
+            buf.setZero(0, 64);
+            buf.setBytes(0, utf8);
+            for (int n = 0; n <= 20; n++) {
+                byte[] expected = new byte[2 + 2 * n + 8];
+                expected[0] = (byte) (2 * n);
+                byte[] utf16 = text.substring(0, n).getBytes(StandardCharsets.UTF_16LE);
+                System.arraycopy(utf16, 0, expected, 2, utf16.length);
+                for (boolean overread : new boolean[] {false, true}) {
+                    byte[] b = new byte[2 + 2 * n + 8];
+                    org.junit.jupiter.api.Assertions.assertTrue(
+                            TextEncoders.widenAscii(buf.memoryAddress(), n, b, 0, overread));
+                    assertArrayEquals(java.util.Arrays.copyOf(expected, 2 + 2 * n),
+                            java.util.Arrays.copyOf(b, 2 + 2 * n), "n " + n + ", overread " + overread);
+                }
+            }
+            for (boolean overread : new boolean[] {false, true}) {
+                // the non-ASCII byte is the 21st: in the tail of a 21-byte value, in the first step of one at 20
+                org.junit.jupiter.api.Assertions.assertFalse(
+                        TextEncoders.widenAscii(buf.memoryAddress(), 21, new byte[60], 0, overread));
+                org.junit.jupiter.api.Assertions.assertFalse(
+                        TextEncoders.widenAscii(buf.memoryAddress() + 20, 8, new byte[60], 0, overread));
             }
         }
     }
