@@ -4,10 +4,19 @@ import java.io.IOException;
 import java.io.OutputStream;
 
 /**
- * Writes one TDS message, little-endian, straight into packet-sized buffers: a full packet is sent as soon as it is
- * full (status 0), the last one with END_OF_MESSAGE on {@link #end()}. Used by the direct client for large
+ * Writes one TDS message, little-endian, straight into packet-sized buffers: a packet is complete as soon as it is
+ * full (status 0), the last one gets END_OF_MESSAGE on {@link #end()}. Used by the direct client for large
  * messages (BULK_LOAD) where building the whole message in memory first would cost a copy. The output stream stays
  * owned by the caller.
+ *
+ * <p>With {@code packetsPerWrite} above 1 the buffer holds that many packets back to back (each with its own
+ * header) and hands them to the stream in one {@code write}: fewer calls into the stream and, with a
+ * {@link java.io.BufferedOutputStream} of at most that size in between, no second copy of the bytes. The bytes on
+ * the wire are the same as with one packet per write.
+ *
+ * <p>Callers that write many small bounded values (the bulk row encoders) may check {@link #room()} once and then
+ * write up to that many bytes straight into {@link #buffer()} at {@link #position()}, committing with
+ * {@link #position(int)}; the packet's end is never crossed that way.
  */
 public final class TdsMessageWriter {
     private static final java.lang.invoke.VarHandle LONG_LE = java.lang.invoke.MethodHandles
@@ -17,25 +26,77 @@ public final class TdsMessageWriter {
     private final OutputStream out;
     private final byte[] buf;
     private final int type;
+    private final int packetSize;
+    /** Where the current packet (its header) starts in {@link #buf}. */
+    private int start;
+    /** The end of the current packet in {@link #buf}: {@code start + packetSize}. */
+    private int limit;
     private int pos = HEADER;
     private int packetId = 1;
 
     public TdsMessageWriter(OutputStream out, int type, int packetSize) {
-        this.out = out;
-        this.type = type;
-        this.buf = new byte[packetSize];
+        this(out, type, packetSize, 1);
     }
 
-    private void flushPacket(boolean last) throws IOException {
-        PacketStatus.writeHeader(buf, 0, type, last, pos, packetId);
+    /**
+     * @param packetsPerWrite how many full packets are collected before they are written to {@code out} in one call
+     */
+    public TdsMessageWriter(OutputStream out, int type, int packetSize, int packetsPerWrite) {
+        if (packetSize <= HEADER || packetsPerWrite < 1) {
+            throw new IllegalArgumentException("packet size " + packetSize + ", packets per write " + packetsPerWrite);
+        }
+        this.out = out;
+        this.type = type;
+        this.packetSize = packetSize;
+        this.buf = new byte[Math.multiplyExact(packetSize, packetsPerWrite)];
+        this.limit = packetSize;
+    }
+
+    /** The packet is full: its header is written, and the buffer goes to the stream when no packet fits any more. */
+    private void flushPacket() throws IOException {
+        PacketStatus.writeHeader(buf, start, type, false, pos - start, packetId);
         packetId = (packetId + 1) & 0xFF;
-        out.write(buf, 0, pos);
-        pos = HEADER;
+        start = pos;
+        if (buf.length - start < packetSize) {
+            out.write(buf, 0, start);
+            start = 0;
+        }
+        limit = start + packetSize;
+        pos = start + HEADER;
+    }
+
+    /** Bytes that can still be written into the current packet before it is full. */
+    public int room() {
+        return limit - pos;
+    }
+
+    /**
+     * The buffer the current packet is written into, for {@link #room()}-checked direct writes at
+     * {@link #position()} (still owned by this writer; valid until the next write through this writer).
+     */
+    public byte[] buffer() {
+        return buf;
+    }
+
+    /** Where the next byte goes in {@link #buffer()}. */
+    public int position() {
+        return pos;
+    }
+
+    /**
+     * Commits bytes written straight into {@link #buffer()}: the next byte goes to {@code p}, which must lie between
+     * {@link #position()} and the packet's end ({@code position() + room()}).
+     */
+    public void position(int p) {
+        if (p < pos || p > limit) {
+            throw new IllegalArgumentException("position " + p + " outside " + pos + ".." + limit);
+        }
+        pos = p;
     }
 
     public TdsMessageWriter writeByte(int v) throws IOException {
-        if (pos == buf.length) {
-            flushPacket(false);
+        if (pos == limit) {
+            flushPacket();
         }
         buf[pos++] = (byte) v;
         return this;
@@ -43,11 +104,11 @@ public final class TdsMessageWriter {
 
     /** Writes the {@code n} low bytes of {@code v}, little-endian. */
     public TdsMessageWriter writeLE(long v, int n) throws IOException {
-        if (buf.length - pos >= 8) {
+        if (limit - pos >= 8) {
             // Room for a whole long: one 8-byte store, of which the next writes overwrite what is beyond n.
             LONG_LE.set(buf, pos, v);
             pos += n;
-        } else if (buf.length - pos >= n) {
+        } else if (limit - pos >= n) {
             for (int i = 0; i < n; i++) {
                 buf[pos++] = (byte) (v >>> (8 * i));
             }
@@ -73,10 +134,10 @@ public final class TdsMessageWriter {
 
     public TdsMessageWriter writeBytes(byte[] b, int off, int len) throws IOException {
         while (len > 0) {
-            if (pos == buf.length) {
-                flushPacket(false);
+            if (pos == limit) {
+                flushPacket();
             }
-            int n = Math.min(len, buf.length - pos);
+            int n = Math.min(len, limit - pos);
             System.arraycopy(b, off, buf, pos, n);
             pos += n;
             off += n;
@@ -96,10 +157,10 @@ public final class TdsMessageWriter {
     public TdsMessageWriter writeAsciiAsUtf16le(byte[] ascii, int off, int n) throws IOException {
         int end = off + n;
         while (off < end) {
-            if (pos == buf.length) {
-                flushPacket(false);
+            if (pos == limit) {
+                flushPacket();
             }
-            int room = (buf.length - pos) >> 1;
+            int room = (limit - pos) >> 1;
             if (room == 0) {
                 // one byte left in the packet: the character straddles two packets
                 writeByte(ascii[off++]);
@@ -136,7 +197,8 @@ public final class TdsMessageWriter {
 
     /** Sends the last packet with END_OF_MESSAGE and flushes the stream. */
     public void end() throws IOException {
-        flushPacket(true);
+        PacketStatus.writeHeader(buf, start, type, true, pos - start, packetId);
+        out.write(buf, 0, pos);
         out.flush();
     }
 }

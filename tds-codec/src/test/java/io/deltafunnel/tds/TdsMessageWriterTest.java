@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** The streaming message writer's bulk helpers against its plain byte-by-byte writes, across packet boundaries. */
 class TdsMessageWriterTest {
@@ -29,6 +31,57 @@ class TdsMessageWriterTest {
         }
     }
 
+    @Test
+    void severalPacketsPerWriteSendTheSameBytesInFewerWrites() throws Exception {
+        String text = ASCII.repeat(3);
+        byte[] ascii = text.getBytes(StandardCharsets.US_ASCII);
+        for (int packet : new int[] {16, 17, 512}) {
+            Body body = w -> {
+                for (int i = 0; i < 40; i++) {
+                    w.writeLE(0x0102030405060708L * i, 1 + i % 8).writeAsciiAsUtf16le(ascii, 0, i * 3 % ascii.length);
+                }
+            };
+            byte[] one = write(packet, 3, 1, body);
+            for (int perWrite : new int[] {2, 3, 7}) {
+                CountingStream out = new CountingStream();
+                byte[] many = write(out, packet, 3, perWrite, body);
+                assertArrayEquals(one, many, "packet " + packet + ", " + perWrite + " per write");
+                int packets = (one.length + packet - 1) / packet;
+                assertEquals((packets + perWrite - 1) / perWrite, out.writes,
+                        "packet " + packet + ", " + perWrite + " per write: one write per " + perWrite + " packets");
+            }
+        }
+    }
+
+    @Test
+    void directWritesIntoTheBufferStayInsideThePacket() throws Exception {
+        byte[] expected = write(32, 5, 1, w -> w.writeInt(0x11223344).writeShort(0x5566));
+        byte[] actual = write(32, 5, 2, w -> {
+            assertEquals(32 - TdsMessageWriter.HEADER - 5, w.room());
+            int p = w.position();
+            byte[] b = w.buffer();
+            b[p] = 0x44;
+            b[p + 1] = 0x33;
+            b[p + 2] = 0x22;
+            b[p + 3] = 0x11;
+            w.position(p + 4);
+            w.writeShort(0x5566);
+            assertThrows(IllegalArgumentException.class, () -> w.position(w.position() + w.room() + 1));
+            assertThrows(IllegalArgumentException.class, () -> w.position(w.position() - 1));
+        });
+        assertArrayEquals(expected, actual);
+    }
+
+    private static final class CountingStream extends ByteArrayOutputStream {
+        int writes;
+
+        @Override
+        public synchronized void write(byte[] b, int off, int len) {
+            writes++;
+            super.write(b, off, len);
+        }
+    }
+
     @FunctionalInterface
     private interface Body {
         void write(TdsMessageWriter w) throws Exception;
@@ -36,8 +89,16 @@ class TdsMessageWriterTest {
 
     /** The whole message (headers included): {@code lead} bytes, the body, then a trailing marker byte. */
     private static byte[] write(int packetSize, int lead, Body body) throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        TdsMessageWriter w = new TdsMessageWriter(out, PacketType.BULK_LOAD, packetSize);
+        return write(packetSize, lead, 1, body);
+    }
+
+    private static byte[] write(int packetSize, int lead, int perWrite, Body body) throws Exception {
+        return write(new ByteArrayOutputStream(), packetSize, lead, perWrite, body);
+    }
+
+    private static byte[] write(ByteArrayOutputStream out, int packetSize, int lead, int perWrite, Body body)
+            throws Exception {
+        TdsMessageWriter w = new TdsMessageWriter(out, PacketType.BULK_LOAD, packetSize, perWrite);
         for (int i = 0; i < lead; i++) {
             w.writeByte(0x40 + i);
         }

@@ -73,10 +73,10 @@ final class DirectEncoders {
 
     /** One column's TYPE_INFO and values. */
     abstract static class Encoder {
-        private final FieldVector nulls;
-        private final NullMarker nullMarker;
+        final FieldVector nulls;
+        final NullMarker nullMarker;
         /** False when the batch's vector has no nulls: the per-value validity check is skipped. */
-        private final boolean mayBeNull;
+        final boolean mayBeNull;
 
         Encoder(FieldVector nulls, NullMarker nullMarker) {
             this.nulls = nulls;
@@ -100,6 +100,88 @@ final class DirectEncoders {
                 write(w, row);
             }
         }
+    }
+
+    /**
+     * An encoder whose every value (length prefix included, NULL too) fits in {@link #reserve()} bytes: it writes
+     * straight into a byte array ({@link #put}) with no bounds check per field. {@link DirectBulkWriter} writes a whole
+     * row that way when every column is bounded and the packet has room for the sum; otherwise each value goes through
+     * {@link #write}: straight into the packet when it has room for the value, else through a scratch array.
+     */
+    abstract static class Bounded extends Encoder {
+        private final int reserve;
+        private final byte[] scratch;
+
+        /**
+         * @param reserve the most bytes {@link #put} writes at and beyond its position (8-byte stores may write past
+         *                the value's end; the next value overwrites them), at least the NULL marker's length
+         */
+        Bounded(FieldVector nulls, NullMarker nullMarker, int reserve) {
+            super(nulls, nullMarker);
+            this.reserve = Math.max(reserve, 8);
+            this.scratch = new byte[this.reserve];
+        }
+
+        /** The room {@link #putValue} needs. */
+        final int reserve() {
+            return reserve;
+        }
+
+        /**
+         * Writes the non-null value at {@code row} (length prefix included) into {@code b} at {@code p}, which has
+         * {@link #reserve()} bytes of room; returns the position after the value.
+         */
+        abstract int put(byte[] b, int p, int row);
+
+        /** {@link #put}, or the NULL marker when the row is NULL. */
+        final int putValue(byte[] b, int p, int row) {
+            if (mayBeNull && nulls.isNull(row)) {
+                return switch (nullMarker) {
+                    case BYTE -> {
+                        b[p] = 0;
+                        yield p + 1;
+                    }
+                    case USHORT -> {
+                        b[p] = (byte) 0xFF;
+                        b[p + 1] = (byte) 0xFF;
+                        yield p + 2;
+                    }
+                    default -> {
+                        LE.set(b, p, -1L);
+                        yield p + 8;
+                    }
+                };
+            }
+            return put(b, p, row);
+        }
+
+        @Override
+        final void write(TdsMessageWriter w, int row) throws IOException {
+            if (w.room() >= reserve) {
+                w.position(put(w.buffer(), w.position(), row));
+            } else {
+                w.writeBytes(scratch, 0, put(scratch, 0, row));
+            }
+        }
+    }
+
+    /** Little-endian long stores into byte arrays, for {@link Bounded#put}. */
+    static final java.lang.invoke.VarHandle LE = java.lang.invoke.MethodHandles
+            .byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    /**
+     * The bytes a ROW token takes at most when every encoder is {@link Bounded} (the token byte and each column's
+     * {@link Bounded#reserve()}), else -1.
+     */
+    static int rowReserve(Encoder[] encoders) {
+        int sum = 1;
+        for (Encoder e : encoders) {
+            if (!(e instanceof Bounded b)) {
+                return -1;
+            }
+            sum += b.reserve();
+        }
+        return sum;
     }
 
     /** The encoder for {@code column} over {@code vector} (the batch's vector of that column). */

@@ -83,6 +83,9 @@ public final class DirectTdsConnection implements AutoCloseable {
         return new DirectOptions();
     }
 
+    /** The size of the output stream's buffer (and the least a BULK_LOAD writer hands it at a time). */
+    private static final int STREAM_BUFFER = 65536;
+
     private final Socket socket;
     /** The open transaction's descriptor from the server's ENVCHANGE; zeros outside a transaction. */
     private final byte[] transaction = new byte[8];
@@ -154,7 +157,7 @@ public final class DirectTdsConnection implements AutoCloseable {
             socket.setTcpNoDelay(true);
             socket.setSoTimeout(o.loginTimeoutMillis);
             c.in = new BufferedInputStream(socket.getInputStream(), 65536);
-            c.out = new BufferedOutputStream(socket.getOutputStream(), 65536);
+            c.out = new BufferedOutputStream(socket.getOutputStream(), STREAM_BUFFER);
             if (o.encryption == Encryption.STRICT) {
                 c.startStrictTls(ssl, certHost);
             }
@@ -235,7 +238,7 @@ public final class DirectTdsConnection implements AutoCloseable {
                             + PreloginOptions.ALPN_TDS_8_0, null);
         }
         in = new BufferedInputStream(ssl.getInputStream(), 65536);
-        out = new BufferedOutputStream(ssl.getOutputStream(), 65536);
+        out = new BufferedOutputStream(ssl.getOutputStream(), STREAM_BUFFER);
         tlsProtocol = ssl.getSession().getProtocol();
         encrypted = true;
     }
@@ -326,7 +329,7 @@ public final class DirectTdsConnection implements AutoCloseable {
         };
         TlsStreams tls = PreloginTls.handshake(engine, carrier, in, out);
         in = new BufferedInputStream(tls.input(), 65536);
-        out = new BufferedOutputStream(tls.output(), 65536);
+        out = new BufferedOutputStream(tls.output(), STREAM_BUFFER);
         encrypted = true;
     }
 
@@ -411,9 +414,14 @@ public final class DirectTdsConnection implements AutoCloseable {
         return false;
     }
 
-    /** Starts a BULK_LOAD message; the caller writes COLMETADATA, ROW tokens and DONE, then calls {@code end()}. */
+    /**
+     * Starts a BULK_LOAD message; the caller writes COLMETADATA, ROW tokens and DONE, then calls {@code end()}. The
+     * writer hands the stream at least {@value #STREAM_BUFFER} bytes of whole packets at a time, so that the stream's
+     * buffer passes them on without copying them.
+     */
     TdsMessageWriter beginBulkLoad() {
-        return new TdsMessageWriter(out, PacketType.BULK_LOAD, packetSize);
+        int packets = (STREAM_BUFFER + packetSize - 1) / packetSize;
+        return new TdsMessageWriter(out, PacketType.BULK_LOAD, packetSize, packets);
     }
 
     /** Reads a reply message; throws the first ERROR token's {@link DirectTdsException}; returns the row count. */

@@ -1,5 +1,6 @@
 package io.deltafunnel.mssql.direct;
 
+import static io.deltafunnel.mssql.direct.DirectEncoders.LE;
 import static io.deltafunnel.mssql.direct.DirectEncoders.decimalLongs;
 import static io.deltafunnel.mssql.direct.DirectEncoders.longs;
 import static io.deltafunnel.mssql.direct.DirectEncoders.rawAddress;
@@ -14,6 +15,7 @@ import io.deltafunnel.arrow.read.ColumnReader;
 import io.deltafunnel.arrow.read.ValueKind;
 import io.deltafunnel.mssql.bind.BoundColumn;
 import io.deltafunnel.mssql.bind.TargetColumn;
+import io.deltafunnel.mssql.direct.DirectEncoders.Bounded;
 import io.deltafunnel.mssql.direct.DirectEncoders.Encoder;
 import io.deltafunnel.mssql.direct.DirectEncoders.LongSource;
 import io.deltafunnel.mssql.direct.DirectEncoders.NullMarker;
@@ -50,15 +52,17 @@ final class NumericEncoders {
         if (src == null) {
             return null;
         }
-        return new Encoder(v, NullMarker.BYTE) {
+        return new Bounded(v, NullMarker.BYTE, 9) {
             @Override
             void typeInfo(TdsMessageWriter w) throws IOException {
                 w.writeByte(TypeId.INTN).writeByte(width);
             }
 
             @Override
-            void write(TdsMessageWriter w, int row) throws IOException {
-                w.writeByte(width).writeLE(src.get(row), width);
+            int put(byte[] b, int p, int row) {
+                b[p] = (byte) width;
+                LE.set(b, p + 1, src.get(row));
+                return p + 1 + width;
             }
         };
     }
@@ -68,15 +72,17 @@ final class NumericEncoders {
         if (src == null) {
             return null;
         }
-        return new Encoder(v, NullMarker.BYTE) {
+        return new Bounded(v, NullMarker.BYTE, 2) {
             @Override
             void typeInfo(TdsMessageWriter w) throws IOException {
                 w.writeByte(TypeId.BITN).writeByte(1);
             }
 
             @Override
-            void write(TdsMessageWriter w, int row) throws IOException {
-                w.writeByte(1).writeByte(src.get(row) != 0 ? 1 : 0);
+            int put(byte[] b, int p, int row) {
+                b[p] = 1;
+                b[p + 1] = (byte) (src.get(row) != 0 ? 1 : 0);
+                return p + 2;
             }
         };
     }
@@ -102,15 +108,17 @@ final class NumericEncoders {
         } else {
             return null;
         }
-        return new Encoder(v, NullMarker.BYTE) {
+        return new Bounded(v, NullMarker.BYTE, 9) {
             @Override
             void typeInfo(TdsMessageWriter w) throws IOException {
                 w.writeByte(TypeId.FLTN).writeByte(width);
             }
 
             @Override
-            void write(TdsMessageWriter w, int row) throws IOException {
-                w.writeByte(width).writeLE(bits.get(row), width);
+            int put(byte[] b, int p, int row) {
+                b[p] = (byte) width;
+                LE.set(b, p + 1, bits.get(row));
+                return p + 1 + width;
             }
         };
     }
@@ -147,9 +155,8 @@ final class NumericEncoders {
         } else {
             return null;
         }
-        return new Encoder(v, NullMarker.BYTE) {
+        return new Bounded(v, NullMarker.BYTE, Math.max(10, 1 + len)) {
             private final Int128 value = new Int128();
-            private final byte[] wire = new byte[17];
 
             @Override
             void typeInfo(TdsMessageWriter w) throws IOException {
@@ -158,15 +165,17 @@ final class NumericEncoders {
             }
 
             @Override
-            void write(TdsMessageWriter w, int row) throws IOException {
+            int put(byte[] b, int p, int row) {
                 src.load(row, value);
+                b[p] = (byte) len;
                 if (len <= 9) {
                     // precision <= 19: the magnitude fits the low 64 bits; sign byte (1 = positive), magnitude LE
                     boolean negative = value.hi < 0;
-                    w.writeByte(len).writeByte(negative ? 0 : 1).writeLE(negative ? -value.lo : value.lo, len - 1);
-                } else {
-                    w.writeByte(len).writeBytes(wire, 0, DecimalCodec.encode(value.lo, value.hi, len, wire, 0));
+                    b[p + 1] = (byte) (negative ? 0 : 1);
+                    LE.set(b, p + 2, negative ? -value.lo : value.lo);
+                    return p + 1 + len;
                 }
+                return p + 1 + DecimalCodec.encode(value.lo, value.hi, len, b, p + 1);
             }
         };
     }

@@ -1,5 +1,6 @@
 package io.deltafunnel.mssql.direct;
 
+import static io.deltafunnel.mssql.direct.DirectEncoders.LE;
 import static io.deltafunnel.mssql.direct.DirectEncoders.rawAddress;
 
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.time.zone.ZoneRules;
 import java.util.Objects;
 
 import io.deltafunnel.arrow.read.ValueKind;
+import io.deltafunnel.mssql.direct.DirectEncoders.Bounded;
 import io.deltafunnel.mssql.direct.DirectEncoders.Encoder;
 import io.deltafunnel.mssql.direct.DirectEncoders.LongSource;
 import io.deltafunnel.mssql.direct.DirectEncoders.NullMarker;
@@ -115,15 +117,17 @@ final class TemporalEncoders {
         if (days == null) {
             return null;
         }
-        return new Encoder(v, NullMarker.BYTE) {
+        return new Bounded(v, NullMarker.BYTE, 9) {
             @Override
             void typeInfo(TdsMessageWriter w) throws IOException {
                 w.writeByte(TypeId.DATEN);
             }
 
             @Override
-            void write(TdsMessageWriter w, int row) throws IOException {
-                w.writeByte(3).writeLE(TemporalCodec.dateDays(days.get(row)), 3);
+            int put(byte[] b, int p, int row) {
+                b[p] = 3;
+                LE.set(b, p + 1, TemporalCodec.dateDays(days.get(row)));
+                return p + 4;
             }
         };
     }
@@ -152,16 +156,18 @@ final class TemporalEncoders {
         int timeLength = TemporalCodec.timeLength(scale);
         if (kind == ValueKind.DATE) {
             LongSource days = epochDays(v);
-            return days == null ? null : new Encoder(v, NullMarker.BYTE) {
+            return days == null ? null : new Bounded(v, NullMarker.BYTE, 1 + timeLength + 8) {
                 @Override
                 void typeInfo(TdsMessageWriter w) throws IOException {
                     w.writeByte(TypeId.DATETIME2N).writeByte(scale);
                 }
 
                 @Override
-                void write(TdsMessageWriter w, int row) throws IOException {
-                    w.writeByte(timeLength + 3).writeLE(0, timeLength)
-                            .writeLE(TemporalCodec.dateDays(days.get(row)), 3);
+                int put(byte[] b, int p, int row) {
+                    b[p] = (byte) (timeLength + 3);
+                    LE.set(b, p + 1, 0L);
+                    LE.set(b, p + 1 + timeLength, TemporalCodec.dateDays(days.get(row)));
+                    return p + 1 + timeLength + 3;
                 }
             };
         }
@@ -169,17 +175,19 @@ final class TemporalEncoders {
         if (ts == null) {
             return null;
         }
-        return new Encoder(v, NullMarker.BYTE) {
+        return new Bounded(v, NullMarker.BYTE, 1 + timeLength + 8) {
             @Override
             void typeInfo(TdsMessageWriter w) throws IOException {
                 w.writeByte(TypeId.DATETIME2N).writeByte(scale);
             }
 
             @Override
-            void write(TdsMessageWriter w, int row) throws IOException {
+            int put(byte[] b, int p, int row) {
                 long raw = ts.raw(row);
-                w.writeByte(timeLength + 3).writeLE(TemporalCodec.timeUnits(ts.nanoOfDay(raw), scale), timeLength)
-                        .writeLE(TemporalCodec.dateDays(ts.epochDay(raw)), 3);
+                b[p] = (byte) (timeLength + 3);
+                LE.set(b, p + 1, TemporalCodec.timeUnits(ts.nanoOfDay(raw), scale));
+                LE.set(b, p + 1 + timeLength, TemporalCodec.dateDays(ts.epochDay(raw)));
+                return p + 1 + timeLength + 3;
             }
         };
     }

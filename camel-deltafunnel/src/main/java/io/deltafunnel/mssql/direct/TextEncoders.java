@@ -8,12 +8,14 @@ import java.nio.charset.Charset;
 import java.nio.charset.CharsetEncoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 
 import io.deltafunnel.arrow.read.ColumnReader;
 import io.deltafunnel.arrow.read.ValueKind;
 import io.deltafunnel.mssql.bind.BoundColumn;
 import io.deltafunnel.mssql.bind.SqlType;
 import io.deltafunnel.mssql.bind.TargetColumn;
+import io.deltafunnel.mssql.direct.DirectEncoders.Bounded;
 import io.deltafunnel.mssql.direct.DirectEncoders.Encoder;
 import io.deltafunnel.mssql.direct.DirectEncoders.NullMarker;
 import io.deltafunnel.tds.Collation;
@@ -22,7 +24,9 @@ import io.deltafunnel.tds.TypeId;
 
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.FixedSizeBinaryVector;
+import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VariableWidthFieldVector;
 import org.apache.arrow.vector.util.ReusableByteArray;
 
@@ -86,6 +90,12 @@ final class TextEncoders {
             collation = Collation.SQL_LATIN1_GENERAL_CP1_CI_AS;
         }
         byte[] collationBytes = collation.bytes();
+        if (unicode && !plp && kind == ValueKind.STRING && v instanceof VarCharVector utf8) {
+            Encoder fast = utf16(utf8, typeId, maxBytes, collationBytes, column.sourceName());
+            if (fast != null) {
+                return fast;
+            }
+        }
         Charset charset = collation.charset();
         boolean utf8Collation = collation.isUtf8();
         String columnName = column.sourceName();
@@ -150,6 +160,130 @@ final class TextEncoders {
                 }
             }
         };
+    }
+
+    /**
+     * nvarchar(n)/nchar(n) from a Utf8 vector, the common text column: each value is read at the vector's buffer
+     * addresses (no copy out of Arrow) and, when it is ASCII, widened to UTF-16LE straight into the packet together
+     * with its length, checking and widening in one pass of 8 bytes at a time; non-ASCII text is transcoded through a
+     * copy. Null when the offsets buffer is smaller than the value count says (then the general encoder reads
+     * through Arrow's checks).
+     */
+    private static Encoder utf16(VarCharVector v, int typeId, int maxBytes, byte[] collationBytes, String column) {
+        ArrowBuf offsets = v.getOffsetBuffer();
+        if (offsets == null || v.getDataBuffer() == null || offsets.capacity() < 4L * (v.getValueCount() + 1)) {
+            return null;
+        }
+        return new Utf8ToUtf16(v, typeId, maxBytes, collationBytes, column);
+    }
+
+    /** The encoder of {@link #utf16}: at most {@code maxBytes} bytes of UTF-16LE (n characters) per value. */
+    static final class Utf8ToUtf16 extends Bounded {
+        private final int typeId;
+        private final int maxBytes;
+        private final byte[] collationBytes;
+        private final String column;
+        private final int count;
+        private final long offsets;
+        private final long data;
+        private final long dataCapacity;
+        private byte[] in = new byte[128];
+        private byte[] out = new byte[256];
+
+        private Utf8ToUtf16(VarCharVector v, int typeId, int maxBytes, byte[] collationBytes, String column) {
+            // + 8: the last 8-byte step of widenAscii may store up to 6 bytes beyond the value
+            super(v, NullMarker.USHORT, 2 + maxBytes + 8);
+            this.typeId = typeId;
+            this.maxBytes = maxBytes;
+            this.collationBytes = collationBytes;
+            this.column = column;
+            this.count = v.getValueCount();
+            this.offsets = v.getOffsetBuffer().memoryAddress();
+            this.data = v.getDataBuffer().memoryAddress();
+            this.dataCapacity = v.getDataBuffer().capacity();
+        }
+
+        @Override
+        void typeInfo(TdsMessageWriter w) throws IOException {
+            w.writeByte(typeId).writeShort(maxBytes).writeBytes(collationBytes);
+        }
+
+        @Override
+        int put(byte[] b, int p, int row) {
+            long o = offsets + 4L * Objects.checkIndex(row, count);
+            int start = MemoryUtil.getInt(o);
+            int n = MemoryUtil.getInt(o + 4) - start;
+            if (start < 0 || n < 0 || start + (long) n > dataCapacity) {
+                throw new IllegalStateException("column '" + column + "', row " + row + ": Utf8 offsets " + start
+                        + " and " + (start + n) + " lie outside the data buffer of " + dataCapacity + " bytes");
+            }
+            if (2 * n <= maxBytes && widenAscii(data + start, n, b, p, start + n + 8L <= dataCapacity)) {
+                return p + 2 + 2 * n;
+            }
+            // non-ASCII (or longer in UTF-8 than the column in UTF-16): transcode through the arrays
+            if (in.length < n) {
+                in = new byte[Math.max(n, 2 * in.length)];
+            }
+            MemoryUtil.copyFromMemory(data + start, in, 0, n);
+            if (out.length < 2 * n) {
+                out = new byte[Math.max(2 * n, 2 * out.length)];
+            }
+            int bytes = utf8ToUtf16le(in, n, out);
+            if (bytes > maxBytes) {
+                // the producer's check refuses such a value before anything is sent
+                throw new IllegalStateException("column '" + column + "', row " + row + ": " + bytes / 2
+                        + " UTF-16 code units do not fit the column's " + maxBytes / 2);
+            }
+            b[p] = (byte) bytes;
+            b[p + 1] = (byte) (bytes >>> 8);
+            System.arraycopy(out, 0, b, p + 2, bytes);
+            return p + 2 + bytes;
+        }
+    }
+
+    /**
+     * Writes the USHORT length {@code 2 n} and the {@code n} bytes at native address {@code at} widened to UTF-16LE
+     * into {@code b} at {@code p} (which has room for {@code 2 + 2 n + 8} bytes: the last step may store up to 6
+     * bytes beyond the value); returns whether every byte was ASCII. When one was not, what was written is garbage
+     * beyond the caller's position and must not be committed. With {@code overread}, the 8 bytes after the value
+     * are readable memory: the last 1..7 bytes are read as one long and the bytes beyond the value masked off.
+     */
+    static boolean widenAscii(long at, int n, byte[] b, int p, boolean overread) {
+        b[p] = (byte) (2 * n);
+        b[p + 1] = (byte) ((2 * n) >>> 8);
+        int q = p + 2;
+        long seen = 0;
+        int i = 0;
+        for (; i + 8 <= n; i += 8, q += 16) {
+            long x = MemoryUtil.getLong(at + i);
+            seen |= x;
+            LONGS.set(b, q, widen(x));
+            LONGS.set(b, q + 8, widen(x >>> 32));
+        }
+        int rest = n - i;
+        if (overread && rest > 0) {
+            long x = MemoryUtil.getLong(at + i) & (-1L >>> (64 - 8 * rest));
+            seen |= x;
+            LONGS.set(b, q, widen(x));
+            if (rest > 4) {
+                LONGS.set(b, q + 8, widen(x >>> 32));
+            }
+            return (seen & 0x8080_8080_8080_8080L) == 0;
+        }
+        for (; i < n; i++, q += 2) {
+            byte c = MemoryUtil.getByte(at + i);
+            seen |= c; // a byte >= 0x80 is negative: its sign extension sets bit 7 too
+            b[q] = c;
+            b[q + 1] = 0;
+        }
+        return (seen & 0x8080_8080_8080_8080L) == 0;
+    }
+
+    /** The low 4 bytes b0..b3 of {@code x} as the little-endian long b0 0 b1 0 b2 0 b3 0. */
+    private static long widen(long x) {
+        long y = x & 0xFFFF_FFFFL;
+        y = (y | y << 16) & 0x0000_FFFF_0000_FFFFL;
+        return (y | y << 8) & 0x00FF_00FF_00FF_00FFL;
     }
 
     /**

@@ -1,0 +1,182 @@
+package io.deltafunnel.benchmark;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import io.deltafunnel.mssql.TableName;
+import io.deltafunnel.mssql.bind.TargetColumn;
+import io.deltafunnel.mssql.direct.DirectBulkWriter;
+import io.deltafunnel.mssql.direct.DirectTdsConnection;
+import io.deltafunnel.mssql.direct.DirectUrl;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * The direct writer's own CPU per row on LINEITEM, without DuckDB or Camel: one Arrow batch of TPC-H-like values
+ * (built in Java, {@link Shape#LINEITEM}'s types), written again and again with {@link DirectBulkWriter} (validation
+ * included) into the emulator's jar in sink mode as a separate process. CPU = the writing thread's CPU time
+ * ({@link ThreadMXBean#getCurrentThreadCpuTime}, user + kernel, and the user part alone) ÷ rows. Less sensitive to a
+ * loaded machine than {@code cpu.sh}: only this thread's time counts. See benchmark/README.md.
+ *
+ * <pre>
+ * java -cp ... io.deltafunnel.benchmark.EncodeCpu [batches per round, 60] [rounds, 7] [rows per batch, 65536]
+ * </pre>
+ */
+public final class EncodeCpu {
+
+    private EncodeCpu() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int batches = args.length > 0 ? Integer.parseInt(args[0]) : 60;
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 7;
+        int rows = args.length > 2 ? Integer.parseInt(args[2]) : 65_536;
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        Path jar = EmulatorProcess.findJar();
+        try (EmulatorProcess emulator = EmulatorProcess.start(jar, "sink");
+                BufferAllocator allocator = new RootAllocator();
+                VectorSchemaRoot root = lineitem(allocator, rows)) {
+            try (Connection c = BenchSupport.sqlServer(emulator.url()); Statement st = c.createStatement()) {
+                st.execute(Shape.LINEITEM.createTableSql("encode_lineitem"));
+            }
+            TableName table = TableName.parse("dbo.encode_lineitem");
+            List<TargetColumn> targets = targets();
+            try (DirectTdsConnection connection = DirectTdsConnection.open(
+                    DirectUrl.parse(emulator.url(), "sa", BenchSupport.PASSWORD))) {
+                DirectBulkWriter writer = new DirectBulkWriter(connection).tableLock(true);
+                System.out.printf("EncodeCpu: LINEITEM, %,d rows per batch, %d batches per round, %d rounds, packet"
+                        + " size %d, load average %s%n", rows, batches, rounds, connection.packetSize(),
+                        java.nio.file.Files.readString(Path.of("/proc/loadavg")).trim());
+                for (int i = 0; i < batches; i++) { // warm-up
+                    writer.write(table, root, targets);
+                }
+                long[] total = new long[rounds];
+                long[] user = new long[rounds];
+                for (int r = 0; r < rounds; r++) {
+                    long cpu0 = threads.getCurrentThreadCpuTime();
+                    long user0 = threads.getCurrentThreadUserTime();
+                    long written = 0;
+                    for (int i = 0; i < batches; i++) {
+                        written += writer.write(table, root, targets);
+                    }
+                    if (written != (long) rows * batches) {
+                        throw new IllegalStateException("the server counted " + written + " rows");
+                    }
+                    total[r] = (threads.getCurrentThreadCpuTime() - cpu0) / ((long) rows * batches);
+                    user[r] = (threads.getCurrentThreadUserTime() - user0) / ((long) rows * batches);
+                    System.out.printf("  round %d: thread CPU %d ns/row (user %d, kernel %d)%n", r + 1, total[r],
+                            user[r], total[r] - user[r]);
+                }
+                System.out.printf("median: thread CPU %d ns/row, user %d ns/row; load average %s%n", median(total),
+                        median(user), java.nio.file.Files.readString(Path.of("/proc/loadavg")).trim());
+            }
+        }
+    }
+
+    private static long median(long[] v) {
+        long[] s = v.clone();
+        Arrays.sort(s);
+        return s[s.length / 2];
+    }
+
+    private static List<TargetColumn> targets() {
+        List<TargetColumn> t = new ArrayList<>();
+        int ordinal = 1;
+        for (Shape.Column c : Shape.LINEITEM.columns()) {
+            String type = c.sqlServerType().replace(" NOT NULL", "");
+            String name = type.replaceAll("\\(.*", "");
+            Integer max = null;
+            Integer precision = null;
+            Integer scale = null;
+            String collation = null;
+            if (name.equals("nvarchar")) {
+                max = Integer.parseInt(type.replaceAll(".*\\((\\d+)\\)", "$1"));
+                collation = "SQL_Latin1_General_CP1_CI_AS";
+            } else if (name.equals("decimal")) {
+                precision = 15;
+                scale = 2;
+            } else if (name.equals("bigint")) {
+                precision = 19;
+                scale = 0;
+            } else if (name.equals("int")) {
+                precision = 10;
+                scale = 0;
+            }
+            t.add(new TargetColumn(c.name(), name, max, precision, scale, null, false, ordinal++, collation,
+                    false));
+        }
+        return t;
+    }
+
+    private static final String[] FLAGS = {"R", "A", "N"};
+    private static final String[] STATUS = {"O", "F"};
+    private static final String[] INSTRUCT = {"DELIVER IN PERSON", "COLLECT COD", "NONE", "TAKE BACK RETURN"};
+    private static final String[] MODES = {"REG AIR", "AIR", "RAIL", "SHIP", "TRUCK", "MAIL", "FOB"};
+    private static final String COMMENT = "carefully final deposits detect slyly regular requests. furiously ironic "
+            + "pinto beans haggle quickly along the express accounts; blithely even theodolites sleep above the "
+            + "pending foxes. quickly bold packages wake";
+
+    /** One batch with {@link Shape#LINEITEM}'s columns and value distributions (a fixed pseudo-random sequence). */
+    static VectorSchemaRoot lineitem(BufferAllocator a, int rows) {
+        List<FieldVector> v = new ArrayList<>();
+        for (Shape.Column c : Shape.LINEITEM.columns()) {
+            String n = c.name();
+            v.add(switch (c.duckType()) {
+                case "BIGINT" -> new BigIntVector(n, a);
+                case "INTEGER" -> new IntVector(n, a);
+                case "DECIMAL(15,2)" -> new DecimalVector(n, a, 15, 2);
+                case "DATE" -> new DateDayVector(n, a);
+                default -> new VarCharVector(n, a);
+            });
+        }
+        java.util.SplittableRandom random = new java.util.SplittableRandom(29);
+        for (FieldVector f : v) {
+            f.setInitialCapacity(rows);
+            f.allocateNew();
+        }
+        for (int i = 0; i < rows; i++) {
+            ((BigIntVector) v.get(0)).set(i, i / 4 + 1);
+            ((BigIntVector) v.get(1)).set(i, random.nextInt(200_000) + 1);
+            ((BigIntVector) v.get(2)).set(i, random.nextInt(10_000) + 1);
+            ((IntVector) v.get(3)).set(i, i % 4 + 1);
+            ((DecimalVector) v.get(4)).set(i, BigDecimal.valueOf((random.nextInt(50) + 1) * 100L, 2));
+            ((DecimalVector) v.get(5)).set(i, BigDecimal.valueOf(random.nextInt(10_490_000) + 90_100, 2));
+            ((DecimalVector) v.get(6)).set(i, BigDecimal.valueOf(random.nextInt(11), 2));
+            ((DecimalVector) v.get(7)).set(i, BigDecimal.valueOf(random.nextInt(9), 2));
+            text(v.get(8), i, FLAGS[random.nextInt(3)]);
+            text(v.get(9), i, STATUS[random.nextInt(2)]);
+            int ship = 8036 + random.nextInt(2526); // 1992-01-02 + n
+            ((DateDayVector) v.get(10)).set(i, ship);
+            ((DateDayVector) v.get(11)).set(i, 8065 + random.nextInt(2466));
+            ((DateDayVector) v.get(12)).set(i, ship + random.nextInt(30) + 1);
+            text(v.get(13), i, INSTRUCT[random.nextInt(4)]);
+            text(v.get(14), i, MODES[random.nextInt(7)]);
+            int from = random.nextInt(160);
+            text(v.get(15), i, COMMENT.substring(from, Math.min(COMMENT.length(), from + 10 + random.nextInt(34)))
+                    .stripTrailing());
+        }
+        VectorSchemaRoot root = new VectorSchemaRoot(v);
+        root.setRowCount(rows);
+        return root;
+    }
+
+    private static void text(FieldVector v, int row, String s) {
+        ((VarCharVector) v).setSafe(row, s.getBytes(StandardCharsets.UTF_8));
+    }
+}
