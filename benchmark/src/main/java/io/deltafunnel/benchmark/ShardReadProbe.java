@@ -37,7 +37,8 @@ import org.apache.arrow.memory.RootAllocator;
  * <li>{@code conc}: N shards at the same time, one thread and one DuckDB instance each (N shard routes in one JVM);</li>
  * <li>{@code shared}: N shards at the same time on connections of one DuckDB instance, new for the mode;</li>
  * <li>{@code p-one}, {@code p-seq}, {@code p-conc}: as {@code one}, {@code seq}, {@code conc}, on connections of one
- * long-lived DuckDB instance opened once for the probe (one instance per JVM).</li>
+ * long-lived DuckDB instance opened once for the probe (one instance per JVM);</li>
+ * <li>{@code open}: N fresh instances opened, the view registered and closed, nothing read (figures per table row).</li>
  * </ul>
  *
  * Per mode and round: process CPU per row, its system part and minor faults (/proc/self/stat), and the voluntary and
@@ -157,6 +158,15 @@ public final class ShardReadProbe {
                     } finally {
                         pool.shutdown();
                     }
+                }
+                case "open" -> {
+                    // what a fresh instance costs by itself: N opened, a view registered, closed; no rows read
+                    for (int i = 0; i < shards; i++) {
+                        try (Connection c = connect.get()) {
+                            DeltaViews.register(c, List.of(new DeltaTableSpec("t", table.toString(), null, null)));
+                        }
+                    }
+                    rows = this.rows; // per row of the table, to compare with the reads
                 }
                 default -> throw new IllegalArgumentException("unknown mode " + mode);
             }
