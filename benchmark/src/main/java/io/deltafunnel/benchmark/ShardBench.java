@@ -57,6 +57,7 @@ import org.apache.camel.impl.DefaultCamelContext;
  * benchmark/shards.sh [--rows 1000000] [--shapes LINEITEM,NARROW] [--shards 1,2,4] [--encoders driver,direct]
  *                     [--runs 3] [--warmups 1] [--batch-size 65536] [--files 16] [--work-dir DIR]
  *                     [--emulator-jar JAR] [--duckdb-threads N] [--protocol-check true] [--shared-duckdb true]
+ *                     [--init-sql "SET …;SET …"]
  * </pre>
  */
 public final class ShardBench {
@@ -83,6 +84,8 @@ public final class ShardBench {
     Path workDir;
     Path emulatorJar;
     int duckdbThreads;
+    /** Further DuckDB init SQL of every route ({@code --init-sql}, after {@code SET threads}), for diagnostics. */
+    String initSql = "";
     /**
      * Whether each sharded run must show the protocol's record (load {@code done}, N shard rows {@code done}).
      * {@code --protocol-check false} only measures N parallel streams of a producer that does not run the protocol
@@ -169,6 +172,7 @@ public final class ShardBench {
                 case "--duckdb-threads" -> duckdbThreads = Integer.parseInt(v);
                 case "--protocol-check" -> protocolCheck = Boolean.parseBoolean(v);
                 case "--shared-duckdb" -> sharedDuckDb = Boolean.parseBoolean(v);
+                case "--init-sql" -> initSql = v;
                 default -> throw new IllegalArgumentException("unknown option " + a + " (see the class comment)");
             }
             i++;
@@ -377,8 +381,14 @@ public final class ShardBench {
                 + "&batchSize=" + batchSize + "&repeatCount=1&initialDelay=0&delay=3600000"
                 + (n == 1 ? "" : "&shardCount=" + n + "&shardIndex=" + shard + "&loadId=" + loadId
                         + "&stateDataSource=#shardStateDs&stateTable=" + STATE_TABLE)
-                + (duckdbThreads > 0 ? "&initSql=RAW(SET threads=" + duckdbThreads + ")" : "")
+                + initSqlOption()
                 + (sharedDuckDb ? "" : "&sharedDuckDb=false");
+    }
+
+    /** {@code &initSql=RAW(…)} of {@code --duckdb-threads} and {@code --init-sql}, or nothing. */
+    private String initSqlOption() {
+        String sql = (duckdbThreads > 0 ? "SET threads=" + duckdbThreads + ";" : "") + initSql;
+        return sql.isBlank() ? "" : "&initSql=RAW(" + sql + ")";
     }
 
     /**
