@@ -53,7 +53,8 @@ import org.apache.camel.impl.DefaultCamelContext;
  * <pre>
  * benchmark/shards.sh [--rows 1000000] [--shapes LINEITEM,NARROW] [--shards 1,2,4] [--encoders driver,direct]
  *                     [--runs 3] [--warmups 1] [--batch-size 65536] [--files 16] [--work-dir DIR]
- *                     [--emulator-jar JAR] [--duckdb-threads N] [--protocol-check true]
+ *                     [--emulator-jar JAR] [--duckdb-threads N] [--protocol-check true] [--shared-duckdb true]
+ *                     [--init-sql "SET …;SET …"]
  * </pre>
  */
 public final class ShardBench {
@@ -80,12 +81,19 @@ public final class ShardBench {
     Path workDir;
     Path emulatorJar;
     int duckdbThreads;
+    /** Further DuckDB init SQL of every route ({@code --init-sql}, after {@code SET threads}), for diagnostics. */
+    String initSql = "";
     /**
      * Whether each sharded run must show the protocol's record (load {@code done}, N shard rows {@code done}).
      * {@code --protocol-check false} only measures N parallel streams of a producer that does not run the protocol
      * (issue #17's producer part not merged): the report then says so.
      */
     boolean protocolCheck = true;
+    /**
+     * The consumer's {@code sharedDuckDb} (issue #29): true (its default) takes every in-memory DuckDB connection of a
+     * run's routes from one instance; {@code --shared-duckdb false} starts one per run, plan and check, as before.
+     */
+    boolean sharedDuckDb = true;
 
     /** One configuration's measured runs. */
     record ShardResult(Shape shape, String encoder, int shards, long rows, double[] rowsPerSecond,
@@ -160,6 +168,8 @@ public final class ShardBench {
                 case "--emulator-jar" -> emulatorJar = Path.of(v);
                 case "--duckdb-threads" -> duckdbThreads = Integer.parseInt(v);
                 case "--protocol-check" -> protocolCheck = Boolean.parseBoolean(v);
+                case "--shared-duckdb" -> sharedDuckDb = Boolean.parseBoolean(v);
+                case "--init-sql" -> initSql = v;
                 default -> throw new IllegalArgumentException("unknown option " + a + " (see the class comment)");
             }
             i++;
@@ -178,8 +188,8 @@ public final class ShardBench {
 
     void run() throws Exception {
         System.out.printf("DeltaFunnel sharded loads: shapes %s, %,d rows in %d files, shards %s, encoders %s, batch"
-                + " %,d, %d warm-up + %d measured runs%n", shapes, rows, files, shardCounts, encoders, batchSize,
-                warmups, runs);
+                + " %,d, %d warm-up + %d measured runs, sharedDuckDb=%s%n", shapes, rows, files, shardCounts, encoders,
+                batchSize, warmups, runs, sharedDuckDb);
         System.out.println(BenchSupport.conditions());
         if (shardCounts.stream().anyMatch(n -> n > 1)) {
             requireShardOptions();
@@ -365,7 +375,14 @@ public final class ShardBench {
                 + "&batchSize=" + batchSize + "&repeatCount=1&initialDelay=0&delay=3600000"
                 + (n == 1 ? "" : "&shardCount=" + n + "&shardIndex=" + shard + "&loadId=" + loadId
                         + "&stateDataSource=#shardStateDs&stateTable=" + STATE_TABLE)
-                + (duckdbThreads > 0 ? "&initSql=RAW(SET threads=" + duckdbThreads + ")" : "");
+                + initSqlOption()
+                + (sharedDuckDb ? "" : "&sharedDuckDb=false");
+    }
+
+    /** {@code &initSql=RAW(…)} of {@code --duckdb-threads} and {@code --init-sql}, or nothing. */
+    private String initSqlOption() {
+        String sql = (duckdbThreads > 0 ? "SET threads=" + duckdbThreads + ";" : "") + initSql;
+        return sql.isBlank() ? "" : "&initSql=RAW(" + sql + ")";
     }
 
     /**
@@ -420,7 +437,8 @@ public final class ShardBench {
         out.printf("%n## Sharded loads (%,d rows per load, median of %d runs after %d warm-up; N routes in one loader"
                 + " JVM, emulator in a separate process, --sink)%n%n", rows, runs, warmups);
         out.println("Conditions: " + Runtime.getRuntime().availableProcessors() + " CPUs, load average at the end "
-                + BenchSupport.loadAverage() + ", emulator: " + (emulator == null ? "-" : emulator.launchedAs()));
+                + BenchSupport.loadAverage() + ", sharedDuckDb=" + sharedDuckDb + ", emulator: "
+                + (emulator == null ? "-" : emulator.launchedAs()));
         out.println();
         out.println("| shape | encoder | shards | rows/s (median) | vs 1 shard | largest share | client CPU ns/row"
                 + " | vs 1 shard | of it system | minor faults per 1k rows | emulator CPU ns/row | rows per shard |");

@@ -2,6 +2,7 @@ package io.deltafunnel.camel;
 
 import java.util.Map;
 
+import io.deltafunnel.query.DuckDbInstances;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.camel.Endpoint;
@@ -14,12 +15,14 @@ import org.apache.camel.util.PropertiesHelper;
  * tables) and emits one Apache Arrow batch per exchange.
  *
  * <p>The component owns one Arrow {@link RootAllocator}; each endpoint takes a child allocator from it while
- * started. The component closes the root when it stops.
+ * started. It also owns the shared in-memory DuckDB instances of its endpoints ({@link DuckDbInstances}, option
+ * {@code sharedDuckDb}). The component closes both when it stops, after its endpoints.
  */
 @Component("deltafunnel")
 public class DeltaFunnelComponent extends HealthCheckComponent {
 
     private RootAllocator rootAllocator;
+    private DuckDbInstances duckDbInstances;
 
     @Override
     protected Endpoint createEndpoint(String uri, String remaining, Map<String, Object> parameters) throws Exception {
@@ -52,9 +55,22 @@ public class DeltaFunnelComponent extends HealthCheckComponent {
         return rootAllocator;
     }
 
+    /** The shared in-memory DuckDB instances of this component's endpoints, created on first use. */
+    synchronized DuckDbInstances duckDbInstances() {
+        if (duckDbInstances == null) {
+            duckDbInstances = new DuckDbInstances();
+        }
+        return duckDbInstances;
+    }
+
     @Override
     protected synchronized void doStop() throws Exception {
         super.doStop();
+        if (duckDbInstances != null) {
+            DuckDbInstances closing = duckDbInstances;
+            duckDbInstances = null;
+            closing.close();
+        }
         if (rootAllocator != null) {
             rootAllocator.close();
             rootAllocator = null;

@@ -38,11 +38,14 @@ public class DeltaFunnelConfiguration {
     @Metadata(required = true, supportFileReference = true)
     private String query;
 
-    @UriParam(label = "consumer", description = "The DuckDB database file. By default each run uses a private in-memory database.")
+    @UriParam(label = "consumer", description = "The DuckDB database file. By default the runs use an in-memory database (one"
+                                                + " instance shared by the component's endpoints, see sharedDuckDb).")
     private String database;
 
-    @UriParam(label = "consumer", description = "SQL statements run on each new DuckDB connection before the query,"
-                                                + " separated by semicolons, e.g. SET memory_limit='2GB';SET threads=2.")
+    @UriParam(label = "consumer", description = "SQL statements run on each new DuckDB instance before its first"
+                                                + " query, separated by semicolons, e.g. SET memory_limit='2GB';SET"
+                                                + " threads=2: once for the shared in-memory instance (sharedDuckDb),"
+                                                + " else on each run's new connection.")
     private String initSql;
 
     @UriParam(label = "consumer", defaultValue = "" + DeltaFunnelEndpoint.DEFAULT_BATCH_SIZE,
@@ -58,6 +61,18 @@ public class DeltaFunnelConfiguration {
               description = "Whether DuckDB may download and auto-load extensions. Off by default, so that a missing"
                             + " extension fails fast with a clear message and no network wait.")
     private boolean allowExtensionAutoInstall;
+
+    @UriParam(label = "consumer,advanced", defaultValue = "true",
+              description = "Whether the runs of an in-memory DuckDB (no database) take their connections from one"
+                            + " long-lived DuckDB instance that the component's endpoints with the same initSql and"
+                            + " allowExtensionAutoInstall share, instead of starting a new instance per run (and per"
+                            + " load plan and shard-safety check). A run's Delta views are TEMP, private to its own"
+                            + " connection. The shared instance runs initSql once, when it starts: GLOBAL settings,"
+                            + " ATTACH and secrets apply to every run, a SET SESSION option only to the first"
+                            + " connection. Starting an instance costs about 0.1 s of CPU, N shard routes in one JVM"
+                            + " started 2N+1 per load (docs/sharding.md). false: a new instance per run, initSql on"
+                            + " each.")
+    private boolean sharedDuckDb = true;
 
     @UriParam(label = "consumer", prefix = "delta.", multiValue = true,
               description = "Delta Lake tables to expose to the query as DuckDB views: delta.VIEW=PATH (the table directory),"
@@ -195,6 +210,14 @@ public class DeltaFunnelConfiguration {
 
     public void setMaxMessagesPerPoll(int maxMessagesPerPoll) {
         this.maxMessagesPerPoll = maxMessagesPerPoll;
+    }
+
+    public boolean isSharedDuckDb() {
+        return sharedDuckDb;
+    }
+
+    public void setSharedDuckDb(boolean sharedDuckDb) {
+        this.sharedDuckDb = sharedDuckDb;
     }
 
     public boolean isAllowExtensionAutoInstall() {

@@ -175,8 +175,10 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
     }
 
     DuckDbSettings duckDbSettings() {
-        return new DuckDbSettings(configuration.getDatabase(), SqlScript.statements(configuration.getInitSql()),
-                configuration.isAllowExtensionAutoInstall());
+        DuckDbSettings own = new DuckDbSettings(configuration.getDatabase(),
+                SqlScript.statements(configuration.getInitSql()), configuration.isAllowExtensionAutoInstall());
+        return own.inMemoryDatabase() && configuration.isSharedDuckDb() ? own.sharedBy(getComponent().duckDbInstances())
+                : own;
     }
 
     /** {@code deltafunnel:<name>}, as logs and errors name this endpoint. */

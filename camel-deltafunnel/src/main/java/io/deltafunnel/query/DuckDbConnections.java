@@ -6,19 +6,35 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Properties;
 
-/** Opens DuckDB connections configured from {@link DuckDbSettings}. The caller owns and closes the connection. */
+/**
+ * Opens DuckDB connections configured from {@link DuckDbSettings}: on the settings' shared instance
+ * ({@link DuckDbInstances}) when they have one, else on a new instance of its own. The caller owns and closes the
+ * connection.
+ */
 public final class DuckDbConnections {
 
     private DuckDbConnections() {
     }
 
     /**
-     * Opens a connection and runs the settings' init SQL on it.
+     * A connection of its own on the settings' shared instance (whose init SQL ran when it started), or a new instance's
+     * connection with the init SQL run on it ({@link #openInstance}).
+     *
+     * @throws SQLException when DuckDB cannot open the database or an init statement fails; the message names
+     *                      the failing statement. Nothing stays open in that case.
+     */
+    public static Connection open(DuckDbSettings settings) throws SQLException {
+        return settings.shared() != null ? settings.shared().open(settings) : openInstance(settings);
+    }
+
+    /**
+     * Opens a connection to a new instance (for an in-memory database; to the database file otherwise) and runs the
+     * settings' init SQL on it; {@code settings.shared()} is not consulted.
      *
      * @throws SQLException when DuckDB cannot open the database or an init statement fails; the message names
      *                      the failing statement. The connection is closed in that case.
      */
-    public static Connection open(DuckDbSettings settings) throws SQLException {
+    static Connection openInstance(DuckDbSettings settings) throws SQLException {
         Properties props = new Properties();
         String auto = Boolean.toString(settings.allowExtensionAutoInstall());
         props.setProperty("autoinstall_known_extensions", auto);

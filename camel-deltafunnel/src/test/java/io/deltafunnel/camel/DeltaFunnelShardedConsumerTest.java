@@ -188,6 +188,24 @@ class DeltaFunnelShardedConsumerTest extends EmulatorRouteTestSupport {
         assertFalse(whole.rows.isEmpty());
         assertTrue(nonEmpty >= 2, "rows in " + nonEmpty + " of 4 shards");
         assertEquals(sorted(whole.rows), sorted(union));
+        assertEquals(1, context.getComponent("deltafunnel", DeltaFunnelComponent.class).duckDbInstances().size(),
+                "the 5 routes' runs, checks and plan took their connections from one shared DuckDB instance");
+        stopAndAssertNoArrowLeak();
+    }
+
+    @Test
+    void withoutTheSharedInstanceFourShardsStillGiveTheUnshardedRows() throws Exception {
+        String options = "delta.t=" + tablePath("delta-0.8.0-partitioned") + "&batchSize=2&sharedDuckDb=false"
+                + "&query=SELECT value, year, month FROM t&initSql=SET threads=1";
+        List<Seen> runs = shardsAndWhole("own_instances", options, 4);
+        List<String> union = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            union.addAll(runs.get(i).rows);
+        }
+        assertFalse(runs.get(4).rows.isEmpty());
+        assertEquals(sorted(runs.get(4).rows), sorted(union));
+        assertEquals(0, context.getComponent("deltafunnel", DeltaFunnelComponent.class).duckDbInstances().size(),
+                "sharedDuckDb=false: every run started its own instance");
         stopAndAssertNoArrowLeak();
     }
 

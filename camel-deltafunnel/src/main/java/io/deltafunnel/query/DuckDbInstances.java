@@ -1,0 +1,127 @@
+package io.deltafunnel.query;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.duckdb.DuckDBConnection;
+
+/**
+ * Long-lived in-memory DuckDB instances, one per distinct {@code initSql} and {@code allowExtensionAutoInstall}, each
+ * handing out connections of its own ({@link DuckDBConnection#duplicate()}) to the runs, plan and checks of the
+ * endpoints that share it (issue #29, docs/sharding.md "Measured").
+ *
+ * <p><b>Why.</b> A fresh DuckDB instance costs about 0.1 s of CPU before it reads a row (its catalog and built-in
+ * functions), and N shard routes in one JVM started N + N + 1 of them per load (the shard-safety check, the run, the
+ * plan's pin). With this, a JVM's endpoints start each instance once; what a run registers (its Delta views and their
+ * helper tables) is {@code TEMP}, private to its connection, and dropped when the connection closes.
+ *
+ * <p><b>Init SQL.</b> An instance runs its settings' {@code initSql} once, on the connection that starts it, before
+ * any other connection exists: instance-wide state ({@code SET threads}, {@code SET memory_limit} and the other
+ * {@code GLOBAL} options, {@code ATTACH}, secrets, macros) is then every connection's. A {@code SET SESSION} option
+ * stays with that first connection; endpoints that need one per run use their own instance per run
+ * ({@code sharedDuckDb=false}).
+ *
+ * <p><b>Ownership.</b> The creator (the {@code deltafunnel:} component) owns this registry and closes it after its
+ * endpoints have stopped; each connection {@link #open} returns is the caller's to close. An instance lives until its
+ * first connection (held here) and every connection handed out are closed. A first connection that no longer hands
+ * out connections (DuckDB invalidated the instance after a fatal error) is dropped and a new instance started, once.
+ */
+public final class DuckDbInstances implements AutoCloseable {
+
+    private record Key(List<String> initSql, boolean allowExtensionAutoInstall) {
+    }
+
+    private final Map<Key, DuckDBConnection> instances = new HashMap<>();
+    private boolean closed;
+
+    /**
+     * A connection of its own on the shared instance of {@code settings} (started now when there is none). The caller
+     * owns and closes it.
+     *
+     * @throws IllegalArgumentException when {@code settings} name a database file (only in-memory instances are shared)
+     * @throws IllegalStateException    after {@link #close()}
+     * @throws SQLException             when the instance cannot be started (its init SQL named) or connected to
+     */
+    public synchronized Connection open(DuckDbSettings settings) throws SQLException {
+        if (!settings.inMemoryDatabase()) {
+            throw new IllegalArgumentException("only in-memory DuckDB instances are shared; database "
+                    + settings.database() + " is opened per connection");
+        }
+        if (closed) {
+            throw new IllegalStateException("the shared DuckDB instances are closed (the component stopped)");
+        }
+        Key key = new Key(settings.initSql(), settings.allowExtensionAutoInstall());
+        DuckDBConnection first = instances.get(key);
+        if (first != null) {
+            try {
+                return first.duplicate();
+            } catch (SQLException invalidated) {
+                instances.remove(key);
+                try {
+                    first.close();
+                } catch (SQLException closeFailure) {
+                    invalidated.addSuppressed(closeFailure);
+                }
+                try {
+                    return start(key, settings);
+                } catch (SQLException | RuntimeException restart) {
+                    restart.addSuppressed(invalidated);
+                    throw restart;
+                }
+            }
+        }
+        return start(key, settings);
+    }
+
+    private Connection start(Key key, DuckDbSettings settings) throws SQLException {
+        DuckDBConnection first = DuckDbConnections.openInstance(settings).unwrap(DuckDBConnection.class);
+        try {
+            Connection connection = first.duplicate();
+            instances.put(key, first);
+            return connection;
+        } catch (SQLException | RuntimeException e) {
+            try {
+                first.close();
+            } catch (SQLException closeFailure) {
+                e.addSuppressed(closeFailure);
+            }
+            throw e;
+        }
+    }
+
+    /** How many instances are started (for tests and diagnostics). */
+    public synchronized int size() {
+        return instances.size();
+    }
+
+    /**
+     * Closes every instance's first connection (an instance ends when the connections handed out are closed too);
+     * later {@link #open} calls fail. Every connection is closed even when one fails; the first failure is thrown with
+     * the later ones suppressed.
+     */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        IllegalStateException failure = null;
+        for (Map.Entry<Key, DuckDBConnection> e : new ArrayList<>(instances.entrySet())) {
+            try {
+                e.getValue().close();
+            } catch (SQLException | RuntimeException f) {
+                if (failure == null) {
+                    failure = new IllegalStateException("closing the shared DuckDB instance with init SQL "
+                            + e.getKey().initSql() + " failed", f);
+                } else {
+                    failure.addSuppressed(f);
+                }
+            }
+        }
+        instances.clear();
+        if (failure != null) {
+            throw failure;
+        }
+    }
+}
