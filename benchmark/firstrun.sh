@@ -10,7 +10,9 @@
 #   fresh / warmed (target <= 1.5) and embedded / sink for the same encoder (target <= 1.5), fresh and warmed.
 # Usage:
 #   benchmark/firstrun.sh [--rows 1000000] [--runs 5] [--targets embedded,sink] [--encoders driver,direct]
-#                         [--out benchmark/target/firstrun]
+#                         [--out benchmark/target/firstrun] [--cds]
+# --cds first builds an AppCDS archive of the jar with a small training job (-XX:ArchiveClassesAtExit, as the
+# Dockerfile does) and runs every measured JVM with -XX:SharedArchiveFile=<it>.
 # Set SKIP_BUILD=1 to reuse the last build. JAVA_OPTS_EXTRA is passed to the application's JVM (e.g.
 # JAVA_OPTS_EXTRA='-XX:SharedArchiveFile=none' or '-Xshare:off' to compare without the class-data archive).
 # The machine's load average is printed at the start and the end: figures measured under load are not the product's.
@@ -22,6 +24,7 @@ RUNS=5
 TARGETS=embedded,sink
 ENCODERS=driver,direct
 OUT=benchmark/target/firstrun
+CDS=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --rows) ROWS=$2; shift 2 ;;
@@ -29,6 +32,7 @@ while [[ $# -gt 0 ]]; do
     --targets) TARGETS=$2; shift 2 ;;
     --encoders) ENCODERS=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
+    --cds) CDS=1; shift ;;
     *) echo "unknown option $1 (see the header of $0)" >&2; exit 2 ;;
   esac
 done
@@ -113,6 +117,17 @@ if [[ ! -d "$SAMPLE/_delta_log" ]]; then
   prep_target=embedded
   if [[ -n "$SINK_URL" ]]; then prep_target=sink; fi
   run_app "$OUT/prepare.log" "$prep_target" driver 1 > /dev/null
+fi
+
+if [[ "$CDS" == 1 ]]; then
+  # the Dockerfile's training job: 20,000 rows, two runs, into the embedded endpoint, default (driver) encoder
+  echo "firstrun: building the AppCDS archive with a training job"
+  rm -f "$OUT/deltafunnel-app.jsa"
+  DELTAFUNNEL_SAMPLE_DIR="$OUT/training" DELTAFUNNEL_SAMPLE_ROWS=20000 DELTAFUNNEL_RUNS=2 \
+    DELTAFUNNEL_SCHEDULE_DELAY=10 DELTAFUNNEL_PROGRESS_IN_PLACE=false \
+    java -XX:ArchiveClassesAtExit="$OUT/deltafunnel-app.jsa" -jar "$APP" > "$OUT/training.log" 2>&1 < /dev/null
+  JAVA_OPTS_EXTRA="${JAVA_OPTS_EXTRA:-} -XX:SharedArchiveFile=$OUT/deltafunnel-app.jsa"
+  echo "firstrun: measured JVMs run with$JAVA_OPTS_EXTRA"
 fi
 
 declare -A FRESH WARM WALL
