@@ -103,7 +103,7 @@ public record AppSettings(String mssqlUrl, String mssqlUsername, String mssqlPas
                 shardIndex(lookup, environment),
                 get(lookup, "deltafunnel.load-id", ""),
                 duration(lookup, "deltafunnel.idle-exit", "10s"),
-                positive(lookup, "deltafunnel.runs", "runs")).checkSharding();
+                positive(lookup, "deltafunnel.runs", "runs")).checkSharding().checkRuns();
     }
 
     private static int positive(Function<String, String> lookup, String key, String what) {
@@ -179,6 +179,16 @@ public record AppSettings(String mssqlUrl, String mssqlUsername, String mssqlPas
         if (shards > 1 && !ownRoutes.isEmpty()) {
             throw new IllegalArgumentException("deltafunnel.shards runs the built-in route N times; with your own"
                     + " routes (deltafunnel.routes) write one route per shard with shardCount/shardIndex instead");
+        }
+        return this;
+    }
+
+    private AppSettings checkRuns() {
+        if (runs > 1 && (!oneShot || sharded() || !ownRoutes.isEmpty())) {
+            throw new IllegalArgumentException("deltafunnel.runs=" + runs + " repeats the built-in, unsharded one-shot"
+                    + " job in one JVM; it does not apply to " + (!oneShot ? "deltafunnel.mode=scheduled"
+                    : sharded() ? "a sharded load (deltafunnel.shards / deltafunnel.shard-count)"
+                    : "your own routes (deltafunnel.routes)"));
         }
         return this;
     }
