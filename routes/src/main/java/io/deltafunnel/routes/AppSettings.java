@@ -249,7 +249,8 @@ public record AppSettings(String mssqlUrl, String mssqlUsername, String mssqlPas
                + ", username="
                + mssqlUsername + ", source=" + effectiveSourcePath() + ", target=" + targetTable + ", writeMode="
                + writeMode + ", mode=" + (oneShot ? "oneshot" : "scheduled") + ", delay=" + delay + ", batchSize="
-               + batchSize + ", dsl=" + dsl + (runs > 1 ? ", runs=" + runs : "") + (ownRoutes.isEmpty() ? "" : ", routes=" + ownRoutes)
+               + batchSize + ", dsl=" + dsl + (runs > 1 ? ", runs=" + runs : "")
+               + (ownRoutes.isEmpty() ? "" : ", routes=" + ownRoutes)
                + (shards > 1 ? ", shards=" + shards : "")
                + (shardCount > 1 ? ", shard=" + shardIndex + " of " + shardCount : "")
                + (loadId.isBlank() ? "" : ", loadId=" + loadId) + "]";
