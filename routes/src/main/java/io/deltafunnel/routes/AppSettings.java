@@ -37,12 +37,16 @@ import io.deltafunnel.mssql.channel.JdbcUrls;
  *                      mode, routes that do not start at a {@code deltafunnel:} consumer (e.g. {@code file:} to
  *                      {@code deltafunnel-mssql:}) end the job once they have been idle that long with nothing in
  *                      flight and every run committed
+ * @param runs          {@code deltafunnel.runs} (default 1): in one-shot mode, how many runs each built-in route makes
+ *                      in this JVM before the job ends, one summary line each (back to back with
+ *                      {@code deltafunnel.schedule.delay} between them); {@code benchmark/firstrun.sh} uses it for the
+ *                      warmed steady state of the same job
  */
 public record AppSettings(String mssqlUrl, String mssqlUsername, String mssqlPassword, String sourcePath,
         Path sampleDir, int sampleRows, String targetTable, String writeMode, boolean oneShot, long delay,
         int batchSize, String dsl, long progressIntervalMillis, List<String> ownRoutes, String tables,
         int embeddedPort, boolean keepEmbedded, String progressInPlace, int shards, int shardCount, int shardIndex,
-        String loadId, long idleExitMillis) {
+        String loadId, long idleExitMillis, int runs) {
 
     /** The environment variable Kubernetes sets to a pod's index in an Indexed Job. */
     public static final String JOB_COMPLETION_INDEX = "JOB_COMPLETION_INDEX";
@@ -94,20 +98,22 @@ public record AppSettings(String mssqlUrl, String mssqlUsername, String mssqlPas
                 Integer.parseInt(get(lookup, "deltafunnel.embedded.port", "0")),
                 Boolean.parseBoolean(get(lookup, "deltafunnel.embedded.keep-running", "false")),
                 get(lookup, "deltafunnel.progress.in-place", "auto").toLowerCase(Locale.ROOT),
-                positive(lookup, "deltafunnel.shards"),
-                positive(lookup, "deltafunnel.shard-count"),
+                positive(lookup, "deltafunnel.shards", "shards"),
+                positive(lookup, "deltafunnel.shard-count", "shards"),
                 shardIndex(lookup, environment),
                 get(lookup, "deltafunnel.load-id", ""),
-                duration(lookup, "deltafunnel.idle-exit", "10s")).checkSharding();
+                duration(lookup, "deltafunnel.idle-exit", "10s"),
+                positive(lookup, "deltafunnel.runs", "runs")).checkSharding().checkRuns();
     }
 
-    private static int positive(Function<String, String> lookup, String key) {
+    private static int positive(Function<String, String> lookup, String key, String what) {
         String text = get(lookup, key, "1");
         int n;
         try {
             n = Integer.parseInt(text.isEmpty() ? "1" : text);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be a whole number of shards (1 or more), got " + text, e);
+            throw new IllegalArgumentException(key + " must be a whole number of " + what + " (1 or more), got "
+                    + text, e);
         }
         if (n < 1) {
             throw new IllegalArgumentException(key + " must be 1 or more, got " + n);
@@ -177,6 +183,16 @@ public record AppSettings(String mssqlUrl, String mssqlUsername, String mssqlPas
         return this;
     }
 
+    private AppSettings checkRuns() {
+        if (runs > 1 && (!oneShot || sharded() || !ownRoutes.isEmpty())) {
+            throw new IllegalArgumentException("deltafunnel.runs=" + runs + " repeats the built-in, unsharded one-shot"
+                    + " job in one JVM; it does not apply to " + (!oneShot ? "deltafunnel.mode=scheduled"
+                    : sharded() ? "a sharded load (deltafunnel.shards / deltafunnel.shard-count)"
+                    : "your own routes (deltafunnel.routes)"));
+        }
+        return this;
+    }
+
     /** True when the built-in load is split into shards (in this JVM or across processes). */
     public boolean sharded() {
         return shards > 1 || shardCount > 1;
@@ -233,7 +249,8 @@ public record AppSettings(String mssqlUrl, String mssqlUsername, String mssqlPas
                + ", username="
                + mssqlUsername + ", source=" + effectiveSourcePath() + ", target=" + targetTable + ", writeMode="
                + writeMode + ", mode=" + (oneShot ? "oneshot" : "scheduled") + ", delay=" + delay + ", batchSize="
-               + batchSize + ", dsl=" + dsl + (ownRoutes.isEmpty() ? "" : ", routes=" + ownRoutes)
+               + batchSize + ", dsl=" + dsl + (runs > 1 ? ", runs=" + runs : "")
+               + (ownRoutes.isEmpty() ? "" : ", routes=" + ownRoutes)
                + (shards > 1 ? ", shards=" + shards : "")
                + (shardCount > 1 ? ", shard=" + shardIndex + " of " + shardCount : "")
                + (loadId.isBlank() ? "" : ", loadId=" + loadId) + "]";

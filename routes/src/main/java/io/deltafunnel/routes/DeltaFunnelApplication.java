@@ -193,7 +193,7 @@ public final class DeltaFunnelApplication {
             SampleTable.ensure(settings.sampleDir(), settings.sampleRows());
         }
         overrides.setProperty("deltafunnel.source.effective-path", settings.effectiveSourcePath());
-        overrides.setProperty("deltafunnel.repeat-count", settings.oneShot() ? "1" : "0");
+        overrides.setProperty("deltafunnel.repeat-count", settings.oneShot() ? Integer.toString(settings.runs()) : "0");
         // for own routes: this process's shard, whether it came from deltafunnel.shard-index or JOB_COMPLETION_INDEX
         overrides.setProperty("deltafunnel.shard-count", Integer.toString(settings.effectiveShardCount()));
         overrides.setProperty("deltafunnel.shard-index", Integer.toString(Math.max(0, settings.shardIndex())));

@@ -88,4 +88,22 @@ class AppSettingsShardingTest {
                 () -> settings(Map.of("deltafunnel.shards", "2", "deltafunnel.routes", "my.yaml")))
                 .getMessage().contains("deltafunnel.routes"));
     }
+
+    @Test
+    void runsRepeatOnlyTheBuiltInUnshardedOneShotJob() {
+        assertEquals(1, settings(Map.of()).runs());
+        assertEquals(5, settings(Map.of("deltafunnel.runs", "5")).runs());
+        assertEquals(2, settings(Map.of("deltafunnel.runs", "2", "deltafunnel.tables", "a=>dbo.a")).runs());
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> settings(Map.of("deltafunnel.runs", "0"))).getMessage().contains("deltafunnel.runs"));
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> settings(Map.of("deltafunnel.runs", "2", "deltafunnel.shards", "2"))).getMessage()
+                .contains("sharded"));
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> settings(Map.of("deltafunnel.runs", "2", "deltafunnel.routes", "my.yaml"))).getMessage()
+                .contains("deltafunnel.routes"));
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> settings(Map.of("deltafunnel.runs", "2", "deltafunnel.mode", "scheduled"))).getMessage()
+                .contains("scheduled"));
+    }
 }

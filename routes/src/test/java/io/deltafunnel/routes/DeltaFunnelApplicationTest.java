@@ -30,6 +30,8 @@ class DeltaFunnelApplicationTest {
         System.clearProperty("deltafunnel.progress.in-place");
         System.clearProperty("deltafunnel.progress.interval");
         System.clearProperty("deltafunnel.batch-size");
+        System.clearProperty("deltafunnel.runs");
+        System.clearProperty("deltafunnel.schedule.delay");
     }
 
     private String runApp() throws Exception {
@@ -69,6 +71,16 @@ class DeltaFunnelApplicationTest {
         // the summary starts on a cleared line and is printed once
         assertEquals(1, out.split("DeltaFunnel run complete", -1).length - 1, out);
         assertTrue(out.contains("\r\u001b[2K\rDeltaFunnel run complete"), out);
+    }
+
+    @Test
+    void deltafunnelRunsMakesThatManyRunsInOneJvmThenExits() throws Exception {
+        System.setProperty("deltafunnel.runs", "3");
+        System.setProperty("deltafunnel.schedule.delay", "10");
+        String out = runApp();
+        // one summary per run, each a full replace of the same 5,000 rows
+        assertEquals(3, out.lines().filter(l -> l.startsWith("DeltaFunnel run complete")
+                && l.contains("5,000 rows in 1 batches") && l.contains("holds 5,000 rows (read back)")).count(), out);
     }
 
     @Test

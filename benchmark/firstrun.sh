@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# The first run against the warmed steady state of the same job (issue 29, section 3), with the packaged application
+# (routes/target/deltafunnel-app.jar) exactly as the README's quick start runs it:
+#   (a) the embedded endpoint (the mssql-emulator in the application's JVM, rows stored in H2), and
+#   (b) the emulator's executable jar in sink mode as a separate process (rows decoded and discarded),
+# each with both bulk encoders. For each target and encoder:
+#   fresh:  one `java -jar deltafunnel-app.jar` (a new JVM), its summary line's seconds and the process's wall time;
+#   warmed: the same job with DELTAFUNNEL_RUNS=N in one JVM, the median of the summary seconds of runs 3..N.
+# It prints the ratios the issue's targets are about:
+#   fresh / warmed (target <= 1.5) and embedded / sink for the same encoder (target <= 1.5), fresh and warmed.
+# Usage:
+#   benchmark/firstrun.sh [--rows 1000000] [--runs 5] [--targets embedded,sink] [--encoders driver,direct]
+#                         [--out benchmark/target/firstrun] [--cds]
+# --cds first builds an AppCDS archive of the jar with a small training job (-XX:ArchiveClassesAtExit, as the
+# Dockerfile does) and runs every measured JVM with -XX:SharedArchiveFile=<it>.
+# Set SKIP_BUILD=1 to reuse the last build. JAVA_OPTS_EXTRA is passed to the application's JVM (e.g.
+# JAVA_OPTS_EXTRA='-XX:SharedArchiveFile=none' or '-Xshare:off' to compare without the class-data archive).
+# The machine's load average is printed at the start and the end: figures measured under load are not the product's.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+ROWS=1000000
+RUNS=5
+TARGETS=embedded,sink
+ENCODERS=driver,direct
+OUT=benchmark/target/firstrun
+CDS=0
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --rows) ROWS=$2; shift 2 ;;
+    --runs) RUNS=$2; shift 2 ;;
+    --targets) TARGETS=$2; shift 2 ;;
+    --encoders) ENCODERS=$2; shift 2 ;;
+    --out) OUT=$2; shift 2 ;;
+    --cds) CDS=1; shift ;;
+    *) echo "unknown option $1 (see the header of $0)" >&2; exit 2 ;;
+  esac
+done
+if (( RUNS < 3 )); then
+  echo "--runs must be 3 or more (the warmed figure is the median of runs 3..N)" >&2
+  exit 2
+fi
+if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
+  # -am packages mssql-emulator too, which builds the shaded -all jar started as the sink process.
+  mvn -B -q -pl routes -am package -DskipTests
+fi
+APP="$ROOT/routes/target/deltafunnel-app.jar"
+EMU=$(ls "$ROOT"/mssql-emulator/target/mssql-emulator-*-all.jar | head -1)
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+SAMPLE="$OUT/sample-$ROWS"
+PASSWORD='Firstrun!Passw0rd'
+LOADS=("$(cut -d' ' -f1-3 /proc/loadavg)")
+echo "firstrun: $ROWS rows, $RUNS runs for the warmed figure, java $(java -version 2>&1 | head -1)"
+echo "firstrun: load average at start: ${LOADS[0]} ($(nproc) CPUs)"
+
+SINK_PID=
+cleanup() {
+  if [[ -n "$SINK_PID" ]]; then kill "$SINK_PID" 2>/dev/null || true; fi
+}
+trap cleanup EXIT
+SINK_URL=
+start_sink() {
+  local log="$OUT/sink-emulator.log"
+  java -Xmx2g -jar "$EMU" --port 0 --password "$PASSWORD" --sink > "$log" 2>&1 &
+  SINK_PID=$!
+  for _ in $(seq 1 600); do
+    if grep -q 'listening on' "$log"; then break; fi
+    sleep 0.1
+  done
+  local port
+  port=$(grep -o 'listening on [0-9]*' "$log" | head -1 | awk '{print $3}')
+  if [[ -z "$port" ]]; then echo "the sink emulator did not start:"; cat "$log"; exit 1; fi
+  SINK_URL="jdbc:sqlserver://localhost:$port;databaseName=master;encrypt=true;trustServerCertificate=true"
+  echo "firstrun: sink emulator (java -jar $(basename "$EMU") --sink) on port $port"
+}
+
+# run_app <log> <target> <encoder> <runs>: the application in a fresh JVM; prints "<wall s> <user+sys CPU s>".
+run_app() {
+  local log=$1 target=$2 encoder=$3 runs=$4
+  local -a env=(DELTAFUNNEL_SAMPLE_DIR="$SAMPLE" DELTAFUNNEL_SAMPLE_ROWS="$ROWS" DELTAFUNNEL_BULK_ENCODER="$encoder"
+                DELTAFUNNEL_RUNS="$runs" DELTAFUNNEL_SCHEDULE_DELAY=200 DELTAFUNNEL_PROGRESS_IN_PLACE=false)
+  if [[ "$target" == sink ]]; then
+    env+=(DELTAFUNNEL_MSSQL_URL="$SINK_URL" DELTAFUNNEL_MSSQL_USERNAME=sa DELTAFUNNEL_MSSQL_PASSWORD="$PASSWORD")
+  fi
+  local TIMEFORMAT='%R %U %S'
+  local t
+  # shellcheck disable=SC2086
+  if ! t=$( { time env "${env[@]}" java ${JAVA_OPTS_EXTRA:-} -jar "$APP" > "$log" 2>&1 < /dev/null; } 2>&1 ); then
+    echo "the application failed (see $log):" >&2
+    tail -5 "$log" >&2
+    return 1
+  fi
+  awk '{printf "%.2f %.2f\n", $1, $2 + $3}' <<< "$t"
+}
+
+# the summary lines' seconds, one per run
+run_seconds() {
+  grep -o '^DeltaFunnel run complete on route [^:]*: [0-9,]* rows in [0-9]* batches, [0-9.]* s' "$1" \
+    | awk '{print $(NF-1)}'
+}
+
+median() {
+  sort -n | awk '{a[NR]=$1} END {if (NR == 0) {print "nan"} else if (NR % 2) {print a[(NR+1)/2]} else {printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2}}'
+}
+
+IFS=, read -r -a TARGET_LIST <<< "$TARGETS"
+IFS=, read -r -a ENCODER_LIST <<< "$ENCODERS"
+for t in "${TARGET_LIST[@]}"; do
+  if [[ "$t" == sink ]]; then start_sink; fi
+done
+
+# The sample table is generated once, by a first run that is not counted (it also warms the sink process up, as a
+# server that has been running would be).
+if [[ ! -d "$SAMPLE/_delta_log" ]]; then
+  echo "firstrun: generating the sample table ($ROWS rows) with a run that is not counted"
+  prep_target=embedded
+  if [[ -n "$SINK_URL" ]]; then prep_target=sink; fi
+  run_app "$OUT/prepare.log" "$prep_target" driver 1 > /dev/null
+fi
+
+if [[ "$CDS" == 1 ]]; then
+  # the Dockerfile's training job: 20,000 rows, two runs, into the embedded endpoint, default (driver) encoder
+  echo "firstrun: building the AppCDS archive with a training job"
+  rm -f "$OUT/deltafunnel-app.jsa"
+  DELTAFUNNEL_SAMPLE_DIR="$OUT/training" DELTAFUNNEL_SAMPLE_ROWS=20000 DELTAFUNNEL_RUNS=2 \
+    DELTAFUNNEL_SCHEDULE_DELAY=10 DELTAFUNNEL_PROGRESS_IN_PLACE=false \
+    java -XX:ArchiveClassesAtExit="$OUT/deltafunnel-app.jsa" -jar "$APP" > "$OUT/training.log" 2>&1 < /dev/null
+  JAVA_OPTS_EXTRA="${JAVA_OPTS_EXTRA:-} -XX:SharedArchiveFile=$OUT/deltafunnel-app.jsa"
+  echo "firstrun: measured JVMs run with$JAVA_OPTS_EXTRA"
+fi
+
+declare -A FRESH WARM WALL
+printf '\n%-9s %-7s %10s %10s %10s %10s %12s %12s\n' target encoder 'fresh s' 'wall s' 'CPU s' 'warmed s' \
+  'fresh/warm' 'wall/warm'
+for t in "${TARGET_LIST[@]}"; do
+  for e in "${ENCODER_LIST[@]}"; do
+    res=$(run_app "$OUT/fresh-$t-$e.log" "$t" "$e" 1)
+    read -r wall cpu <<< "$res"
+    fresh=$(run_seconds "$OUT/fresh-$t-$e.log" | head -1)
+    run_app "$OUT/warm-$t-$e.log" "$t" "$e" "$RUNS" > /dev/null
+    warm=$(run_seconds "$OUT/warm-$t-$e.log" | tail -n +3 | median)
+    FRESH[$t-$e]=$fresh; WARM[$t-$e]=$warm; WALL[$t-$e]=$wall
+    printf '%-9s %-7s %10s %10s %10s %10s %11.2fx %11.2fx\n' "$t" "$e" "$fresh" "$wall" "$cpu" "$warm" \
+      "$(awk -v a="$fresh" -v b="$warm" 'BEGIN {print a / b}')" "$(awk -v a="$wall" -v b="$warm" 'BEGIN {print a / b}')"
+    echo "    runs of the warmed JVM (s): $(run_seconds "$OUT/warm-$t-$e.log" | tr '\n' ' ')"
+  done
+done
+if [[ " ${TARGET_LIST[*]} " == *" embedded "* && " ${TARGET_LIST[*]} " == *" sink "* ]]; then
+  echo
+  echo "embedded endpoint's storing: embedded / sink, same encoder (target <= 1.5x)"
+  for e in "${ENCODER_LIST[@]}"; do
+    printf '  %-7s fresh %.2fx   warmed %.2fx\n' "$e" \
+      "$(awk -v a="${FRESH[embedded-$e]}" -v b="${FRESH[sink-$e]}" 'BEGIN {print a / b}')" \
+      "$(awk -v a="${WARM[embedded-$e]}" -v b="${WARM[sink-$e]}" 'BEGIN {print a / b}')"
+  done
+fi
+echo
+echo "firstrun: load average at start: ${LOADS[0]}, at end: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs)"
+echo "firstrun: 'fresh s' is the summary line's seconds (the run: poll start to the last commit), 'wall s' the whole"
+echo "          process (JVM start, Camel start, sample check, run, read-back, stop); logs in $OUT"
