@@ -1,7 +1,6 @@
 package io.deltafunnel.benchmark;
 
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -9,8 +8,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -55,6 +52,7 @@ import org.apache.camel.impl.DefaultCamelContext;
  * <pre>
  * benchmark/rejects.sh [--rows 1000000] [--bad 1,10,100] [--kinds server,client] [--encoders driver,direct]
  *                      [--runs 1] [--warmups 1] [--batch-size 65536] [--work-dir DIR] [--emulator-jar JAR]
+ *                      [--emulator-xmx 4g]
  * </pre>
  */
 public final class RejectBench {
@@ -77,6 +75,8 @@ public final class RejectBench {
     int files = 4;
     Path workDir;
     Path emulatorJar;
+    /** The storing emulator's heap: it keeps every loaded row in H2. */
+    String emulatorXmx = "4g";
 
     /** One configuration's measured runs; k = 0 is the baseline of its kind and encoder. */
     record RejectResult(String kind, String encoder, int k, long rows, double[] wallSeconds, double[] clientNsPerRow,
@@ -127,6 +127,7 @@ public final class RejectBench {
                 case "--batch-size" -> batchSize = Integer.parseInt(v);
                 case "--work-dir" -> workDir = Path.of(v);
                 case "--emulator-jar" -> emulatorJar = Path.of(v);
+                case "--emulator-xmx" -> emulatorXmx = v;
                 default -> throw new IllegalArgumentException("unknown option " + a + " (see the class comment)");
             }
             i++;
@@ -151,19 +152,16 @@ public final class RejectBench {
     void run() throws Exception {
         System.out.printf("DeltaFunnel rejected rows: %,d rows, k = 0 and %s bad rows, kinds %s, encoders %s, batch"
                 + " %,d, %d warm-up + %d measured runs%n", rows, bad, kinds, encoders, batchSize, warmups, runs);
-        System.out.printf("date %s, java %s, %d CPUs, args %s, load average %s%n",
-                ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), System.getProperty("java.version"),
-                Runtime.getRuntime().availableProcessors(), ManagementFactory.getRuntimeMXBean().getInputArguments(),
-                BenchSupport.loadAverage());
+        System.out.println(BenchSupport.conditions());
         boolean ownWorkDir = workDir == null;
         if (ownWorkDir) {
             workDir = Files.createTempDirectory("deltafunnel-rejects");
         }
         try {
-            emulator = EmulatorProcess.start(emulatorJar, null);
+            emulator = EmulatorProcess.start(emulatorJar, emulatorXmx, List.of());
             url = emulator.url();
-            System.out.printf("emulator: pid %d, port %d, %s (storing mode)%n", emulator.pid(), emulator.port(),
-                    emulator.launchedAs());
+            System.out.printf("emulator: pid %d, port %d, %s (storing mode, -Xmx%s)%n", emulator.pid(),
+                    emulator.port(), emulator.launchedAs(), emulatorXmx);
             List<Integer> ks = new ArrayList<>(List.of(0));
             ks.addAll(bad);
             // one load not reported, so that the first configuration's k = 0 does not pay the emulator's JIT warm-up
