@@ -1,8 +1,6 @@
 package io.deltafunnel.camel;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.sql.Timestamp;
@@ -14,11 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
-import com.microsoft.sqlserver.jdbc.SQLServerDataSource;
 import io.deltafunnel.delta.DeltaTableSpec;
 import io.deltafunnel.delta.DeltaViews;
 import io.deltafunnel.handoff.DeltaFunnelStateStore;
@@ -26,8 +20,6 @@ import io.deltafunnel.mssql.bind.ColumnMappingException;
 import io.deltafunnel.mssql.state.MssqlStateStore;
 import io.deltafunnel.mssql.state.StateConflictException;
 import org.apache.camel.Exchange;
-import org.apache.camel.builder.RouteBuilder;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,33 +40,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * step of the final transaction leaves the target and the state as before; a retried run and a replayed one give
  * the same result. Snapshot loads (no change rows) close changed and vanished keys at the run's time.
  */
-class HistoryRouteTest extends EmulatorRouteTestSupport {
+class HistoryRouteTest extends DeltaRouteTestSupport {
 
     @TempDir
     Path tmp;
 
-    private Connection duck;
-    private final List<Throwable> errors = new CopyOnWriteArrayList<>();
-    private int routes;
+    /** The failures of the last {@link #load} or {@link #loadSharded} call. */
+    private List<Throwable> errors = List.of();
     private String key;
 
     @BeforeEach
-    void bindStateDataSource() throws Exception {
-        duck = DriverManager.getConnection("jdbc:duckdb:");
-        SQLServerDataSource ds = new SQLServerDataSource();
-        ds.setURL(SERVER.emulator().jdbcUrl());
-        ds.setUser(SERVER.emulator().user());
-        ds.setPassword(SERVER.emulator().password());
-        context.getRegistry().bind("stateDs", ds);
+    void dropShardState() throws Exception {
         key = table;
         for (String t : List.of("deltafunnel_state_loads", "deltafunnel_state_shards")) {
             dropIfExists(t);
         }
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        duck.close();
     }
 
     // ------------------------------------------------------------------ the independent reference
@@ -168,40 +148,14 @@ class HistoryRouteTest extends EmulatorRouteTestSupport {
 
     // ------------------------------------------------------------------ routes
 
-    /** One poll of an incremental route (a fresh route each time); returns when its run ended. */
+    /** One poll of an incremental route (a fresh route each time); returns its last exchange when its run ended. */
     private Exchange load(Path delta, String consumerOptions, String mssqlOptions) throws Exception {
-        String id = "hist" + (routes++);
-        CountDownLatch ended = new CountDownLatch(1);
-        Exchange[] last = new Exchange[1];
-        errors.clear();
-        context.addRoutes(new RouteBuilder() {
-            @Override
-            public void configure() {
-                onException(Exception.class).handled(true).process(e -> {
-                    Exception caught = e.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
-                    if (io.deltafunnel.handoff.ReplayRequest.find(caught) == null) {
-                        errors.add(caught);
-                        ended.countDown();
-                    }
-                });
-                from("deltafunnel:" + id + "?delta.t=" + delta + "&query=RAW(SELECT * FROM t)&batchSize=2"
-                        + "&stateDataSource=#stateDs&stateKey=" + key + "&repeatCount=1&initialDelay=0"
-                        + "&sendEmptyMessageWhenIdle=true&bridgeErrorHandler=true&" + consumerOptions)
-                        .routeId(id)
-                        .to(mssql(mssqlOptions))
-                        .process(e -> {
-                            if (e.getProperty(Exchange.BATCH_COMPLETE, false, Boolean.class)
-                                    || e.getIn().getHeader(DeltaFunnelConstants.UNCHANGED, false, Boolean.class)) {
-                                last[0] = e;
-                                ended.countDown();
-                            }
-                        });
-            }
-        });
-        assertTrue(ended.await(60, TimeUnit.SECONDS), "route " + id + " did not end its run");
-        context.getRouteController().stopRoute(id);
-        context.removeRoute(id);
-        return last[0];
+        OneRunRoutes.Ended ended = runs.run("deltafunnel:" + runs.nextId() + "?delta.t=" + delta
+                + "&query=RAW(SELECT * FROM t)&batchSize=2&stateDataSource=#stateDs&stateKey=" + key
+                + "&repeatCount=1&initialDelay=0&sendEmptyMessageWhenIdle=true&bridgeErrorHandler=true&"
+                + consumerOptions, mssql(mssqlOptions));
+        errors = ended.failures();
+        return ended.last();
     }
 
     private static String history(String transaction) {
@@ -345,18 +299,7 @@ class HistoryRouteTest extends EmulatorRouteTestSupport {
         Map<String, Long> before = real.loadedVersions(key);
         loadChanges(w.path(), "run");
         List<String> after = target(table);
-        DeltaFunnelStateStore stale = new DeltaFunnelStateStore() {
-            public String tableName() {
-                return real.tableName();
-            }
-
-            public Map<String, Long> loadedVersions(String k) {
-                return before;
-            }
-
-            public void reset(String k) {
-            }
-        };
+        DeltaFunnelStateStore stale = frozenStateStore(real, before);
         context.getRegistry().bind("staleStore", stale);
         load(w.path(), "incremental=changes&stateStore=#staleStore", history("run"));
         assertEquals(1, errors.size());
@@ -413,40 +356,14 @@ class HistoryRouteTest extends EmulatorRouteTestSupport {
 
     /** N shard routes of one load at once; returns when every shard's run ended, with no failure. */
     private void loadSharded(Path delta, int shards, String consumerOptions, String mssqlOptions) throws Exception {
-        CountDownLatch ended = new CountDownLatch(shards);
-        errors.clear();
-        List<String> ids = new ArrayList<>();
+        List<String> uris = new ArrayList<>();
         for (int i = 0; i < shards; i++) {
-            String id = "shard" + (routes++);
-            ids.add(id);
-            String uri = "deltafunnel:hs" + shards + "?delta.t=" + delta + "&query=RAW(SELECT * FROM t)&batchSize=2"
+            uris.add("deltafunnel:hs" + shards + "?delta.t=" + delta + "&query=RAW(SELECT * FROM t)&batchSize=2"
                     + "&stateDataSource=#stateDs&shardCount=" + shards + "&shardIndex=" + i
                     + (shards == 1 ? "&stateKey=hs1" : "") + "&repeatCount=1&initialDelay=0&bridgeErrorHandler=true"
-                    + "&sendEmptyMessageWhenIdle=true&" + consumerOptions;
-            context.addRoutes(new RouteBuilder() {
-                @Override
-                public void configure() {
-                    onException(Exception.class).handled(true).process(e -> {
-                        Exception caught = e.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
-                        if (io.deltafunnel.handoff.ReplayRequest.find(caught) == null) {
-                            errors.add(caught);
-                            ended.countDown();
-                        }
-                    });
-                    from(uri).routeId(id).to(mssql(mssqlOptions)).process(e -> {
-                        if (e.getProperty(Exchange.BATCH_COMPLETE, false, Boolean.class)
-                                || e.getIn().getHeader(DeltaFunnelConstants.UNCHANGED, false, Boolean.class)) {
-                            ended.countDown();
-                        }
-                    });
-                }
-            });
+                    + "&sendEmptyMessageWhenIdle=true&" + consumerOptions);
         }
-        assertTrue(ended.await(120, TimeUnit.SECONDS), "not every shard ended its run");
-        for (String id : ids) {
-            context.getRouteController().stopRoute(id);
-            context.removeRoute(id);
-        }
+        errors = runs.runAll(uris, mssql(mssqlOptions), 120).failures();
         assertTrue(errors.isEmpty(), errors.toString());
     }
 

@@ -67,17 +67,29 @@ final class OneRunRoutes {
         return runAll(List.of(consumerUri), producerUri, 60);
     }
 
+    /** One route: a consumer URI and the producer URI it writes into. */
+    record Pair(String consumerUri, String producerUri) {
+    }
+
     /**
      * Runs every consumer URI at the same time, each into {@code producerUri} (e.g. the N shards of one load), and
      * waits at most {@code seconds} for all of them to end.
      */
     Ended runAll(List<String> consumerUris, String producerUri, int seconds) throws Exception {
-        CountDownLatch ended = new CountDownLatch(consumerUris.size());
+        return runPairs(consumerUris.stream().map(c -> new Pair(c, producerUri)).toList(), seconds);
+    }
+
+    /**
+     * Runs every pair's route at the same time, each consumer into its own producer (e.g. shards of one load into
+     * differently configured producers), and waits at most {@code seconds} for all of them to end.
+     */
+    Ended runPairs(List<Pair> pairs, int seconds) throws Exception {
+        CountDownLatch ended = new CountDownLatch(pairs.size());
         List<Throwable> failures = new CopyOnWriteArrayList<>();
         List<Map<String, Object>> headers = new CopyOnWriteArrayList<>();
         List<Exchange> lasts = new CopyOnWriteArrayList<>();
         List<String> ids = new ArrayList<>();
-        for (String uri : consumerUris) {
+        for (Pair pair : pairs) {
             String id = idPrefix + (routes++);
             ids.add(id);
             context.addRoutes(new RouteBuilder() {
@@ -90,7 +102,7 @@ final class OneRunRoutes {
                             ended.countDown();
                         }
                     });
-                    from(uri).routeId(id).to(producerUri).process(e -> {
+                    from(pair.consumerUri()).routeId(id).to(pair.producerUri()).process(e -> {
                         headers.add(Map.copyOf(e.getIn().getHeaders()));
                         if (e.getProperty(Exchange.BATCH_COMPLETE, false, Boolean.class)
                                 || e.getIn().getHeader(DeltaFunnelConstants.UNCHANGED, false, Boolean.class)) {

@@ -9,16 +9,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import com.microsoft.sqlserver.jdbc.SQLServerDataSource;
 import io.deltafunnel.delta.DeltaConformanceTest;
 import io.deltafunnel.handoff.ShardAssignment;
 import io.deltafunnel.query.DuckDbConnections;
 import io.deltafunnel.query.DuckDbSettings;
 import io.deltafunnel.sample.SampleDeltaWriter;
-import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,66 +28,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * exactly the rows of an unsharded load, and the load's final step ran once (the load row is done, by one shard,
  * with the rows of the whole load; every shard row is done).
  */
-class ShardedLoadRouteTest extends EmulatorRouteTestSupport {
+class ShardedLoadRouteTest extends DeltaRouteTestSupport {
 
     @TempDir
     Path dir;
-
-    private int routes;
-    private final List<Throwable> errors = new CopyOnWriteArrayList<>();
-
-    @BeforeEach
-    void bindStateDataSource() {
-        SQLServerDataSource ds = new SQLServerDataSource();
-        ds.setURL(SERVER.emulator().jdbcUrl());
-        ds.setUser(SERVER.emulator().user());
-        ds.setPassword(SERVER.emulator().password());
-        context.getRegistry().bind("stateDs", ds);
-    }
 
     private String producer(String target, String options) {
         return "deltafunnel-mssql:dbo." + target + "?url=RAW(" + jdbcUrl() + ")&username=" + user()
                 + "&password=RAW(" + password() + ")&" + options;
     }
 
-    /** Runs the routes (at once) and waits until each has ended its run. */
+    /** Runs the routes (at once) and waits until each has ended its run, with no failure. */
     private void run(List<String[]> consumerAndProducer) throws Exception {
-        List<CountDownLatch> ended = new ArrayList<>();
-        List<String> ids = new ArrayList<>();
-        errors.clear();
-        for (String[] uris : consumerAndProducer) {
-            CountDownLatch done = new CountDownLatch(1);
-            String id = "load" + (routes++);
-            ended.add(done);
-            ids.add(id);
-            context.addRoutes(new RouteBuilder() {
-                @Override
-                public void configure() {
-                    onException(Exception.class).handled(true).process(e -> {
-                        Exception caught = e.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
-                        if (io.deltafunnel.handoff.ReplayRequest.find(caught) == null) {
-                            errors.add(caught);
-                            done.countDown();
-                        }
-                    });
-                    from(uris[0] + "&repeatCount=1&initialDelay=0&stateDataSource=#stateDs").routeId(id)
-                            .to(uris[1])
-                            .process(e -> {
-                                if (e.getProperty(Exchange.BATCH_COMPLETE, false, Boolean.class)) {
-                                    done.countDown();
-                                }
-                            });
-                }
-            });
-        }
-        for (CountDownLatch done : ended) {
-            assertTrue(done.await(120, TimeUnit.SECONDS), "a route did not end its run");
-        }
-        assertEquals(List.of(), errors);
-        for (String id : ids) {
-            context.getRouteController().stopRoute(id);
-            context.removeRoute(id);
-        }
+        List<OneRunRoutes.Pair> pairs = consumerAndProducer.stream().map(uris -> new OneRunRoutes.Pair(uris[0]
+                + "&repeatCount=1&initialDelay=0&stateDataSource=#stateDs", uris[1])).toList();
+        assertEquals(List.of(), runs.runPairs(pairs, 120).failures());
     }
 
     private List<String> rows(String target) throws Exception {
