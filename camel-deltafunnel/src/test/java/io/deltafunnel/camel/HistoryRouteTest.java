@@ -476,26 +476,20 @@ class HistoryRouteTest extends DeltaRouteTestSupport {
         stopAndAssertNoArrowLeak();
     }
 
-    /** The producer options of one bulk encoder: mssql-jdbc's SQLServerBulkCopy or the direct TDS encoder. */
-    static String encoder(String name) {
-        return name.equals("direct") ? "&bulkEncoder=direct&bulkEncoderFallback=false" : "";
-    }
-
     /**
      * A snapshot load (not a change feed) whose rows repeat a key (across batches here) is refused in the final step,
      * before the target is touched: a typed error naming the table, the key columns and the duplicate key value; the
-     * target keeps its versions and no staging table is left. Both encoders.
+     * target keeps its versions and no staging table is left. Both encoders (HistoryDirectRouteTest).
      */
-    @ParameterizedTest(name = "encoder={0}")
-    @ValueSource(strings = {"mssql-jdbc", "direct"})
-    void aSnapshotThatRepeatsAKeyIsRefusedNamingItBeforeTheTargetIsTouched(String encoder) throws Exception {
+    @Test
+    void aSnapshotThatRepeatsAKeyIsRefusedNamingItBeforeTheTargetIsTouched() throws Exception {
         exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL, [name] nvarchar(20) NULL, [amount] float NULL,"
                 + " [valid_from] datetime2 NOT NULL, [valid_to] datetime2 NULL, [is_current] bit NOT NULL)",
                 "INSERT INTO [dbo].[" + table + "] VALUES (1, N'old', 0.5, '2020-01-01', NULL, 1)");
         List<String> before = target(table);
         runRoute(source("SELECT * FROM (VALUES (1, 'a', 1.0::DOUBLE), (2, 'b', 2.0::DOUBLE), (3, 'c', 3.0::DOUBLE),"
                 + " (2, 'bb', 2.5::DOUBLE), (3, 'cc', 3.5::DOUBLE)) v(id, name, amount) ORDER BY id, name", 2),
-                mssql("writeMode=history&keyColumns=id&maxRetries=0" + encoder(encoder)), 3, null);
+                mssql("writeMode=history&keyColumns=id&maxRetries=0"), 3, null);
         assertEquals(1, finalFailures().size(), failures::toString);
         io.deltafunnel.mssql.BulkLoadException f = finalFailures().get(0);
         assertTrue(f instanceof io.deltafunnel.mssql.session.HistoryDuplicateKeyException, f::toString);

@@ -459,17 +459,15 @@ class RejectedRowsRouteTest extends EmulatorRouteTestSupport {
      * writeMode=history from a snapshot with maxRejectedRows: every row of a key that several source rows share is set
      * aside (which is the current version is not known), as merge does with its duplicates; the other keys get their
      * versions. The reject rows carry the check {@code duplicate-key} (no SQL Server error refused them) and the key
-     * columns. Both encoders.
+     * columns. Both encoders (RejectedRowsDirectRouteTest).
      */
-    @ParameterizedTest(name = "encoder={0}")
-    @ValueSource(strings = {"mssql-jdbc", "direct"})
-    void historySnapshotSetsAsideEveryRowOfARepeatedKey(String encoder) throws Exception {
+    @Test
+    void historySnapshotSetsAsideEveryRowOfARepeatedKey() throws Exception {
         Path d = delta("histdups", "SELECT * FROM (VALUES (1, 'a'), (2, 'b1'), (3, 'c'), (2, 'b2'), (4, 'd'),"
                 + " (4, 'd2'), (4, 'd3')) v(id, name)");
         exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL, [name] nvarchar(5) NULL,"
                 + " [valid_from] datetime2 NOT NULL, [valid_to] datetime2 NULL, [is_current] bit NOT NULL)");
-        assertEquals(null, load(d, 3, rejectOptions(5) + "&writeMode=history&keyColumns=id"
-                + HistoryRouteTest.encoder(encoder)));
+        assertEquals(null, load(d, 3, rejectOptions(5) + "&writeMode=history&keyColumns=id"));
         assertEquals(List.of("2|b1", "2|b2", "4|d", "4|d2", "4|d3"), assertReconciles(d, List.of()));
         for (String[] r : rejectRows()) {
             assertEquals(RunRejects.DUPLICATE_KEY, r[1], "check name, no error number");
@@ -482,7 +480,7 @@ class RejectedRowsRouteTest extends EmulatorRouteTestSupport {
         // over the limit: nothing kept
         exec("DELETE FROM [dbo].[" + table + "]", "DELETE FROM [dbo].[" + rejects + "]");
         assertInstanceOf(TooManyRejectedRowsException.class, load(d, 3, rejectOptions(4)
-                + "&writeMode=history&keyColumns=id&maxRetries=0" + HistoryRouteTest.encoder(encoder)));
+                + "&writeMode=history&keyColumns=id&maxRetries=0"));
         assertEquals(List.of(), targetRows());
         assertEquals(0, count(rejects));
     }

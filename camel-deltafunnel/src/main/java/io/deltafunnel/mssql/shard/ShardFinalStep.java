@@ -75,21 +75,25 @@ final class ShardFinalStep {
      */
     LoadStatus run(SqlChannel channel, RunSetup setup, boolean alreadyDone, RunSetup.SqlStep commit,
             Supplier<BulkLoadException.Context> context) throws SQLException {
-        if (replace != null && replace.switching() && allShardsDone(channel)) {
-            // The staging heap gets the target's indexes once all shares are in: DDL, outside the transaction. Two
-            // shards can both see every share done: the final-step lock lets one build the shape (and run the final
-            // step) at a time, and the one that waited finds the load done and builds nothing.
-            channel.setAutoCommit(true);
-            lockFinalStep.run();
-            if (tables.loadStatus(channel, shard.loadId(), false) == LoadRowStatus.OPEN) {
-                replace.prepare(channel, true);
-            }
+        boolean switching = replace != null && replace.switching();
+        boolean shaped = false;
+        if (switching && allShardsDone(channel)) {
+            shapeStaging(channel);
+            shaped = true;
         }
         channel.setAutoCommit(false);
         LoadRowStatus status = tables.loadStatus(channel, shard.loadId(), true);
-        long done = ((Number) channel.query("SELECT COUNT(*) FROM " + tables.shards().quoted()
-                + " WHERE [load_id] = ? AND [status] = ?", shard.loadId(), ShardRowStatus.DONE.text()).get(0)[0])
-                .longValue();
+        long done = doneShards(channel);
+        if (switching && !shaped && status == LoadRowStatus.OPEN && done >= shard.shardCount()) {
+            // The last other share committed between the check above and this transaction: this run is the one
+            // that runs the final step, so the staging table needs the target's shape first (else the switch would
+            // fall back to a copy). Out of the transaction, under the final-step lock, and read the load again.
+            channel.rollback();
+            shapeStaging(channel);
+            channel.setAutoCommit(false);
+            status = tables.loadStatus(channel, shard.loadId(), true);
+            done = doneShards(channel);
+        }
         if (status != LoadRowStatus.OPEN || done < shard.shardCount()) {
             channel.rollback(); // nothing written: only the locks are released
             if (status != LoadRowStatus.OPEN) {
@@ -171,10 +175,28 @@ final class ShardFinalStep {
 
     /** Without locks: every shard row of the load is done (the final step is probably owed). */
     private boolean allShardsDone(SqlChannel channel) throws SQLException {
-        long done = ((Number) channel.query("SELECT COUNT(*) FROM " + tables.shards().quoted()
+        return doneShards(channel) >= shard.shardCount();
+    }
+
+    /** The load's shards whose share is committed. */
+    private long doneShards(SqlChannel channel) throws SQLException {
+        return ((Number) channel.query("SELECT COUNT(*) FROM " + tables.shards().quoted()
                 + " WHERE [load_id] = ? AND [status] = ?", shard.loadId(), ShardRowStatus.DONE.text()).get(0)[0])
                 .longValue();
-        return done >= shard.shardCount();
+    }
+
+    /**
+     * The staging heap gets the target's indexes once all shares are in: DDL, outside the transaction (the channel
+     * is left in autocommit). Two shards can both see every share done: the final-step lock (held to the session's
+     * end) lets one build the shape (and run the final step) at a time, and the one that waited finds the load done
+     * and builds nothing.
+     */
+    private void shapeStaging(SqlChannel channel) throws SQLException {
+        channel.setAutoCommit(true);
+        lockFinalStep.run();
+        if (tables.loadStatus(channel, shard.loadId(), false) == LoadRowStatus.OPEN) {
+            replace.prepare(channel, true);
+        }
     }
 
     /** The rows the shards committed into the staging table (the rows a switch moves). */
