@@ -51,7 +51,7 @@ public final class H2AlterTable {
      */
     public static List<String> refreshNormalizeTrigger(TableDef changed) {
         List<String> out = new ArrayList<>();
-        String name = Identifiers.h2Quote(changed.schema()) + "." + Identifiers.h2Quote(
+        String name = Identifiers.h2Quote(changed.storage().schema()) + "." + Identifiers.h2Quote(
                 NormalizeTrigger.triggerName(changed));
         out.add("DROP TRIGGER IF EXISTS " + name);
         if (NormalizeTrigger.needed(changed)) {
