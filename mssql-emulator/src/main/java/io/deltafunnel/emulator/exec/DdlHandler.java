@@ -19,7 +19,6 @@ import io.deltafunnel.emulator.tsql.Stmt;
 import io.deltafunnel.tds.DoneStatus;
 
 import java.io.IOException;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;

@@ -1,5 +1,6 @@
 package io.deltafunnel.emulator.exec;
 
+import io.deltafunnel.emulator.h2.H2AlterTable;
 import io.deltafunnel.emulator.h2.H2Errors;
 import io.deltafunnel.emulator.semantics.ColumnDef;
 import io.deltafunnel.emulator.semantics.ErrorCatalog;
@@ -110,15 +111,25 @@ final class SwitchDdl {
      * Metadata only: the two tables exchange their H2 tables in the catalog, no row moves. Each H2 table's identity
      * generator travels with it, so each is restarted where the other one stood: the target goes on from its own
      * next value (not past the switched-in rows) and the source from its own (after its last value), as SQL Server
-     * keeps both seeds. The restarts run on the DDL connection (H2 DDL on the session's would commit its
-     * transaction); inside a transaction an undo exchanges the tables back and restores both generators.
+     * keeps both seeds. Column defaults that differ are set on the H2 tables the same way. These run on the DDL
+     * connection (H2 DDL on the session's would commit its transaction); inside a transaction an undo exchanges the
+     * tables back and restores both generators and defaults.
      */
     private void exchange(TableDef src, TableDef dst) throws SQLException {
         TableDef.Storage srcStorage = src.storage();
         TableDef.Storage dstStorage = dst.storage();
-        List<String> restarts = new ArrayList<>();
-        List<String> undoRestarts = new ArrayList<>();
-        for (ColumnDef c : src.columns()) {
+        List<String> fixes = new ArrayList<>();
+        List<String> undoFixes = new ArrayList<>();
+        for (int i = 0; i < src.columns().size(); i++) {
+            ColumnDef c = src.columns().get(i);
+            ColumnDef d = dst.columns().get(i);
+            if (!java.util.Objects.equals(c.defaultH2(), d.defaultH2())) {
+                // defaults belong to the H2 columns: each table's own default on the H2 table it takes over
+                fixes.add(H2AlterTable.columnDefault(srcStorage, d));
+                fixes.add(H2AlterTable.columnDefault(dstStorage, c));
+                undoFixes.add(H2AlterTable.columnDefault(srcStorage, c));
+                undoFixes.add(H2AlterTable.columnDefault(dstStorage, d));
+            }
             if (!c.identity()) {
                 continue;
             }
@@ -129,20 +140,20 @@ final class SwitchDdl {
                         + dst.messageName(s.database) + " has no H2 identity base");
             }
             String col = " ALTER COLUMN " + Identifiers.h2Quote(c.name()) + " RESTART WITH ";
-            restarts.add("ALTER TABLE " + srcStorage.h2Name() + col + dstNext);
-            restarts.add("ALTER TABLE " + dstStorage.h2Name() + col + srcNext);
-            undoRestarts.add("ALTER TABLE " + srcStorage.h2Name() + col + srcNext);
-            undoRestarts.add("ALTER TABLE " + dstStorage.h2Name() + col + dstNext);
+            fixes.add("ALTER TABLE " + srcStorage.h2Name() + col + dstNext);
+            fixes.add("ALTER TABLE " + dstStorage.h2Name() + col + srcNext);
+            undoFixes.add("ALTER TABLE " + srcStorage.h2Name() + col + srcNext);
+            undoFixes.add("ALTER TABLE " + dstStorage.h2Name() + col + dstNext);
         }
         DdlUndoLog.DdlUndo undo = () -> {
             s.catalog().swapStorage(src.objectId(), dst.objectId());
-            for (String sql : undoRestarts) {
+            for (String sql : undoFixes) {
                 s.emu.database().runDdl(sql);
             }
         };
         s.catalog().swapStorage(src.objectId(), dst.objectId());
         try {
-            for (String sql : restarts) {
+            for (String sql : fixes) {
                 s.emu.database().runDdl(sql);
             }
         } catch (SQLException e) {

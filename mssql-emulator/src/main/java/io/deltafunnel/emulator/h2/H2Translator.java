@@ -347,7 +347,7 @@ public final class H2Translator {
     }
 
     /** A (possibly dotted) name starting at i; returns the next index. */
-    private int name(int i) {
+    private int name(int i) throws SqlServerError {
         List<Token> parts = new ArrayList<>();
         List<Boolean> empty = new ArrayList<>();
         parts.add(toks.get(i));
@@ -401,8 +401,9 @@ public final class H2Translator {
             }
         }
         TableDef table = canonicalize(parts);
-        if (table == null && parts.size() == 1 && parts.get(0) != null && tablePosition(i)) {
-            table = session.catalog().table("dbo", parts.get(0).value());
+        if (table == null && parts.size() <= 2 && parts.get(0) != null && parts.get(parts.size() - 1) != null
+                && tablePosition(i)) {
+            table = unqualifiedOrHidden(parts);
         }
         if (table != null && !table.storedUnderOwnName()) {
             if (parts.size() <= 2) {
@@ -457,7 +458,27 @@ public final class H2Translator {
     }
 
     /**
-     * True when the one-part name at {@code i} stands where a table is named: after FROM, JOIN, UPDATE, INTO,
+     * For a table name at a table's place that {@link #canonicalize} did not find: the dbo table of a one-part name,
+     * else null; but 208 when the name is only an H2 table holding another table's rows (after SWITCH or sp_rename:
+     * H2 would find it).
+     */
+    private TableDef unqualifiedOrHidden(List<Token> parts) throws SqlServerError {
+        Catalog cat = session.catalog();
+        String schema = parts.size() == 1 ? "dbo" : cat.schema(parts.get(0).value());
+        String name = parts.get(parts.size() - 1).value();
+        if (schema == null) {
+            return null;
+        }
+        TableDef t = parts.size() == 1 ? cat.table(schema, name) : null;
+        if (t == null && cat.storageTaken(schema, name)) {
+            throw ErrorCatalog.INVALID_OBJECT_NAME.error("Invalid object name '" + (parts.size() == 1 ? name
+                    : parts.get(0).value() + "." + name) + "'.");
+        }
+        return t;
+    }
+
+    /**
+     * True when the name at {@code i} stands where a table is named: after FROM, JOIN, UPDATE, INSERT, INTO, MERGE,
      * DELETE or MERGE's USING, or after a comma of a FROM list.
      */
     private boolean tablePosition(int i) {
@@ -466,7 +487,7 @@ public final class H2Translator {
         }
         Token prev = toks.get(i - 1);
         if (prev.is("FROM") || prev.is("JOIN") || prev.is("UPDATE") || prev.is("INTO") || prev.is("DELETE")
-                || prev.is("USING")) {
+                || prev.is("USING") || prev.is("INSERT") || prev.is("MERGE")) {
             return true;
         }
         if (!prev.isSymbol(",")) {

@@ -195,7 +195,8 @@ public final class Catalog {
         return new TableDef.Storage(schema, candidate, objectId);
     }
 
-    private boolean storageTaken(String schema, String name) {
+    /** True when some table's rows are stored in H2 table {@code schema.name} (case-insensitive). */
+    public synchronized boolean storageTaken(String schema, String name) {
         for (TableDef t : tables.values()) {
             if (t.storage().schema().equalsIgnoreCase(schema) && t.storage().name().equalsIgnoreCase(name)) {
                 return true;

@@ -2,6 +2,7 @@ package io.deltafunnel.emulator.fidelity;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.List;
 
 import com.microsoft.sqlserver.jdbc.SQLServerBulkCopy;
@@ -16,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * transaction and to other sessions after its commit; a rollback (also to a savepoint) gives both tables their rows
  * back; and a table that took part in a switch is an ordinary table again: it can be switched again, dropped and its
  * name created again, altered, indexed, bulk-loaded, queried with aliases, table-name qualifiers and joins, and
- * renamed. Identity values follow SQL Server's documented caution (the target's identity is not advanced past the
+ * renamed. Each table keeps its own column defaults. Identity values follow SQL Server's documented caution (the target's identity is not advanced past the
  * switched-in rows, the source's goes on after its last value), also inside a transaction and after a rollback.
  * (The emulator implements a switch by exchanging the H2 tables behind the two tables; these scenarios hold for
  * SQL Server and the emulator alike.)
@@ -137,6 +138,8 @@ abstract class SwitchedTableScenarios extends ConcurrentScenarios {
         loadedSource();
         exec(switchSql());
         exec("DROP TABLE " + src());
+        assertError(208, "SELECT COUNT(*) FROM " + src());
+        assertError(208, "INSERT INTO [" + table + "_src] ([id], [v]) VALUES (5, 50)");
         exec("CREATE TABLE " + src() + " (" + COLUMNS + ")");
         exec("INSERT INTO " + src() + " ([id], [v]) VALUES (7, 70)");
         assertEquals(List.of(List.of(7, 70)), all(src()));
@@ -196,11 +199,33 @@ abstract class SwitchedTableScenarios extends ConcurrentScenarios {
         exec(switchSql());
         exec("EXEC sp_rename 'dbo." + table + "_dst', '" + table + "_ren'");
         assertEquals(THREE, all("[dbo].[" + table + "_ren]"));
+        assertError(208, "SELECT COUNT(*) FROM " + dst());
+        assertError(208, "SELECT COUNT(*) FROM [" + table + "_dst] AS d");
         exec("CREATE TABLE " + dst() + " (" + COLUMNS + ")");
         assertEquals(List.of(), all(dst()));
         exec("ALTER TABLE [dbo].[" + table + "_ren] SWITCH TO " + dst());
         assertEquals(THREE, all(dst()));
         assertEquals(List.of(), all("[dbo].[" + table + "_ren]"));
+    }
+
+    @Test
+    void eachTableKeepsItsOwnDefaultsAcrossASwitchAndItsRollback() throws SQLException {
+        exec("CREATE TABLE " + src() + " ([id] int NOT NULL, [v] int NULL)");
+        exec("CREATE TABLE " + dst() + " ([id] int NOT NULL, [v] int NULL CONSTRAINT [df_" + table + "] DEFAULT 7)");
+        exec("INSERT INTO " + src() + " ([id], [v]) VALUES (1, 1)");
+        exec("BEGIN TRAN");
+        exec(switchSql());
+        exec("ROLLBACK");
+        exec("INSERT INTO " + dst() + " ([id]) VALUES (2)");
+        exec("INSERT INTO " + src() + " ([id]) VALUES (3)");
+        assertEquals(List.of(List.of(2, 7)), all(dst()));
+        assertEquals(List.of(List.of(1, 1), Arrays.asList(3, null)), all(src()));
+        exec("DELETE FROM " + dst());
+        exec(switchSql());
+        exec("INSERT INTO " + dst() + " ([id]) VALUES (4)");
+        exec("INSERT INTO " + src() + " ([id]) VALUES (5)");
+        assertEquals(List.of(List.of(1, 1), Arrays.asList(3, null), List.of(4, 7)), all(dst()));
+        assertEquals(List.of(Arrays.asList(5, null)), all(src()));
     }
 
     @Test
