@@ -11,6 +11,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Tables after {@code ALTER TABLE ... SWITCH}: the rows are visible through the target inside the switching
@@ -167,6 +168,11 @@ abstract class SwitchedTableScenarios extends ConcurrentScenarios {
         assertEquals(List.of(List.of(50, 50, 5)), rows("SELECT [id], [v], [w] FROM " + dst() + " WHERE [w] IS NOT NULL"));
         assertEquals(3, intScalar(conn, "SELECT COUNT(*) FROM sys.columns WHERE [object_id] = OBJECT_ID('dbo."
                 + table + "_dst')"));
+        exec("ALTER TABLE " + dst() + " ALTER COLUMN [w] bigint NULL");
+        exec("ALTER TABLE " + dst() + " ADD CONSTRAINT [ck_" + table + "] CHECK ([v] > 0)");
+        assertError(547, "INSERT INTO " + dst() + " ([id], [v]) VALUES (51, -1)");
+        exec("INSERT INTO " + dst() + " ([id], [v], [w]) VALUES (52, 52, 5000000000)");
+        assertEquals(5000000000L, ((Number) scalar("SELECT [w] FROM " + dst() + " WHERE [id] = 52")).longValue());
         // the source is an ordinary empty table and takes rows of its own
         exec("INSERT INTO " + src() + " ([id], [v]) VALUES (1, 10)");
         assertEquals(List.of(List.of(1, 10)), all(src()));
@@ -226,6 +232,32 @@ abstract class SwitchedTableScenarios extends ConcurrentScenarios {
         exec("INSERT INTO " + src() + " ([id]) VALUES (5)");
         assertEquals(List.of(List.of(1, 1), Arrays.asList(3, null), List.of(4, 7)), all(dst()));
         assertEquals(List.of(Arrays.asList(5, null)), all(src()));
+    }
+
+    @Test
+    void aStringTooLongForASwitchedTableNamesThatTable() throws SQLException {
+        exec("CREATE TABLE " + src() + " ([id] int NOT NULL, [s] varchar(3) NULL)");
+        exec("CREATE TABLE " + dst() + " ([id] int NOT NULL, [s] varchar(3) NULL)");
+        exec("INSERT INTO " + src() + " ([id], [s]) VALUES (1, 'abc')");
+        exec(switchSql());
+        String m = assertError(2628, "INSERT INTO " + dst() + " ([id], [s]) VALUES (2, 'abcdef')").getMessage();
+        assertTrue(m.contains(".dbo." + table + "_dst'"), m);
+        m = assertError(2628, "INSERT INTO " + src() + " ([id], [s]) VALUES (3, 'abcdef')").getMessage();
+        assertTrue(m.contains(".dbo." + table + "_src'"), m);
+    }
+
+    @Test
+    void identityInsertIntoASwitchedTableMovesItsIdentityOn() throws SQLException {
+        String cols = "[id] int IDENTITY(1,1) NOT NULL, [v] int NOT NULL";
+        exec("CREATE TABLE " + src() + " (" + cols + ")");
+        exec("CREATE TABLE " + dst() + " (" + cols + ")");
+        exec("INSERT INTO " + src() + " ([v]) VALUES (10), (20)");
+        exec(switchSql());
+        exec("SET IDENTITY_INSERT " + dst() + " ON");
+        exec("INSERT INTO " + dst() + " ([id], [v]) VALUES (100, 100)");
+        exec("SET IDENTITY_INSERT " + dst() + " OFF");
+        exec("INSERT INTO " + dst() + " ([v]) VALUES (101)");
+        assertEquals(List.of(List.of(101, 101)), rows("SELECT [id], [v] FROM " + dst() + " WHERE [v] = 101"));
     }
 
     @Test
