@@ -82,7 +82,8 @@ final class IndexDdl {
             }
         }
         try (Statement x = s.h2.createStatement()) {
-            x.execute("CREATE " + (unique ? "UNIQUE " : "") + "INDEX " + h2Index(t, index) + " ON " + t.h2Name() + " (" + cols + ")");
+            x.execute("CREATE " + (unique ? "UNIQUE " : "") + "INDEX " + h2Index(t, index) + " ON " + t.h2Name()
+                    + " (" + cols + ")");
         }
         if (unique) {
             s.catalog().addKey(t.objectId(), new Constraints.Key(index, Constraints.KeyKind.UNIQUE_INDEX, keyCols));

@@ -28,7 +28,7 @@ import java.util.List;
  * row of the source becomes a row of the empty target and the source is left empty, the tables' definitions,
  * indexes, constraints and identity seeds unchanged. Like SQL Server the emulator changes only metadata: the two
  * tables exchange the H2 tables that store their rows ({@link #exchange}); only when those H2 tables are not
- * interchangeable ({@link SwitchStorage}: identity, defaults, CHECK constraints, unique indexes or foreign keys
+ * interchangeable ({@link SwitchStorage}: the IDENTITY property, CHECK constraints, unique indexes or foreign keys
  * differ) it moves the rows ({@link #copy}). The requirements are {@link SwitchChecks}'s, plus an empty target
  * (4905).
  *
