@@ -289,8 +289,8 @@ final class AlterColumnDdl {
         String prefix = t.name() + ".";
         try (PreparedStatement ps = s.h2.prepareStatement("SELECT INDEX_NAME FROM INFORMATION_SCHEMA.INDEX_COLUMNS"
                 + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = ? ORDER BY INDEX_NAME")) {
-            ps.setString(1, t.schema());
-            ps.setString(2, t.name());
+            ps.setString(1, t.storage().schema());
+            ps.setString(2, t.storage().name());
             ps.setString(3, col);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -310,8 +310,8 @@ final class AlterColumnDdl {
         try (PreparedStatement ps = s.h2.prepareStatement("SELECT CONSTRAINT_NAME FROM"
                 + " INFORMATION_SCHEMA.CONSTRAINT_COLUMN_USAGE WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?"
                 + " AND COLUMN_NAME = ?")) {
-            ps.setString(1, t.schema());
-            ps.setString(2, t.name());
+            ps.setString(1, t.storage().schema());
+            ps.setString(2, t.storage().name());
             ps.setString(3, col);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

@@ -114,11 +114,13 @@ final class BatchExecutor {
     }
 
     private boolean evaluate(List<Token> condition) throws SqlServerError, IOException {
+        int generation = s.catalog().storageGeneration();
         H2Sql c = ctx.translator().translate(condition);
-        H2Sql q = new H2Sql("SELECT CASE WHEN " + c.sql + " THEN 1 ELSE 0 END", c.params);
         try {
             // a condition reading tables (IF EXISTS (SELECT ...)) locks them like a SELECT
             s.locks.lock(LockPlanner.plan(s, condition, false, ctx.fmtOnly));
+            c = ctx.translatedAgainIfMoved(c, generation, condition);
+            H2Sql q = new H2Sql("SELECT CASE WHEN " + c.sql + " THEN 1 ELSE 0 END", c.params);
             try (PreparedStatement ps = q.prepare(s.h2); ResultSet rs = ps.executeQuery()) {
                 return rs.next() && rs.getInt(1) == 1;
             } catch (SQLException e) {

@@ -7,6 +7,7 @@ import io.deltafunnel.emulator.semantics.Catalog;
 import io.deltafunnel.emulator.semantics.ColumnDef;
 import io.deltafunnel.emulator.semantics.Constraints;
 import io.deltafunnel.emulator.semantics.ErrorCatalog;
+import io.deltafunnel.emulator.semantics.IdentityReseeder;
 import io.deltafunnel.emulator.semantics.LockManager;
 import io.deltafunnel.emulator.semantics.SqlServerError;
 import io.deltafunnel.emulator.semantics.TableDef;
@@ -18,7 +19,6 @@ import io.deltafunnel.emulator.tsql.Stmt;
 import io.deltafunnel.tds.DoneStatus;
 
 import java.io.IOException;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -310,7 +310,7 @@ public final class DdlHandler {
             throw ErrorCatalog.NO_SUCH_SCHEMA.error("The specified schema name \"" + t.schema()
                     + "\" either does not exist or you do not have permission to use it.");
         }
-        TableDef table = t.withName(schema, t.name());
+        TableDef table = t.withName(schema, t.name(), t.storage());
         // the new table is the creator's until its transaction ends (free: nobody else knows its object id yet)
         s.locks.lock(table, LockManager.Mode.SCH_M, LockManager.Duration.TRANSACTION, false);
         synchronized (cat.ddlLock()) {
@@ -318,6 +318,7 @@ public final class DdlHandler {
                 throw ErrorCatalog.OBJECT_EXISTS.error("There is already an object named '" + t.name()
                         + "' in the database.");
             }
+            table = table.withStorage(cat.storageFor(schema, t.name(), table.objectId()));
             List<Constraints.ForeignKey> fks = new ArrayList<>();
             if (parsed != null) {
                 for (CreateTableParser.ForeignKeySpec spec : parsed.foreignKeys) {
@@ -340,19 +341,20 @@ public final class DdlHandler {
             cat.put(table);
             fks.forEach(cat::addForeignKey);
         }
+        TableDef created = table;
         if (s.inTransaction()) {
             s.ddlUndo.add(() -> {
-                for (Constraints.ForeignKey fk : cat.foreignKeys(table.objectId(), true)) {
+                for (Constraints.ForeignKey fk : cat.foreignKeys(created.objectId(), true)) {
                     TableDef parent = cat.tableById(fk.parent);
-                    if (parent != null && parent.objectId() != table.objectId()) {
+                    if (parent != null && parent.objectId() != created.objectId()) {
                         s.emu.database().runDdl(ForeignKeyTrigger.dropParentTrigger(fk, parent));
                     }
                 }
-                cat.remove(table);
-                s.emu.database().runDdl(H2Ddl.dropTable(table));
+                cat.remove(created);
+                s.emu.database().runDdl(H2Ddl.dropTable(created));
             });
         }
-        return table;
+        return created;
     }
 
     private void dropTables(Stmt st) throws SqlServerError, SQLException, IOException {
@@ -464,18 +466,7 @@ public final class DdlHandler {
 
     /** TRUNCATE in a transaction: the identity restarts at its seed; a rollback restores its next value. */
     private void restartAtSeedUndoably(TableDef t, ColumnDef c) throws SQLException {
-        Long before = null;
-        try (PreparedStatement ps = s.h2.prepareStatement("SELECT IDENTITY_BASE FROM INFORMATION_SCHEMA.COLUMNS"
-                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = ?")) {
-            ps.setString(1, t.schema());
-            ps.setString(2, t.name());
-            ps.setString(3, c.name());
-            try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next()) {
-                    before = rs.getLong(1);
-                }
-            }
-        }
+        Long before = IdentityReseeder.identityBase(s.h2, t.storage(), c.name());
         if (before == null) {
             throw new SQLException("identity column " + c.name() + " of " + t.messageName(s.database)
                     + " has no H2 identity base");

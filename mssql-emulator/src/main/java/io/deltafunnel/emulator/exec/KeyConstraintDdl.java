@@ -144,7 +144,7 @@ final class KeyConstraintDdl {
                 : Constraints.KeyKind.UNIQUE_CONSTRAINT, cols));
         s.catalog().setKeyClustered(t.objectId(), name, isClustered);
         if (pk) {
-            s.catalog().replace(t, new TableDef(t.schema(), t.name(), t.objectId(), t.columns(), cols));
+            s.catalog().replace(t, t.withPrimaryKey(cols));
         }
         ctx.done(DoneStatus.CMD_NONE, -1);
     }

@@ -6,7 +6,6 @@ import io.deltafunnel.emulator.h2.H2Sql;
 import io.deltafunnel.emulator.semantics.ColumnDef;
 import io.deltafunnel.emulator.semantics.ErrorCatalog;
 import io.deltafunnel.emulator.semantics.IdentityRules;
-import io.deltafunnel.emulator.semantics.LockPlanner;
 import io.deltafunnel.emulator.semantics.SqlServerError;
 import io.deltafunnel.emulator.semantics.TableDef;
 import io.deltafunnel.emulator.tsql.Identifiers;
@@ -47,8 +46,7 @@ public final class QueryHandler {
         if (from > 0) {
             s.beginImplicitIfNeeded(ctx.response);
         }
-        H2Sql q = ctx.translator().translate(st.tokens);
-        s.locks.lock(LockPlanner.plan(s, st.tokens, false, ctx.fmtOnly));
+        H2Sql q = ctx.translateAndLock(st.tokens, st.tokens, false, ctx.fmtOnly);
         try (PreparedStatement ps = q.prepare(s.h2)) {
             if (ctx.fmtOnly) {
                 List<ResultColumn> cols = ColumnTypeResolver.describe(ps.getMetaData(), s.catalog(),
@@ -75,8 +73,7 @@ public final class QueryHandler {
         List<Token> query = new ArrayList<>(st.tokens.subList(0, into));
         query.addAll(st.tokens.subList(target.next, st.tokens.size()));
         s.beginImplicitIfNeeded(ctx.response);
-        H2Sql q = ctx.translator().translate(query);
-        s.locks.lock(LockPlanner.plan(s, query, false, false));
+        H2Sql q = ctx.translateAndLock(query, query, false, false);
         List<ResultColumn> cols;
         try (PreparedStatement ps = q.prepare(s.h2)) {
             cols = ColumnTypeResolver.describe(ps.getMetaData(), s.catalog(), SelectList.describe(query, s.catalog()));
@@ -171,8 +168,7 @@ public final class QueryHandler {
             }
         }
         s.beginImplicitIfNeeded(ctx.response);
-        H2Sql q = ctx.translator().translate(tokens);
-        s.locks.lock(LockPlanner.plan(s, written, true, false));
+        H2Sql q = ctx.translateAndLock(tokens, written, true, false);
         try (PreparedStatement ps = q.prepare(s.h2)) {
             long n = ps.executeLargeUpdate();
             if (explicitIdentity) {

@@ -68,7 +68,7 @@ final class RenameDdl {
             for (String p : t.primaryKey()) {
                 pk.add(p.equalsIgnoreCase(c.name()) ? newName : p);
             }
-            s.catalog().replace(t, new TableDef(t.schema(), t.name(), t.objectId(), cols, pk));
+            s.catalog().replace(t, t.withColumnsAndKey(cols, pk));
             s.catalog().renameColumn(t.objectId(), c.name(), newName);
             return;
         }
@@ -87,9 +87,8 @@ final class RenameDdl {
             throw ErrorCatalog.RENAME_NAME_IN_USE.error("Error: The new name '" + newName
                     + "' is already in use as a object name and would cause a duplicate that is not permitted.");
         }
-        try (Statement x = s.h2.createStatement()) {
-            x.execute("ALTER TABLE " + t.h2Name() + " RENAME TO " + Identifiers.h2Quote(newName));
-        }
-        s.catalog().replace(t, t.withName(t.schema(), newName));
+        // the catalog only: the rows stay in the same H2 table (TableDef.Storage), so its H2 indexes and triggers,
+        // named after it, stay valid
+        s.catalog().replace(t, t.withName(t.schema(), newName, t.storage()));
     }
 }

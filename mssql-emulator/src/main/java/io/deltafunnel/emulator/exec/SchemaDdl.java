@@ -109,7 +109,11 @@ final class SchemaDdl {
             throw ErrorCatalog.TRANSFER_NAME_EXISTS.error(
                     "The object with name \"" + old.name() + "\" already exists.");
         }
-        TableDef moved = old.withName(targetSchema, old.name());
+        TableDef moved;
+        synchronized (s.catalog().ddlLock()) {
+            moved = old.withName(targetSchema, old.name(), s.catalog().storageFor(targetSchema, old.name(),
+                    old.storage().id()));
+        }
         copyTable(old, moved);
         s.catalog().replace(old, moved);
         s.catalog().permissions().dropObject(old.objectId()); // "All permissions ... will be dropped" (ALTER SCHEMA)

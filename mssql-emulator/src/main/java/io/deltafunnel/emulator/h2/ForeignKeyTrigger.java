@@ -39,16 +39,18 @@ public final class ForeignKeyTrigger implements Trigger {
     /** The two CREATE TRIGGER statements for {@code fk}. */
     public static List<String> createStatements(Constraints.ForeignKey fk, TableDef child, TableDef parent) {
         return List.of(
-                "CREATE TRIGGER " + Identifiers.h2Quote(child.schema()) + "." + Identifiers.h2Quote(childTrigger(fk))
+                "CREATE TRIGGER " + Identifiers.h2Quote(child.storage().schema()) + "."
+                        + Identifiers.h2Quote(childTrigger(fk))
                         + " BEFORE INSERT, UPDATE ON " + child.h2Name() + " FOR EACH ROW CALL \""
                         + ForeignKeyTrigger.class.getName() + "\"",
-                "CREATE TRIGGER " + Identifiers.h2Quote(parent.schema()) + "." + Identifiers.h2Quote(parentTrigger(fk))
+                "CREATE TRIGGER " + Identifiers.h2Quote(parent.storage().schema()) + "."
+                        + Identifiers.h2Quote(parentTrigger(fk))
                         + " BEFORE DELETE, UPDATE ON " + parent.h2Name() + " FOR EACH ROW CALL \""
                         + ForeignKeyTrigger.class.getName() + "\"");
     }
 
     public static String dropParentTrigger(Constraints.ForeignKey fk, TableDef parent) {
-        return "DROP TRIGGER IF EXISTS " + Identifiers.h2Quote(parent.schema()) + "."
+        return "DROP TRIGGER IF EXISTS " + Identifiers.h2Quote(parent.storage().schema()) + "."
                 + Identifiers.h2Quote(parentTrigger(fk));
     }
 

@@ -31,8 +31,13 @@ public final class H2AlterTable {
     }
 
     public static String setDefault(TableDef t, ColumnDef c) {
-        return "ALTER TABLE " + t.h2Name() + " ALTER COLUMN " + Identifiers.h2Quote(c.name()) + " SET DEFAULT "
-                + c.defaultH2();
+        return columnDefault(t.storage(), c);
+    }
+
+    /** Gives column {@code c} of H2 table {@code storage} {@code c}'s default, or none when it has none. */
+    public static String columnDefault(TableDef.Storage storage, ColumnDef c) {
+        return "ALTER TABLE " + storage.h2Name() + " ALTER COLUMN " + Identifiers.h2Quote(c.name())
+                + (c.defaultH2() == null ? " DROP DEFAULT" : " SET DEFAULT " + c.defaultH2());
     }
 
     public static String setDataType(TableDef t, String column, SqlType type) {
@@ -51,7 +56,7 @@ public final class H2AlterTable {
      */
     public static List<String> refreshNormalizeTrigger(TableDef changed) {
         List<String> out = new ArrayList<>();
-        String name = Identifiers.h2Quote(changed.schema()) + "." + Identifiers.h2Quote(
+        String name = Identifiers.h2Quote(changed.storage().schema()) + "." + Identifiers.h2Quote(
                 NormalizeTrigger.triggerName(changed));
         out.add("DROP TRIGGER IF EXISTS " + name);
         if (NormalizeTrigger.needed(changed)) {

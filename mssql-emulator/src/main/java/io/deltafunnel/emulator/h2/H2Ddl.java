@@ -47,7 +47,7 @@ public final class H2Ddl {
         java.util.List<String> out = new java.util.ArrayList<>();
         out.add(createTable(t, extraConstraints));
         if (NormalizeTrigger.needed(t)) {
-            out.add("CREATE TRIGGER " + Identifiers.h2Quote(t.schema()) + "."
+            out.add("CREATE TRIGGER " + Identifiers.h2Quote(t.storage().schema()) + "."
                     + Identifiers.h2Quote(NormalizeTrigger.triggerName(t)) + " BEFORE INSERT, UPDATE ON " + t.h2Name()
                     + " FOR EACH ROW CALL \"" + NormalizeTrigger.class.getName() + "\"");
         }

@@ -30,6 +30,16 @@ public final class H2Translator {
             "NOWAIT", "READUNCOMMITTED", "REPEATABLEREAD", "INDEX", "FORCESEEK", "FORCESCAN", "SNAPSHOT",
             "NOEXPAND");
 
+    /** Words that start the next clause after a table name (neither an alias nor part of it). */
+    private static final Set<String> CLAUSE_WORDS = Set.of("SELECT", "FROM", "WHERE", "JOIN", "INNER", "LEFT",
+            "RIGHT", "FULL", "CROSS", "OUTER", "APPLY", "ON", "GROUP", "ORDER", "HAVING", "UNION", "EXCEPT",
+            "INTERSECT", "SET", "VALUES", "BY", "INTO", "UPDATE", "USING", "WHEN", "OPTION", "OUTPUT", "FOR",
+            "DELETE", "INSERT", "MERGE", "DEFAULT", "WITH", "OFFSET", "FETCH");
+    /** Further words after a table name that are not an alias. */
+    private static final Set<String> NOT_ALIASES = Set.of("AND", "OR", "NOT", "THEN", "ELSE", "END", "GO",
+            "BEGIN", "COMMIT", "ROLLBACK", "IF", "WHILE", "RETURN", "DECLARE", "EXEC", "EXECUTE", "PIVOT",
+            "UNPIVOT", "TABLESAMPLE", "LIMIT", "WINDOW", "QUALIFY");
+
     private final Session session;
     private final Map<String, SqlParam> vars;
     private final boolean ddl;
@@ -337,7 +347,7 @@ public final class H2Translator {
     }
 
     /** A (possibly dotted) name starting at i; returns the next index. */
-    private int name(int i) {
+    private int name(int i) throws SqlServerError {
         List<Token> parts = new ArrayList<>();
         List<Boolean> empty = new ArrayList<>();
         parts.add(toks.get(i));
@@ -390,7 +400,24 @@ public final class H2Translator {
                 }
             }
         }
-        canonicalize(parts);
+        TableDef table = canonicalize(parts);
+        if (table == null && parts.size() <= 2 && parts.get(0) != null && parts.get(parts.size() - 1) != null
+                && tablePosition(i)) {
+            table = unqualifiedOrHidden(parts);
+        }
+        if (table != null && !table.storedUnderOwnName()) {
+            if (parts.size() <= 2) {
+                // a reference to the table: its H2 table, under the T-SQL name unless an alias is written
+                emit(table.h2Name());
+                if (aliasAllowed(i) && !aliasFollows(j)) {
+                    emit(Identifiers.h2Quote(table.name()));
+                }
+                return j;
+            }
+            // schema.table.column: the table's name, which is also its alias in the FROM clause
+            parts.subList(0, 2).clear();
+            parts.add(0, new Token(Token.Kind.QUOTED_ID, Identifiers.bracket(table.name()), table.name(), 0, 0));
+        }
         StringBuilder n = new StringBuilder();
         for (int k = 0; k < parts.size(); k++) {
             if (k > 0) {
@@ -413,20 +440,90 @@ public final class H2Translator {
      * SQL Server names are case-insensitive; H2 (even with CASE_INSENSITIVE_IDENTIFIERS) is not for schemas, so
      * schema.table prefixes are rewritten to the catalog's spelling.
      */
-    private void canonicalize(List<Token> parts) {
+    private TableDef canonicalize(List<Token> parts) {
         if (parts.size() < 2 || parts.get(0) == null || parts.get(1) == null) {
-            return;
+            return null;
         }
         Catalog cat = session.catalog();
         String schema = cat.schema(parts.get(0).value());
         if (schema == null) {
-            return;
+            return null;
         }
         parts.set(0, new Token(Token.Kind.QUOTED_ID, Identifiers.bracket(schema), schema, 0, 0));
         TableDef t = cat.table(schema, parts.get(1).value());
         if (t != null) {
             parts.set(1, new Token(Token.Kind.QUOTED_ID, Identifiers.bracket(t.name()), t.name(), 0, 0));
         }
+        return t;
+    }
+
+    /**
+     * For a table name at a table's place that {@link #canonicalize} did not find: the dbo table of a one-part name,
+     * else null; but 208 when the name is only an H2 table holding another table's rows (after SWITCH or sp_rename:
+     * H2 would find it).
+     */
+    private TableDef unqualifiedOrHidden(List<Token> parts) throws SqlServerError {
+        Catalog cat = session.catalog();
+        String schema = parts.size() == 1 ? "dbo" : cat.schema(parts.get(0).value());
+        String name = parts.get(parts.size() - 1).value();
+        if (schema == null) {
+            return null;
+        }
+        TableDef t = parts.size() == 1 ? cat.table(schema, name) : null;
+        if (t == null && cat.storageTaken(schema, name)) {
+            throw ErrorCatalog.INVALID_OBJECT_NAME.error("Invalid object name '" + (parts.size() == 1 ? name
+                    : parts.get(0).value() + "." + name) + "'.");
+        }
+        return t;
+    }
+
+    /**
+     * True when the name at {@code i} stands where a table is named: after FROM, JOIN, UPDATE, INSERT, INTO, MERGE,
+     * DELETE or MERGE's USING, or after a comma of a FROM list.
+     */
+    private boolean tablePosition(int i) {
+        if (i == 0) {
+            return false;
+        }
+        Token prev = toks.get(i - 1);
+        if (prev.is("FROM") || prev.is("JOIN") || prev.is("UPDATE") || prev.is("INTO") || prev.is("DELETE")
+                || prev.is("USING") || prev.is("INSERT") || prev.is("MERGE")) {
+            return true;
+        }
+        if (!prev.isSymbol(",")) {
+            return false;
+        }
+        int depth = 0;
+        for (int k = i - 2; k >= 0; k--) {
+            Token t = toks.get(k);
+            if (t.isSymbol(")")) {
+                depth++;
+            } else if (t.isSymbol("(")) {
+                if (depth == 0) {
+                    return false;
+                }
+                depth--;
+            } else if (depth == 0 && t.kind() == Token.Kind.WORD && CLAUSE_WORDS.contains(t.upper())) {
+                return t.is("FROM");
+            }
+        }
+        return false;
+    }
+
+    /** H2 takes no alias on INSERT's target. */
+    private boolean aliasAllowed(int i) {
+        return !(i > 0 && toks.get(i - 1).is("INSERT") || i > 1 && toks.get(i - 1).is("INTO")
+                && toks.get(i - 2).is("INSERT"));
+    }
+
+    /** True when a table alias ([AS] alias) is written at {@code j}. */
+    private boolean aliasFollows(int j) {
+        if (j >= toks.size()) {
+            return false;
+        }
+        Token t = toks.get(j);
+        return t.is("AS") || t.kind() == Token.Kind.QUOTED_ID
+                || t.kind() == Token.Kind.WORD && !CLAUSE_WORDS.contains(t.upper()) && !NOT_ALIASES.contains(t.upper());
     }
 
     private boolean isDatabaseName(String s) {

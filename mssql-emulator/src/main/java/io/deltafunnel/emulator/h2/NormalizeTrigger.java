@@ -29,7 +29,10 @@ public final class NormalizeTrigger implements Trigger {
     static final String NAME_PREFIX = "mssqlemu_norm_";
     private static final Charset CP1252 = Collation.SQL_LATIN1_GENERAL_CP1_CI_AS.charset();
 
-    private int objectId;
+    /** The trigger id of the H2 table's storage ({@link TableDef.Storage#id()}). */
+    private int storageId;
+    /** The catalog's storage generation when the fields below were loaded (reloaded after a SWITCH). */
+    private volatile int generation = -1;
     private volatile SqlType[] types;
     private volatile String[] names;
     private volatile String tableName;
@@ -45,8 +48,9 @@ public final class NormalizeTrigger implements Trigger {
         }
     }
 
+    /** Named after the storage: the trigger belongs to the H2 table, whichever table's rows it holds. */
     static String triggerName(TableDef t) {
-        return NAME_PREFIX + t.objectId();
+        return NAME_PREFIX + t.storage().id();
     }
 
     static boolean needed(TableDef t) {
@@ -71,14 +75,15 @@ public final class NormalizeTrigger implements Trigger {
     @Override
     public void init(Connection conn, String schemaName, String triggerName, String table, boolean before, int type)
             throws SQLException {
-        objectId = Integer.parseInt(triggerName.substring(NAME_PREFIX.length()));
+        storageId = Integer.parseInt(triggerName.substring(NAME_PREFIX.length()));
     }
 
     private void load(Connection conn) throws SQLException {
         Catalog cat = CatalogFunctions.catalogOf(conn);
-        TableDef t = cat.tableById(objectId);
+        int gen = cat.storageGeneration();
+        TableDef t = cat.tableByStorageId(storageId);
         if (t == null) {
-            throw new SQLException("mssql-emulator: no catalog entry for object id " + objectId);
+            throw new SQLException("mssql-emulator: no catalog entry for the table stored with id " + storageId);
         }
         List<ColumnDef> cols = t.columns();
         SqlType[] ty = new SqlType[cols.size()];
@@ -90,6 +95,7 @@ public final class NormalizeTrigger implements Trigger {
         names = nm;
         tableName = cat.database() + "." + t.schema() + "." + t.name();
         types = ty;
+        generation = gen;
     }
 
     @Override
@@ -97,7 +103,7 @@ public final class NormalizeTrigger implements Trigger {
         if (newRow == null) {
             return;
         }
-        if (types == null) {
+        if (types == null || generation != CatalogFunctions.catalogOf(conn).storageGeneration()) {
             load(conn);
         }
         SqlType[] ty = types;

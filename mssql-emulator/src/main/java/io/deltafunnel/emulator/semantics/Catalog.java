@@ -32,6 +32,7 @@ public final class Catalog {
     private final Permissions permissions = new Permissions();
     private final AtomicInteger nextObjectId = new AtomicInteger(FIRST_OBJECT_ID);
     private int nextSchemaId = 5;
+    private int storageGeneration;
     /**
      * Serialises name checks + H2 DDL + catalog update of CREATE statements. Distinct from this object's monitor,
      * which is only held briefly (H2 triggers read the catalog while holding H2 locks).
@@ -179,6 +180,59 @@ public final class Catalog {
                 fk.parentColumns = fk.parentColumns.stream().map(c -> c.equalsIgnoreCase(from) ? to : c).toList();
             }
         }
+    }
+
+    /**
+     * The H2 table for a new table (or a table moved to {@code schema}) called {@code name}: the H2 table of that
+     * schema and name unless it belongs to another table's storage (after ALTER TABLE ... SWITCH or sp_rename), then
+     * {@code name$objectId} (or a further free variant). Call under {@link #ddlLock()}.
+     */
+    public synchronized TableDef.Storage storageFor(String schema, String name, int objectId) {
+        String candidate = name;
+        for (int n = 0; storageTaken(schema, candidate); n++) {
+            candidate = name + "$" + objectId + (n == 0 ? "" : "$" + n);
+        }
+        return new TableDef.Storage(schema, candidate, objectId);
+    }
+
+    /** True when some table's rows are stored in H2 table {@code schema.name} (case-insensitive). */
+    public synchronized boolean storageTaken(String schema, String name) {
+        for (TableDef t : tables.values()) {
+            if (t.storage().schema().equalsIgnoreCase(schema) && t.storage().name().equalsIgnoreCase(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The table whose rows are in the storage with trigger id {@code storageId}, or null. */
+    public synchronized TableDef tableByStorageId(int storageId) {
+        for (TableDef t : tables.values()) {
+            if (t.storage().id() == storageId) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * ALTER TABLE ... SWITCH: tables {@code a} and {@code b} (by object id) exchange their storages, in the catalog
+     * only. Swapping again undoes it. Bumps {@link #storageGeneration()}.
+     */
+    public synchronized void swapStorage(int a, int b) {
+        TableDef x = tableById(a);
+        TableDef y = tableById(b);
+        if (x == null || y == null) {
+            throw new IllegalStateException("swapStorage of a table not in the catalog: " + a + ", " + b);
+        }
+        tables.put(x.key(), x.withStorage(y.storage()));
+        tables.put(y.key(), y.withStorage(x.storage()));
+        storageGeneration++;
+    }
+
+    /** Changes whenever two tables swap storages (H2 triggers reload what they cached about their table). */
+    public synchronized int storageGeneration() {
+        return storageGeneration;
     }
 
     /** Replaces {@code old} by {@code renamed} (rename or schema transfer). */

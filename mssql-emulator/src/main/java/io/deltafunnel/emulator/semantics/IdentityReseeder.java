@@ -49,6 +49,22 @@ public final class IdentityReseeder {
         pending.clear();
     }
 
+    /**
+     * The next value H2's identity generator of {@code column} in H2 table {@code storage} hands out (its
+     * IDENTITY_BASE), or null if the column has none.
+     */
+    public static Long identityBase(Connection h2, TableDef.Storage storage, String column) throws SQLException {
+        try (PreparedStatement ps = h2.prepareStatement("SELECT IDENTITY_BASE FROM INFORMATION_SCHEMA.COLUMNS"
+                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = ?")) {
+            ps.setString(1, storage.schema());
+            ps.setString(2, storage.name());
+            ps.setString(3, column);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getObject(1) != null ? rs.getLong(1) : null;
+            }
+        }
+    }
+
     private static void reseed(Connection h2, TableDef t, ColumnDef c) throws SQLException {
         String col = Identifiers.h2Quote(c.name());
         boolean up = c.identityIncrement() > 0;
@@ -62,18 +78,9 @@ public final class IdentityReseeder {
         if (extreme == null) {
             return;
         }
-        long base;
-        try (PreparedStatement ps = h2.prepareStatement("SELECT IDENTITY_BASE FROM INFORMATION_SCHEMA.COLUMNS"
-                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = ?")) {
-            ps.setString(1, t.schema());
-            ps.setString(2, t.name());
-            ps.setString(3, c.name());
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return;
-                }
-                base = rs.getLong(1);
-            }
+        Long base = identityBase(h2, t.storage(), c.name());
+        if (base == null) {
+            return;
         }
         long next = extreme + c.identityIncrement();
         if (up ? next > base : next < base) {

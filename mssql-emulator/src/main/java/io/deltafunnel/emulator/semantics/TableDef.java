@@ -5,20 +5,44 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 
-/** A user table: schema, name, object id and its columns in ordinal order. Immutable. */
+/**
+ * A user table: schema, name, object id, its columns in ordinal order and the H2 table that stores its rows
+ * ({@link Storage}). Immutable.
+ */
 public final class TableDef {
+    /**
+     * The H2 table holding a table's rows: schema and name in H2, and the id that names its H2 triggers (the object
+     * id of the table it was created for). Normally the table's own schema and name; ALTER TABLE ... SWITCH swaps
+     * the storages of two tables in the catalog only, and a table created under a name whose H2 table belongs to
+     * another table's storage gets a fresh H2 name ({@link Catalog#storageFor}).
+     */
+    public record Storage(String schema, String name, int id) {
+        /** Quoted H2 name, e.g. {@code "dbo"."t"}. */
+        public String h2Name() {
+            return Identifiers.h2Quote(schema) + "." + Identifiers.h2Quote(name);
+        }
+    }
+
     private final String schema;
     private final String name;
     private final int objectId;
     private final List<ColumnDef> columns;
     private final List<String> primaryKey;
+    private final Storage storage;
 
+    /** A table stored in the H2 table of its own schema and name. */
     public TableDef(String schema, String name, int objectId, List<ColumnDef> columns, List<String> primaryKey) {
+        this(schema, name, objectId, columns, primaryKey, new Storage(schema, name, objectId));
+    }
+
+    public TableDef(String schema, String name, int objectId, List<ColumnDef> columns, List<String> primaryKey,
+            Storage storage) {
         this.schema = schema;
         this.name = name;
         this.objectId = objectId;
         this.columns = List.copyOf(columns);
         this.primaryKey = primaryKey == null ? Collections.emptyList() : List.copyOf(primaryKey);
+        this.storage = storage;
     }
 
     public String schema() {
@@ -56,9 +80,19 @@ public final class TableDef {
         return i < 0 ? null : columns.get(i);
     }
 
-    /** Quoted H2 name, e.g. {@code "dbo"."t"}. */
+    /** The H2 table that stores the rows. */
+    public Storage storage() {
+        return storage;
+    }
+
+    /** Quoted name of the H2 table that stores the rows, e.g. {@code "dbo"."t"}. */
     public String h2Name() {
-        return Identifiers.h2Quote(schema) + "." + Identifiers.h2Quote(name);
+        return storage.h2Name();
+    }
+
+    /** True when the rows are stored in the H2 table of this table's own schema and name. */
+    public boolean storedUnderOwnName() {
+        return storage.schema().equals(schema) && storage.name().equals(name);
     }
 
     /** SQL Server-style three-part name used in messages, e.g. {@code master.dbo.t}. */
@@ -74,11 +108,25 @@ public final class TableDef {
         return schema.toLowerCase(Locale.ROOT) + "\u0000" + name.toLowerCase(Locale.ROOT);
     }
 
-    public TableDef withName(String newSchema, String newName) {
-        return new TableDef(newSchema, newName, objectId, columns, primaryKey);
+    /** Renamed, its rows in {@code newStorage}. */
+    public TableDef withName(String newSchema, String newName, Storage newStorage) {
+        return new TableDef(newSchema, newName, objectId, columns, primaryKey, newStorage);
     }
 
     public TableDef withColumns(List<ColumnDef> newColumns) {
-        return new TableDef(schema, name, objectId, newColumns, primaryKey);
+        return new TableDef(schema, name, objectId, newColumns, primaryKey, storage);
+    }
+
+    public TableDef withPrimaryKey(List<String> newPrimaryKey) {
+        return new TableDef(schema, name, objectId, columns, newPrimaryKey, storage);
+    }
+
+    public TableDef withColumnsAndKey(List<ColumnDef> newColumns, List<String> newPrimaryKey) {
+        return new TableDef(schema, name, objectId, newColumns, newPrimaryKey, storage);
+    }
+
+    /** The same table with its rows in {@code newStorage} (ALTER TABLE ... SWITCH). */
+    public TableDef withStorage(Storage newStorage) {
+        return new TableDef(schema, name, objectId, columns, primaryKey, newStorage);
     }
 }
