@@ -59,7 +59,7 @@ import org.apache.camel.impl.DefaultCamelContext;
  * <pre>
  * benchmark/cpu.sh [--rows 2000000] [--shapes LINEITEM,NARROW] [--runs 3] [--warmups 1] [--batch-size 65536]
  *                  [--paths src,adapt,direct,driver[,direct-rej,driver-rej]] [--work-dir DIR] [--emulator-jar JAR] [--sink-mode sink]
- *                  [--jfr DIR] [--duckdb-threads N]
+ *                  [--jfr DIR] [--duckdb-threads N] [--alternate true]
  * </pre>
  */
 public final class ClientCpu {
@@ -77,6 +77,8 @@ public final class ClientCpu {
     List<Shape> shapes = List.of(Shape.LINEITEM, Shape.NARROW);
     int runs = 3;
     int warmups = 1;
+    /** Measured runs round by round across the paths ({@link #runAlternating}) instead of path by path. */
+    boolean alternate;
     int batchSize = 65_536;
     int files = 4;
     List<String> paths = ALL_PATHS;
@@ -133,6 +135,7 @@ public final class ClientCpu {
                         .map(s -> Shape.valueOf(s.trim().toUpperCase(Locale.ROOT))).toList();
                 case "--runs" -> runs = Integer.parseInt(v);
                 case "--warmups" -> warmups = Integer.parseInt(v);
+                case "--alternate" -> alternate = Boolean.parseBoolean(v);
                 case "--batch-size" -> batchSize = Integer.parseInt(v);
                 case "--paths" -> paths = List.of(v.split(","));
                 case "--work-dir" -> workDir = Path.of(v);
@@ -150,11 +153,15 @@ public final class ClientCpu {
                         + REJECT_PATHS);
             }
         }
+        if (alternate && jfrDir != null) {
+            throw new IllegalArgumentException("--jfr records one path's runs and --alternate mixes them: use one");
+        }
     }
 
     void run() throws Exception {
         System.out.printf("DeltaFunnel client CPU per row: shapes %s, %,d rows, batch %,d, %d warm-up + %d measured"
-                + " runs%n", shapes, rows, batchSize, warmups, runs);
+                + " runs%s%n", shapes, rows, batchSize, warmups, runs,
+                alternate ? ", alternating round by round" : "");
         System.out.println(BenchSupport.conditions());
         boolean ownWorkDir = workDir == null;
         if (ownWorkDir) {
@@ -216,6 +223,10 @@ public final class ClientCpu {
             st.execute(shape.createTableSql(target));
         }
         String query = BenchSupport.parquetQuery(table);
+        if (alternate) {
+            runAlternating(shape, query, target);
+            return;
+        }
         for (String path : paths) {
             System.out.printf("%n== %s %s (load average %s)%n", shape, path, BenchSupport.loadAverage());
             for (int w = 0; w < warmups; w++) {
@@ -227,14 +238,9 @@ public final class ClientCpu {
                 jfr = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
                 jfr.start();
             }
-            double[] client = new double[runs];
-            double[] emu = new double[runs];
-            double[] wall = new double[runs];
+            double[][] m = new double[3][runs];
             for (int i = 0; i < runs; i++) {
-                double[] m = measureOnce(shape, path, query, target, "run " + (i + 1));
-                client[i] = m[0];
-                emu[i] = m[1];
-                wall[i] = m[2];
+                record(m, i, measureOnce(shape, path, query, target, "run " + (i + 1)));
             }
             if (jfr != null) {
                 jfr.stop();
@@ -243,8 +249,40 @@ public final class ClientCpu {
                 jfr.close();
                 System.out.println("  JFR recording of the measured runs: " + file);
             }
-            results.add(new PathResult(shape, path, rows, client, emu, wall));
+            results.add(new PathResult(shape, path, rows, m[0], m[1], m[2]));
         }
+    }
+
+    /**
+     * {@code --alternate true}: every path's warm-ups first, then the measured runs round by round, one run of each
+     * path per round in the order given, so that a drift of the machine or of the JVMs over the minutes the runs take
+     * falls on every path alike (run-order effects otherwise reach ±20% between two paths measured one after the other).
+     */
+    private void runAlternating(Shape shape, String query, String target) throws Exception {
+        for (String path : paths) {
+            System.out.printf("%n== %s %s warm-up (load average %s)%n", shape, path, BenchSupport.loadAverage());
+            for (int w = 0; w < warmups; w++) {
+                measureOnce(shape, path, query, target, "warm-up " + (w + 1));
+            }
+        }
+        double[][][] m = new double[paths.size()][3][runs];
+        for (int i = 0; i < runs; i++) {
+            System.out.printf("%n== %s round %d of %d, paths %s (load average %s)%n", shape, i + 1, runs, paths,
+                    BenchSupport.loadAverage());
+            for (int p = 0; p < paths.size(); p++) {
+                record(m[p], i, measureOnce(shape, paths.get(p), query, target, paths.get(p) + " run " + (i + 1)));
+            }
+        }
+        for (int p = 0; p < paths.size(); p++) {
+            results.add(new PathResult(shape, paths.get(p), rows, m[p][0], m[p][1], m[p][2]));
+        }
+    }
+
+    /** Stores one run's client ns/row, emulator ns/row and wall seconds as run {@code i}. */
+    private static void record(double[][] m, int i, double[] run) {
+        m[0][i] = run[0];
+        m[1][i] = run[1];
+        m[2][i] = run[2];
     }
 
     private void generate(Shape shape, Path table) throws Exception {

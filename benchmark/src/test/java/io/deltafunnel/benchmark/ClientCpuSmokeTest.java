@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -77,5 +78,26 @@ class ClientCpuSmokeTest {
                 "| LINEITEM | " + ClientCpu.describe("driver-rej") + " |")) {
             assertTrue(report.contains(field), "report lacks '" + field + "':\n" + report);
         }
+    }
+
+    /** {@code --alternate true}: every path gets each of its measured runs, taken round by round; JFR refused with it. */
+    @Test
+    void alternatingRunsMeasureEveryPathEveryRound(@TempDir Path dir) throws Exception {
+        ClientCpu cpu = new ClientCpu();
+        cpu.parse(new String[] {"--rows", "3000", "--runs", "2", "--warmups", "0", "--batch-size", "1024",
+                "--shapes", "LINEITEM", "--paths", "direct,direct-rej", "--alternate", "true", "--work-dir",
+                dir.toString()});
+        cpu.run();
+        assertEquals(List.of("direct", "direct-rej"), cpu.results().stream().map(ClientCpu.PathResult::path).toList());
+        for (ClientCpu.PathResult r : cpu.results()) {
+            assertEquals(3000, r.rows(), r.path());
+            assertEquals(2, r.clientNsPerRow().length, r.path());
+            for (double ns : r.clientNsPerRow()) {
+                assertTrue(ns > 0, r.path() + ": every round measured");
+            }
+        }
+        ClientCpu jfr = new ClientCpu();
+        assertThrows(IllegalArgumentException.class, () -> jfr.parse(new String[] {"--alternate", "true", "--jfr",
+                dir.resolve("jfr").toString()}));
     }
 }
