@@ -97,6 +97,19 @@ final class BenchSupport {
     }
 
     /** The report's conditions line: date, Java, CPUs, this JVM's arguments and the load average now. */
+    /**
+     * The benchmarks' command lines: each {@code --name value} pair of {@code args}, in order, handed to
+     * {@code option}; a name without a value is refused.
+     */
+    static void options(String[] args, java.util.function.BiConsumer<String, String> option) {
+        for (int i = 0; i < args.length; i += 2) {
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException(args[i] + " needs a value (see the class comment)");
+            }
+            option.accept(args[i], args[i + 1]);
+        }
+    }
+
     static String conditions() {
         return String.format("date %s, java %s, %d CPUs, args %s, load average %s",
                 java.time.ZonedDateTime.now().format(java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME),

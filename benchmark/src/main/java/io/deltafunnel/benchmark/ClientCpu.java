@@ -123,12 +123,7 @@ public final class ClientCpu {
     }
 
     void parse(String[] args) {
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            String v = i + 1 < args.length ? args[i + 1] : null;
-            if (v == null) {
-                throw new IllegalArgumentException(a + " needs a value (see the class comment)");
-            }
+        BenchSupport.options(args, (a, v) -> {
             switch (a) {
                 case "--rows" -> rows = Long.parseLong(v.replace("_", ""));
                 case "--shapes", "--shape" -> shapes = Arrays.stream(v.split(","))
@@ -145,8 +140,7 @@ public final class ClientCpu {
                 case "--duckdb-threads" -> duckdbThreads = Integer.parseInt(v);
                 default -> throw new IllegalArgumentException("unknown option " + a + " (see the class comment)");
             }
-            i++;
-        }
+        });
         for (String p : paths) {
             if (!ALL_PATHS.contains(p) && !REJECT_PATHS.contains(p)) {
                 throw new IllegalArgumentException("unknown path " + p + "; known: " + ALL_PATHS + ", "

@@ -111,12 +111,7 @@ public final class RejectBench {
     }
 
     void parse(String[] args) {
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            String v = i + 1 < args.length ? args[i + 1] : null;
-            if (v == null) {
-                throw new IllegalArgumentException(a + " needs a value (see the class comment)");
-            }
+        BenchSupport.options(args, (a, v) -> {
             switch (a) {
                 case "--rows" -> rows = Long.parseLong(v.replace("_", ""));
                 case "--bad" -> bad = Arrays.stream(v.split(",")).map(s -> Integer.valueOf(s.trim())).toList();
@@ -130,8 +125,7 @@ public final class RejectBench {
                 case "--emulator-xmx" -> emulatorXmx = v;
                 default -> throw new IllegalArgumentException("unknown option " + a + " (see the class comment)");
             }
-            i++;
-        }
+        });
         for (String e : encoders) {
             if (!ENCODERS.contains(e)) {
                 throw new IllegalArgumentException("unknown encoder " + e + "; known: " + ENCODERS);

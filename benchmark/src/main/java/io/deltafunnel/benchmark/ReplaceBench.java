@@ -91,12 +91,7 @@ public final class ReplaceBench {
     }
 
     void parse(String[] args) {
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            String v = i + 1 < args.length ? args[i + 1] : null;
-            if (v == null) {
-                throw new IllegalArgumentException(a + " needs a value (see the class comment)");
-            }
+        BenchSupport.options(args, (a, v) -> {
             switch (a) {
                 case "--rows" -> rowCounts = Arrays.stream(v.split(","))
                         .map(s -> Long.valueOf(s.trim().replace("_", ""))).toList();
@@ -110,8 +105,7 @@ public final class ReplaceBench {
                 case "--emulator-xmx" -> emulatorXmx = v;
                 default -> throw new IllegalArgumentException("unknown option " + a + " (see the class comment)");
             }
-            i++;
-        }
+        });
         for (String s : strategies) {
             if (!STRATEGIES.contains(s)) {
                 throw new IllegalArgumentException("unknown strategy " + s + "; known: " + STRATEGIES);

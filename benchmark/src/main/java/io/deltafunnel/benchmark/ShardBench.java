@@ -147,12 +147,7 @@ public final class ShardBench {
     }
 
     void parse(String[] args) {
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            String v = i + 1 < args.length ? args[i + 1] : null;
-            if (v == null) {
-                throw new IllegalArgumentException(a + " needs a value (see the class comment)");
-            }
+        BenchSupport.options(args, (a, v) -> {
             switch (a) {
                 case "--rows" -> rows = Long.parseLong(v.replace("_", ""));
                 case "--shapes", "--shape" -> shapes = Arrays.stream(v.split(","))
@@ -172,8 +167,7 @@ public final class ShardBench {
                 case "--init-sql" -> initSql = v;
                 default -> throw new IllegalArgumentException("unknown option " + a + " (see the class comment)");
             }
-            i++;
-        }
+        });
         for (String e : encoders) {
             if (!ENCODERS.contains(e) && !e.equals(NONE)) {
                 throw new IllegalArgumentException("unknown encoder " + e + "; known: " + ENCODERS);
