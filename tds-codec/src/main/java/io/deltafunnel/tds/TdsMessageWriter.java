@@ -16,7 +16,9 @@ import java.io.OutputStream;
  *
  * <p>Callers that write many small bounded values (the bulk row encoders) may check {@link #room()} once and then
  * write up to that many bytes straight into {@link #buffer()} at {@link #position()}, committing with
- * {@link #position(int)}; the packet's end is never crossed that way.
+ * {@link #position(int)}; the packet's end is never crossed that way. Writers of whole rows may instead check
+ * {@link #spillRoom()} and commit with {@link #commitSpilling(int)}: the bytes written past the packet's end are then
+ * moved behind the next packet's header, so that a row never has to be written value by value at a packet's end.
  */
 public final class TdsMessageWriter {
     private static final java.lang.invoke.VarHandle LONG_LE = java.lang.invoke.MethodHandles
@@ -24,7 +26,12 @@ public final class TdsMessageWriter {
     public static final int HEADER = 8;
 
     private final OutputStream out;
+    /**
+     * The packets' slots ({@link #slots} bytes, {@code packetsPerWrite} packets) and behind them one packet size of
+     * slack, into which {@link #commitSpilling} rows may run past the last slot's end.
+     */
     private final byte[] buf;
+    private final int slots;
     private final int type;
     private final int packetSize;
     /** Where the current packet (its header) starts in {@link #buf}. */
@@ -48,7 +55,8 @@ public final class TdsMessageWriter {
         this.out = out;
         this.type = type;
         this.packetSize = packetSize;
-        this.buf = new byte[Math.multiplyExact(packetSize, packetsPerWrite)];
+        this.slots = Math.multiplyExact(packetSize, packetsPerWrite);
+        this.buf = new byte[Math.addExact(slots, packetSize)];
         this.limit = packetSize;
     }
 
@@ -57,12 +65,50 @@ public final class TdsMessageWriter {
         PacketStatus.writeHeader(buf, start, type, false, pos - start, packetId);
         packetId = (packetId + 1) & 0xFF;
         start = pos;
-        if (buf.length - start < packetSize) {
+        if (slots - start < packetSize) {
             out.write(buf, 0, start);
             start = 0;
         }
         limit = start + packetSize;
         pos = start + HEADER;
+    }
+
+    /**
+     * The most bytes that may be written straight into {@link #buffer()} at {@link #position()} and committed with
+     * {@link #commitSpilling(int)}: the rest of this packet and the next packet's payload.
+     */
+    public int spillRoom() {
+        return limit - pos + packetSize - HEADER;
+    }
+
+    /**
+     * Commits bytes written straight into {@link #buffer()} from {@link #position()} to {@code p}, which may lie past
+     * the packet's end by at most the next packet's payload ({@link #spillRoom()}). When it does, the packet is
+     * complete at its end and the bytes beyond it are moved behind the next packet's header: the message is the same
+     * as if they had been written one by one. Bytes the caller stored beyond {@code p} are not kept.
+     */
+    public void commitSpilling(int p) throws IOException {
+        if (p <= limit) {
+            position(p);
+            return;
+        }
+        int over = p - limit;
+        if (p < pos || over > packetSize - HEADER) {
+            throw new IllegalArgumentException("position " + p + " outside " + pos + ".." + (limit + packetSize
+                    - HEADER));
+        }
+        PacketStatus.writeHeader(buf, start, type, false, packetSize, packetId);
+        packetId = (packetId + 1) & 0xFF;
+        start = limit;
+        if (slots - start < packetSize) {
+            out.write(buf, 0, start);
+            System.arraycopy(buf, start, buf, HEADER, over);
+            start = 0;
+        } else {
+            System.arraycopy(buf, start, buf, start + HEADER, over);
+        }
+        limit = start + packetSize;
+        pos = start + HEADER + over;
     }
 
     /** Bytes that can still be written into the current packet before it is full. */

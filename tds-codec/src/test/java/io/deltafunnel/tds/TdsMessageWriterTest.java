@@ -72,6 +72,56 @@ class TdsMessageWriterTest {
         assertArrayEquals(expected, actual);
     }
 
+    @Test
+    void rowsCommittedPastThePacketEndGiveTheSameMessageAsByteWrites() throws Exception {
+        // rows of 1..packet-payload bytes written straight into the buffer, with 8 bytes of garbage stored beyond
+        // each (as the row encoders' 8-byte stores leave), against the same bytes through writeBytes
+        java.util.Random random = new java.util.Random(29);
+        for (int packet : new int[] {16, 17, 64, 512}) {
+            for (int perWrite : new int[] {1, 2, 5}) {
+                int payload = packet - TdsMessageWriter.HEADER;
+                byte[][] rows = new byte[300][];
+                for (int i = 0; i < rows.length; i++) {
+                    rows[i] = new byte[1 + random.nextInt(payload)];
+                    random.nextBytes(rows[i]);
+                }
+                byte[] expected = write(packet, 3, perWrite, w -> {
+                    for (byte[] row : rows) {
+                        w.writeBytes(row);
+                    }
+                });
+                CountingStream out = new CountingStream();
+                byte[] actual = write(out, packet, 3, perWrite, w -> {
+                    for (byte[] row : rows) {
+                        org.junit.jupiter.api.Assertions.assertTrue(w.spillRoom() >= row.length, "room for a whole payload");
+                        int p = w.position();
+                        byte[] b = w.buffer();
+                        System.arraycopy(row, 0, b, p, row.length);
+                        int garbage = Math.min(8, w.spillRoom() - row.length);
+                        java.util.Arrays.fill(b, p + row.length, p + row.length + garbage, (byte) 0xEE);
+                        w.commitSpilling(p + row.length);
+                    }
+                });
+                assertArrayEquals(expected, actual, "packet " + packet + ", " + perWrite + " per write");
+                int packets = (expected.length + packet - 1) / packet;
+                assertEquals((packets + perWrite - 1) / perWrite, out.writes, "packet " + packet + ", "
+                        + perWrite + " per write: still one write per " + perWrite + " packets");
+            }
+        }
+    }
+
+    @Test
+    void commitSpillingRefusesPositionsOutsideTheNextPacket() throws Exception {
+        write(32, 5, 2, w -> {
+            int p = w.position();
+            assertEquals(32 - TdsMessageWriter.HEADER - 5 + 32 - TdsMessageWriter.HEADER, w.spillRoom());
+            assertThrows(IllegalArgumentException.class, () -> w.commitSpilling(p + w.spillRoom() + 1));
+            assertThrows(IllegalArgumentException.class, () -> w.commitSpilling(p - 1));
+            w.commitSpilling(p + w.spillRoom());
+            assertEquals(0, w.room(), "the second packet is full");
+        });
+    }
+
     private static final class CountingStream extends ByteArrayOutputStream {
         int writes;
 

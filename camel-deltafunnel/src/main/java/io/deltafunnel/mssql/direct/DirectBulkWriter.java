@@ -204,9 +204,10 @@ public final class DirectBulkWriter {
     /**
      * The ROW tokens of rows {@code from} (inclusive) to {@code to}: row {@code i} is the root's row
      * {@code selection.row(i)}, or {@code i} without a selection. When every column is
-     * {@linkplain DirectEncoders.Bounded bounded} (the usual case), a row goes straight into the packet when it has
-     * room for the row's most bytes, with one check per row instead of one per field; otherwise (and at a packet's
-     * end) value by value.
+     * {@linkplain DirectEncoders.Bounded bounded} (the usual case), a row goes straight into the packet buffer with
+     * one check per row instead of one per field, also at a packet's end (the bytes past it are moved behind the next
+     * packet's header, {@link TdsMessageWriter#commitSpilling}); value by value only when a row's most bytes exceed a
+     * packet's payload, or some column is not bounded.
      */
     static void writeRows(TdsMessageWriter w, DirectEncoders.Encoder[] encoders, int from, int to,
             BulkBatch selection) throws IOException {
@@ -215,14 +216,14 @@ public final class DirectBulkWriter {
                 : Arrays.copyOf(encoders, encoders.length, DirectEncoders.Bounded[].class);
         for (int i = from; i < to; i++) {
             int r = selection == null ? i : selection.row(i);
-            if (bounded != null && w.room() >= rowReserve) {
+            if (bounded != null && w.spillRoom() >= rowReserve) {
                 byte[] b = w.buffer();
                 int p = w.position();
                 b[p++] = (byte) TokenType.ROW;
                 for (DirectEncoders.Bounded e : bounded) {
                     p = e.putValue(b, p, r);
                 }
-                w.position(p);
+                w.commitSpilling(p);
                 continue;
             }
             w.writeByte(TokenType.ROW);

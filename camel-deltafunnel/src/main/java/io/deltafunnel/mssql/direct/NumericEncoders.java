@@ -26,12 +26,14 @@ import io.deltafunnel.tds.TypeId;
 
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.Decimal256Vector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float2Vector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.UInt8Vector;
 
 /**
@@ -44,6 +46,13 @@ final class NumericEncoders {
     }
 
     static Encoder integer(FieldVector v, ValueKind kind, BoundColumn column, FieldVector vector, int width) {
+        if (kind == ValueKind.INTEGER && v instanceof IntVector && rawAddress(v, 4) != 0) {
+            return new RawInt32(v, width);
+        }
+        if (kind == ValueKind.INTEGER && (v instanceof BigIntVector || v instanceof UInt8Vector)
+                && rawAddress(v, 8) != 0) {
+            return new RawInt64(v, width);
+        }
         LongSource src = switch (kind) {
             case INTEGER, BOOLEAN -> longs(v);
             case DECIMAL -> decimalLongs(v, column, vector);
@@ -65,6 +74,61 @@ final class NumericEncoders {
                 return p + 1 + width;
             }
         };
+    }
+
+    /**
+     * INTN from an Int32 vector read at its buffer's address ({@link DirectEncoders#rawAddress}): the common int
+     * column, one class of its own so that the row loop's call to it is not shared with other sources.
+     */
+    static final class RawInt32 extends Bounded {
+        private final int width;
+        private final long address;
+        private final int count;
+
+        RawInt32(FieldVector v, int width) {
+            super(v, NullMarker.BYTE, 9);
+            this.width = width;
+            this.address = rawAddress(v, 4);
+            this.count = v.getValueCount();
+        }
+
+        @Override
+        void typeInfo(TdsMessageWriter w) throws IOException {
+            w.writeByte(TypeId.INTN).writeByte(width);
+        }
+
+        @Override
+        int put(byte[] b, int p, int row) {
+            b[p] = (byte) width;
+            LE.set(b, p + 1, (long) MemoryUtil.getInt(address + 4L * Objects.checkIndex(row, count)));
+            return p + 1 + width;
+        }
+    }
+
+    /** INTN from an Int64 (or UInt64, as its bits) vector read at its buffer's address, as {@link RawInt32}. */
+    static final class RawInt64 extends Bounded {
+        private final int width;
+        private final long address;
+        private final int count;
+
+        RawInt64(FieldVector v, int width) {
+            super(v, NullMarker.BYTE, 9);
+            this.width = width;
+            this.address = rawAddress(v, 8);
+            this.count = v.getValueCount();
+        }
+
+        @Override
+        void typeInfo(TdsMessageWriter w) throws IOException {
+            w.writeByte(TypeId.INTN).writeByte(width);
+        }
+
+        @Override
+        int put(byte[] b, int p, int row) {
+            b[p] = (byte) width;
+            LE.set(b, p + 1, MemoryUtil.getLong(address + 8L * Objects.checkIndex(row, count)));
+            return p + 1 + width;
+        }
     }
 
     static Encoder bit(FieldVector v, ValueKind kind) {
@@ -151,6 +215,9 @@ final class NumericEncoders {
                 }
             };
         } else if (kind == ValueKind.DECIMAL && (v instanceof DecimalVector || v instanceof Decimal256Vector)) {
+            if (v instanceof DecimalVector dv && dv.getScale() == scale && len <= 9 && rawAddress(v, 16) != 0) {
+                return new RawDecimal128(v, len, precision, scale);
+            }
             src = decimals(v, column.reader(vector), scale);
         } else {
             return null;
@@ -178,6 +245,44 @@ final class NumericEncoders {
                 return p + 1 + DecimalCodec.encode(value.lo, value.hi, len, b, p + 1);
             }
         };
+    }
+
+    /**
+     * DECIMALN of precision up to 19 (5 or 9 bytes) from a Decimal128 vector of the target's scale read at its
+     * buffer's address: the common decimal column, no rescale, the sign and the low 64 bits of the magnitude (the
+     * producer has checked that the value has at most {@code precision} digits).
+     */
+    static final class RawDecimal128 extends Bounded {
+        private final int len;
+        private final int precision;
+        private final int scale;
+        private final long address;
+        private final int count;
+
+        RawDecimal128(FieldVector v, int len, int precision, int scale) {
+            super(v, NullMarker.BYTE, 10);
+            this.len = len;
+            this.precision = precision;
+            this.scale = scale;
+            this.address = rawAddress(v, 16);
+            this.count = v.getValueCount();
+        }
+
+        @Override
+        void typeInfo(TdsMessageWriter w) throws IOException {
+            w.writeByte(TypeId.DECIMALN).writeByte(len).writeByte(precision).writeByte(scale);
+        }
+
+        @Override
+        int put(byte[] b, int p, int row) {
+            long at = address + 16L * Objects.checkIndex(row, count);
+            long lo = MemoryUtil.getLong(at);
+            boolean negative = MemoryUtil.getLong(at + 8) < 0;
+            b[p] = (byte) len;
+            b[p + 1] = (byte) (negative ? 0 : 1);
+            LE.set(b, p + 2, negative ? -lo : lo);
+            return p + 1 + len;
+        }
     }
 
     /** A mutable 128-bit two's complement integer (hi:lo). */

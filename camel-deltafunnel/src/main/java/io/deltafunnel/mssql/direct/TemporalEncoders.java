@@ -113,6 +113,9 @@ final class TemporalEncoders {
     }
 
     static Encoder date(FieldVector v) {
+        if (v instanceof DateDayVector && rawAddress(v, 4) != 0) {
+            return new RawDateDays(v);
+        }
         LongSource days = epochDays(v);
         if (days == null) {
             return null;
@@ -130,6 +133,34 @@ final class TemporalEncoders {
                 return p + 4;
             }
         };
+    }
+
+    /**
+     * DATEN from a Date32 vector read at its buffer's address: the common date column, one class of its own so that
+     * the row loop's call to it is not shared with other sources.
+     */
+    static final class RawDateDays extends Bounded {
+        private final long address;
+        private final int count;
+
+        RawDateDays(FieldVector v) {
+            super(v, NullMarker.BYTE, 9);
+            this.address = rawAddress(v, 4);
+            this.count = v.getValueCount();
+        }
+
+        @Override
+        void typeInfo(TdsMessageWriter w) throws IOException {
+            w.writeByte(TypeId.DATEN);
+        }
+
+        @Override
+        int put(byte[] b, int p, int row) {
+            b[p] = 3;
+            int days = MemoryUtil.getInt(address + 4L * Objects.checkIndex(row, count));
+            LE.set(b, p + 1, TemporalCodec.dateDays(days));
+            return p + 4;
+        }
     }
 
     static Encoder time(FieldVector v, int scale) {
