@@ -10,9 +10,12 @@
 #   fresh / warmed (target <= 1.5) and embedded / sink for the same encoder (target <= 1.5), fresh and warmed.
 # Usage:
 #   benchmark/firstrun.sh [--rows 1000000] [--runs 5] [--targets embedded,sink] [--encoders driver,direct]
-#                         [--out benchmark/target/firstrun] [--cds]
-# --cds first builds an AppCDS archive of the jar with a small training job (-XX:ArchiveClassesAtExit, as the
-# Dockerfile does) and runs every measured JVM with -XX:SharedArchiveFile=<it>.
+#                         [--out benchmark/target/firstrun] [--cds | --aot [--training-rows 200000]]
+# --cds first builds an AppCDS archive of the jar with a small training job (-XX:ArchiveClassesAtExit, Java 17's
+# class-data sharing) and runs every measured JVM with -XX:SharedArchiveFile=<it>.
+# --aot (Java 24 and later, the `java` on PATH) first records an ahead-of-time cache with a training job of the first
+# target and encoder on a sample table of its own (-XX:AOTCacheOutput, as the Dockerfile does on Java 25) and runs
+# every measured JVM with -XX:AOTCache=<it>.
 # Set SKIP_BUILD=1 to reuse the last build. JAVA_OPTS_EXTRA is passed to the application's JVM (e.g.
 # JAVA_OPTS_EXTRA='-XX:SharedArchiveFile=none' or '-Xshare:off' to compare without the class-data archive).
 # The machine's load average is printed at the start and the end: figures measured under load are not the product's.
@@ -25,6 +28,8 @@ TARGETS=embedded,sink
 ENCODERS=driver,direct
 OUT=benchmark/target/firstrun
 CDS=0
+AOT=0
+TRAINING_ROWS=200000
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --rows) ROWS=$2; shift 2 ;;
@@ -33,6 +38,8 @@ while [[ $# -gt 0 ]]; do
     --encoders) ENCODERS=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
     --cds) CDS=1; shift ;;
+    --aot) AOT=1; shift ;;
+    --training-rows) TRAINING_ROWS=$2; shift 2 ;;
     *) echo "unknown option $1 (see the header of $0)" >&2; exit 2 ;;
   esac
 done
@@ -128,6 +135,22 @@ if [[ "$CDS" == 1 ]]; then
     java -XX:ArchiveClassesAtExit="$OUT/deltafunnel-app.jsa" -jar "$APP" > "$OUT/training.log" 2>&1 < /dev/null
   JAVA_OPTS_EXTRA="${JAVA_OPTS_EXTRA:-} -XX:SharedArchiveFile=$OUT/deltafunnel-app.jsa"
   echo "firstrun: measured JVMs run with$JAVA_OPTS_EXTRA"
+fi
+
+if [[ "$AOT" == 1 ]]; then
+  # JDK 24+ ahead-of-time cache (JEP 483 class loading and linking, JEP 515 method profiles): a training job of the
+  # first target and encoder measured, on its own sample table, records the cache at exit (JEP 514's one step)
+  IFS=, read -r -a _t <<< "$TARGETS"; IFS=, read -r -a _e <<< "$ENCODERS"
+  echo "firstrun: recording the AOT cache with a training job (${_t[0]}, ${_e[0]}, $TRAINING_ROWS rows, 2 runs)"
+  rm -f "$OUT/deltafunnel-app.aot"
+  TRAINING_OPTS="${JAVA_OPTS_EXTRA:-}"
+  JAVA_OPTS_EXTRA="$TRAINING_OPTS -XX:AOTCacheOutput=$OUT/deltafunnel-app.aot"
+  SAVED_SAMPLE=$SAMPLE; SAVED_ROWS=$ROWS
+  SAMPLE="$OUT/training-$TRAINING_ROWS"; ROWS=$TRAINING_ROWS
+  run_app "$OUT/aot-training.log" "${_t[0]}" "${_e[0]}" 2 > /dev/null
+  SAMPLE=$SAVED_SAMPLE; ROWS=$SAVED_ROWS
+  JAVA_OPTS_EXTRA="$TRAINING_OPTS -XX:AOTCache=$OUT/deltafunnel-app.aot"
+  echo "firstrun: measured JVMs run with$JAVA_OPTS_EXTRA ($(du -h "$OUT/deltafunnel-app.aot" | cut -f1))"
 fi
 
 declare -A FRESH WARM WALL
