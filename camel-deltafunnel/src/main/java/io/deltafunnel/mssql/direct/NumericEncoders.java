@@ -47,11 +47,11 @@ final class NumericEncoders {
 
     static Encoder integer(FieldVector v, ValueKind kind, BoundColumn column, FieldVector vector, int width) {
         if (kind == ValueKind.INTEGER && v instanceof IntVector && rawAddress(v, 4) != 0) {
-            return new RawInt32(v, width);
+            return new RawInteger(v, width, false);
         }
         if (kind == ValueKind.INTEGER && (v instanceof BigIntVector || v instanceof UInt8Vector)
                 && rawAddress(v, 8) != 0) {
-            return new RawInt64(v, width);
+            return new RawInteger(v, width, true);
         }
         LongSource src = switch (kind) {
             case INTEGER, BOOLEAN -> longs(v);
@@ -77,18 +77,21 @@ final class NumericEncoders {
     }
 
     /**
-     * INTN from an Int32 vector read at its buffer's address ({@link DirectEncoders#rawAddress}): the common int
-     * column, one class of its own so that the row loop's call to it is not shared with other sources.
+     * INTN from an Int32 or Int64 (UInt64 as its bits) vector read at its buffer's address
+     * ({@link DirectEncoders#rawAddress}): the common integer column, a class of its own so that the row loop's call
+     * to it is not shared with the encoders that call a per-source lambda.
      */
-    static final class RawInt32 extends Bounded {
+    static final class RawInteger extends Bounded {
         private final int width;
+        private final boolean int64;
         private final long address;
         private final int count;
 
-        RawInt32(FieldVector v, int width) {
+        RawInteger(FieldVector v, int width, boolean int64) {
             super(v, NullMarker.BYTE, 9);
             this.width = width;
-            this.address = rawAddress(v, 4);
+            this.int64 = int64;
+            this.address = rawAddress(v, int64 ? 8 : 4);
             this.count = v.getValueCount();
         }
 
@@ -99,34 +102,9 @@ final class NumericEncoders {
 
         @Override
         int put(byte[] b, int p, int row) {
+            int r = Objects.checkIndex(row, count);
             b[p] = (byte) width;
-            LE.set(b, p + 1, (long) MemoryUtil.getInt(address + 4L * Objects.checkIndex(row, count)));
-            return p + 1 + width;
-        }
-    }
-
-    /** INTN from an Int64 (or UInt64, as its bits) vector read at its buffer's address, as {@link RawInt32}. */
-    static final class RawInt64 extends Bounded {
-        private final int width;
-        private final long address;
-        private final int count;
-
-        RawInt64(FieldVector v, int width) {
-            super(v, NullMarker.BYTE, 9);
-            this.width = width;
-            this.address = rawAddress(v, 8);
-            this.count = v.getValueCount();
-        }
-
-        @Override
-        void typeInfo(TdsMessageWriter w) throws IOException {
-            w.writeByte(TypeId.INTN).writeByte(width);
-        }
-
-        @Override
-        int put(byte[] b, int p, int row) {
-            b[p] = (byte) width;
-            LE.set(b, p + 1, MemoryUtil.getLong(address + 8L * Objects.checkIndex(row, count)));
+            LE.set(b, p + 1, int64 ? MemoryUtil.getLong(address + 8L * r) : MemoryUtil.getInt(address + 4L * r));
             return p + 1 + width;
         }
     }

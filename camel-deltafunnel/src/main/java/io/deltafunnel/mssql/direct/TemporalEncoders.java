@@ -114,38 +114,25 @@ final class TemporalEncoders {
 
     static Encoder date(FieldVector v) {
         if (v instanceof DateDayVector && rawAddress(v, 4) != 0) {
-            return new RawDateDays(v);
+            return new DateDays(v, null);
         }
         LongSource days = epochDays(v);
-        if (days == null) {
-            return null;
-        }
-        return new Bounded(v, NullMarker.BYTE, 9) {
-            @Override
-            void typeInfo(TdsMessageWriter w) throws IOException {
-                w.writeByte(TypeId.DATEN);
-            }
-
-            @Override
-            int put(byte[] b, int p, int row) {
-                b[p] = 3;
-                LE.set(b, p + 1, TemporalCodec.dateDays(days.get(row)));
-                return p + 4;
-            }
-        };
+        return days == null ? null : new DateDays(v, days);
     }
 
     /**
-     * DATEN from a Date32 vector read at its buffer's address: the common date column, one class of its own so that
-     * the row loop's call to it is not shared with other sources.
+     * DATEN: from a Date32 vector read at its buffer's address (the common date column) when {@code days} is null,
+     * else from {@code days}; a class of its own so that the row loop's call to it is not shared with other encoders.
      */
-    static final class RawDateDays extends Bounded {
+    static final class DateDays extends Bounded {
+        private final LongSource days;
         private final long address;
         private final int count;
 
-        RawDateDays(FieldVector v) {
+        DateDays(FieldVector v, LongSource days) {
             super(v, NullMarker.BYTE, 9);
-            this.address = rawAddress(v, 4);
+            this.days = days;
+            this.address = days == null ? rawAddress(v, 4) : 0;
             this.count = v.getValueCount();
         }
 
@@ -156,9 +143,10 @@ final class TemporalEncoders {
 
         @Override
         int put(byte[] b, int p, int row) {
+            long epochDay = days == null ? MemoryUtil.getInt(address + 4L * Objects.checkIndex(row, count))
+                    : days.get(row);
             b[p] = 3;
-            int days = MemoryUtil.getInt(address + 4L * Objects.checkIndex(row, count));
-            LE.set(b, p + 1, TemporalCodec.dateDays(days));
+            LE.set(b, p + 1, TemporalCodec.dateDays(epochDay));
             return p + 4;
         }
     }
