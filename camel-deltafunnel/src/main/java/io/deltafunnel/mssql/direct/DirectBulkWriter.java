@@ -214,14 +214,26 @@ public final class DirectBulkWriter {
         int rowReserve = DirectEncoders.rowReserve(encoders);
         DirectEncoders.Bounded[] bounded = rowReserve < 0 ? null
                 : Arrays.copyOf(encoders, encoders.length, DirectEncoders.Bounded[].class);
+        int[] kinds = new int[encoders.length];
+        for (int c = 0; bounded != null && c < kinds.length; c++) {
+            kinds[c] = hotKind(bounded[c]);
+        }
         for (int i = from; i < to; i++) {
             int r = selection == null ? i : selection.row(i);
             if (bounded != null && w.spillRoom() >= rowReserve) {
                 byte[] b = w.buffer();
                 int p = w.position();
                 b[p++] = (byte) TokenType.ROW;
-                for (DirectEncoders.Bounded e : bounded) {
-                    p = e.putValue(b, p, r);
+                for (int c = 0; c < kinds.length; c++) {
+                    DirectEncoders.Bounded e = bounded[c];
+                    // the common encoders by their own (final) class: a direct call instead of a virtual one
+                    p = switch (kinds[c]) {
+                        case TEXT -> ((TextEncoders.Utf8ToUtf16) e).put(b, p, r);
+                        case INTEGER -> ((NumericEncoders.RawInteger) e).put(b, p, r);
+                        case DECIMAL -> ((NumericEncoders.RawDecimal128) e).put(b, p, r);
+                        case DATE -> ((TemporalEncoders.DateDays) e).put(b, p, r);
+                        default -> e.putValue(b, p, r);
+                    };
                 }
                 w.commitSpilling(p);
                 continue;
@@ -231,6 +243,32 @@ public final class DirectBulkWriter {
                 e.value(w, r);
             }
         }
+    }
+
+    private static final int OTHER = 0;
+    private static final int TEXT = 1;
+    private static final int INTEGER = 2;
+    private static final int DECIMAL = 3;
+    private static final int DATE = 4;
+
+    /**
+     * Which of the common encoder classes {@code e} is, when its column has no NULL in the batch (so that
+     * {@link DirectEncoders.Bounded#put} is the whole value), else {@link #OTHER}.
+     */
+    private static int hotKind(DirectEncoders.Bounded e) {
+        if (e.mayBeNull) {
+            return OTHER;
+        }
+        if (e instanceof TextEncoders.Utf8ToUtf16) {
+            return TEXT;
+        }
+        if (e instanceof NumericEncoders.RawInteger) {
+            return INTEGER;
+        }
+        if (e instanceof NumericEncoders.RawDecimal128) {
+            return DECIMAL;
+        }
+        return e instanceof TemporalEncoders.DateDays ? DATE : OTHER;
     }
 
     /**

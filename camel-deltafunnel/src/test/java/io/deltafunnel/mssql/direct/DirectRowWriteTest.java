@@ -33,8 +33,9 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link DirectBulkWriter#writeRows} writes a row of bounded columns straight into the packet when it has room: the
  * message is byte for byte the one written value by value ({@link DirectEncoders.Encoder#value}), with NULLs,
- * non-ASCII text, decimals of both wire lengths and rows straddling packet ends, for every row and for a row
- * selection.
+ * non-ASCII text, decimals of both wire lengths and rows straddling packet ends (written past them and moved behind
+ * the next header), columns with and without NULLs (the row loop calls the common encoders of columns without NULLs
+ * by their own class), for every row and for a row selection.
  */
 class DirectRowWriteTest {
 
@@ -44,7 +45,8 @@ class DirectRowWriteTest {
         try (BufferAllocator a = new RootAllocator();
                 VectorSchemaRoot root = new VectorSchemaRoot(List.<FieldVector>of(new BigIntVector("b", a),
                         new IntVector("i", a), new DecimalVector("d", a, 15, 2), new DecimalVector("e", a, 38, 4),
-                        new VarCharVector("s", a), new DateDayVector("t", a), new TimeStampMicroVector("u", a)))) {
+                        new VarCharVector("s", a), new DateDayVector("t", a), new TimeStampMicroVector("u", a),
+                        new VarCharVector("n", a)))) {
             root.allocateNew();
             for (int r = 0; r < rows; r++) {
                 ((BigIntVector) root.getVector(0)).setSafe(r, r * 0x0101_0101_0101L - 7);
@@ -61,6 +63,9 @@ class DirectRowWriteTest {
                         .add(BigDecimal.valueOf(r)));
                 ((DateDayVector) root.getVector(5)).setSafe(r, 8000 + r);
                 ((TimeStampMicroVector) root.getVector(6)).setSafe(r, 1_600_000_000_000_000L + r * 1_000_001L);
+                // never NULL: the row loop calls this column's encoder by its own class
+                String n = r % 9 == 4 ? "ü" + "y".repeat(r % 31) : "z".repeat(r % 37);
+                ((VarCharVector) root.getVector(7)).setSafe(r, n.getBytes(StandardCharsets.UTF_8));
             }
             root.setRowCount(rows);
             List<TargetColumn> targets = List.of(
@@ -71,7 +76,9 @@ class DirectRowWriteTest {
                     new TargetColumn("s", "nvarchar", 30, null, null, null, true, 5, "SQL_Latin1_General_CP1_CI_AS",
                             false),
                     new TargetColumn("t", "date", null, null, null, 0, false, 6),
-                    new TargetColumn("u", "datetime2", null, null, null, 6, false, 7));
+                    new TargetColumn("u", "datetime2", null, null, null, 6, false, 7),
+                    new TargetColumn("n", "nvarchar", 40, null, null, null, false, 8, "SQL_Latin1_General_CP1_CI_AS",
+                            false));
             DirectEncoders.Encoder[] encoders = new DirectEncoders.Encoder[targets.size()];
             List<BoundColumn> bound = new java.util.ArrayList<>();
             for (int c = 0; c < encoders.length; c++) {
