@@ -104,6 +104,11 @@ class ApplicationProcessIT {
     private Process start(Map<String, String> env, List<String> jvmArgs) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(java, "-Xmx1g"));
+        if (Runtime.version().feature() >= 24) {
+            // as the container image's ENTRYPOINT: Arrow's MemoryUtil uses sun.misc.Unsafe, which Java 24 and later
+            // warn about (four lines) unless it is allowed
+            command.add("--sun-misc-unsafe-memory-access=allow");
+        }
         command.addAll(jvmArgs);
         command.addAll(List.of("-jar", jar.toString()));
         ProcessBuilder pb = new ProcessBuilder(command).directory(work.toFile()).redirectErrorStream(true);
