@@ -27,5 +27,4 @@ ENV DELTAFUNNEL_SAMPLE_DIR=/app/data/sample-orders
 # --sun-misc-unsafe-memory-access=allow: Arrow's MemoryUtil uses sun.misc.Unsafe, which Java 24 and later warn about.
 # -Xlog:aot*=error: Java 25.0.3 warns at every start that it cannot link one adapter of the cache (two lines; the
 # rest of the cache is used); errors, such as a cache that cannot be mapped at all, are still printed.
-ENTRYPOINT ["java", "-Xms512m", "-XX:+ExitOnOutOfMemoryError", "--sun-misc-unsafe-memory-access=allow", \
-    "-XX:AOTCache=/app/deltafunnel-app.aot", "-Xlog:aot*=error", "-jar", "/app/deltafunnel-app.jar"]
+ENTRYPOINT ["java", "-Xms512m", "-XX:+ExitOnOutOfMemoryError", "--sun-misc-unsafe-memory-access=allow", "-XX:AOTCache=/app/deltafunnel-app.aot", "-Xlog:aot*=error", "-jar", "/app/deltafunnel-app.jar"]
