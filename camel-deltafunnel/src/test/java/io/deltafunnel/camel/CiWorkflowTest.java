@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The hosted CI workflow ({@code .github/workflows/ci.yml}) has the structure the README promises: it runs on pushes
  * to main and on pull requests, on an Ubuntu runner (Docker available, so every {@code *IT} runs against SQL Server),
- * for Java 17 and 21 (Temurin, Maven cache) and SQL Server 2019, 2022 and 2025, with one {@code mvn -B verify} step
+ * for Java 17, 21 and 25 (Temurin, Maven cache) and SQL Server 2019, 2022 and 2025, with one {@code mvn -B verify} step
  * that passes the matrix's image as {@code -Dmssql.image}, and without the Delta corpus (not in the repository).
  */
 class CiWorkflowTest {
@@ -46,7 +46,7 @@ class CiWorkflowTest {
         Map<String, Object> job = map(jobs.values().iterator().next());
         assertTrue(String.valueOf(job.get("runs-on")).startsWith("ubuntu-"), "Linux runner with Docker");
         Map<String, Object> matrix = map(map(job.get("strategy")).get("matrix"));
-        assertEquals(List.of("17", "21"), matrix.get("java"));
+        assertEquals(List.of("17", "21", "25"), matrix.get("java"));
         assertEquals(List.of("2019", "2022", "2025"), matrix.get("sqlserver"));
 
         List<Object> steps = list(job.get("steps"));
