@@ -96,7 +96,6 @@ final class BenchSupport {
         return t.getClass().getSimpleName() + ": " + t.getMessage();
     }
 
-    /** The report's conditions line: date, Java, CPUs, this JVM's arguments and the load average now. */
     /**
      * The benchmarks' command lines: each {@code --name value} pair of {@code args}, in order, handed to
      * {@code option}; a name without a value is refused.
@@ -110,6 +109,7 @@ final class BenchSupport {
         }
     }
 
+    /** The report's conditions line: date, Java, CPUs, this JVM's arguments and the load average now. */
     static String conditions() {
         return String.format("date %s, java %s, %d CPUs, args %s, load average %s",
                 java.time.ZonedDateTime.now().format(java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME),

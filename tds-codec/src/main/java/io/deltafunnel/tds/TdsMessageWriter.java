@@ -62,15 +62,25 @@ public final class TdsMessageWriter {
 
     /** The packet is full: its header is written, and the buffer goes to the stream when no packet fits any more. */
     private void flushPacket() throws IOException {
+        flushPacket(0);
+    }
+
+    /**
+     * {@link #flushPacket()} of a packet full at {@link #limit}, with the {@code carry} bytes written beyond it moved
+     * behind the next packet's header.
+     */
+    private void flushPacket(int carry) throws IOException {
         PacketStatus.writeHeader(buf, start, type, false, pos - start, packetId);
         packetId = (packetId + 1) & 0xFF;
+        int carried = pos;
         start = pos;
         if (slots - start < packetSize) {
             out.write(buf, 0, start);
             start = 0;
         }
+        System.arraycopy(buf, carried, buf, start + HEADER, carry);
         limit = start + packetSize;
-        pos = start + HEADER;
+        pos = start + HEADER + carry;
     }
 
     /**
@@ -97,18 +107,8 @@ public final class TdsMessageWriter {
             throw new IllegalArgumentException("position " + p + " outside " + pos + ".." + (limit + packetSize
                     - HEADER));
         }
-        PacketStatus.writeHeader(buf, start, type, false, packetSize, packetId);
-        packetId = (packetId + 1) & 0xFF;
-        start = limit;
-        if (slots - start < packetSize) {
-            out.write(buf, 0, start);
-            System.arraycopy(buf, start, buf, HEADER, over);
-            start = 0;
-        } else {
-            System.arraycopy(buf, start, buf, start + HEADER, over);
-        }
-        limit = start + packetSize;
-        pos = start + HEADER + over;
+        pos = limit;
+        flushPacket(over);
     }
 
     /** Bytes that can still be written into the current packet before it is full. */
