@@ -177,11 +177,15 @@ public abstract class TargetBinding {
         return s.length();
     }
 
-    static void checkFraction(int nanos, int digits, String what) {
+    /**
+     * Rejects {@code nanos} with digits beyond {@code digits}; the message names the value as {@code what value}, built
+     * only when it is rejected.
+     */
+    static void checkFraction(int nanos, int digits, String what, Object value) {
         int unit = Pow10.intOf(9 - digits);
         if (nanos % unit != 0) {
             throw new ValueRejected(Rejection.FRACTIONAL_SECONDS,
-                    what + " has more fractional-second digits than the target keeps (" + digits
+                    what + " " + value + " has more fractional-second digits than the target keeps (" + digits
                     + "); it would be rounded");
         }
     }
@@ -261,10 +265,14 @@ public abstract class TargetBinding {
         }
     }
 
-    static void checkYear(int year, int min, String what) {
+    /**
+     * Rejects a year outside {@code min..9999}; the message names the value as {@code what value}, built only when it
+     * is rejected.
+     */
+    static void checkYear(int year, int min, String what, Object value) {
         if (year < min || year > 9999) {
             throw new ValueRejected(Rejection.OUT_OF_RANGE,
-                    what + " is outside the target's range (years " + min + " to 9999)");
+                    what + " " + value + " is outside the target's range (years " + min + " to 9999)");
         }
     }
 

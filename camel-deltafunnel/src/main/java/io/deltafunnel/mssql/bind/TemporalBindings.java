@@ -2,11 +2,15 @@ package io.deltafunnel.mssql.bind;
 
 import java.sql.Timestamp;
 import java.sql.Types;
+import java.time.DateTimeException;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.time.zone.ZoneRules;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -29,6 +33,47 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 final class TemporalBindings {
 
     private TemporalBindings() {
+    }
+
+    /**
+     * One tight pass over the raw values of a {@link TimeStampVector} (rows {@code 0..rowCount-1}, all non-NULL):
+     * true when each value, read in UTC and also shifted by {@code offsetSeconds}, lies within
+     * 0001-01-01..9999-12-31 and has no digits beyond {@code digits} fractional-second digits. False whenever it cannot
+     * tell (another vector, a buffer too small): the value-by-value check then decides.
+     */
+    static boolean rawTimestampsFit(FieldVector vector, int rowCount, int digits, long offsetSeconds) {
+        if (!(vector instanceof TimeStampVector) || !(vector.getField().getType() instanceof ArrowType.Timestamp type)
+                || rowCount > vector.getValueCount()) {
+            return false;
+        }
+        long unitsPerSecond = switch (type.getUnit()) {
+            case SECOND -> 1L;
+            case MILLISECOND -> 1_000L;
+            case MICROSECOND -> 1_000_000L;
+            case NANOSECOND -> 1_000_000_000L;
+        };
+        long a = TargetBinding.address(vector.getDataBuffer(), 8L * rowCount);
+        if (a == 0) {
+            return false;
+        }
+        // [min, max] in the unit, saturated at the long range (nanoseconds cover only 1677..2262): the UTC second and
+        // the second shifted by the offset both within the years 1..9999
+        long minSecond = Math.max(TargetBinding.MIN_EPOCH_DAY * 86_400L, TargetBinding.MIN_EPOCH_DAY * 86_400L - offsetSeconds);
+        long maxSecond = Math.min((TargetBinding.MAX_EPOCH_DAY + 1) * 86_400L - 1, (TargetBinding.MAX_EPOCH_DAY + 1) * 86_400L - 1 - offsetSeconds);
+        long min = minSecond < Long.MIN_VALUE / unitsPerSecond ? Long.MIN_VALUE : minSecond * unitsPerSecond;
+        long max = maxSecond > Long.MAX_VALUE / unitsPerSecond ? Long.MAX_VALUE
+                : maxSecond * unitsPerSecond + (unitsPerSecond - 1);
+        // the target keeps 10^-digits s: raw values must be multiples of this many units (1 = any value)
+        long nanosPerUnit = 1_000_000_000L / unitsPerSecond;
+        long nanosPerTick = Pow10.of(9 - digits);
+        long step = nanosPerUnit >= nanosPerTick ? 1 : nanosPerTick / nanosPerUnit;
+        for (int r = 0; r < rowCount; r++) {
+            long raw = MemoryUtil.getLong(a + 8L * r);
+            if (raw < min || raw > max || (step != 1 && Math.floorMod(raw, step) != 0)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     static final class DateBinding extends TargetBinding {
@@ -82,7 +127,7 @@ final class TemporalBindings {
                 }
             }
             LocalDate d = (LocalDate) reader.getObject(row);
-            checkYear(d.getYear(), 1, "date " + d);
+            checkYear(d.getYear(), 1, "date", d);
         }
 
         @Override
@@ -130,7 +175,7 @@ final class TemporalBindings {
         @Override
         public void checkValue(ColumnReader reader, int row) {
             LocalTime t = (LocalTime) reader.getObject(row);
-            checkFraction(t.getNano(), digits, "time " + t);
+            checkFraction(t.getNano(), digits, "time", t);
         }
 
         @Override
@@ -164,38 +209,7 @@ final class TemporalBindings {
         public boolean allFit(FieldVector vector, int rowCount) {
             // checkValue's fast path, column-wide: raw timestamps without zone within 0001-01-01..9999-12-31 and
             // without digits beyond the target's fraction
-            if (legacyDatetime || kind != ValueKind.TIMESTAMP || !(vector instanceof TimeStampVector)
-                    || !(vector.getField().getType() instanceof ArrowType.Timestamp type)
-                    || rowCount > vector.getValueCount()) {
-                return false;
-            }
-            long unitsPerSecond = switch (type.getUnit()) {
-                case SECOND -> 1L;
-                case MILLISECOND -> 1_000L;
-                case MICROSECOND -> 1_000_000L;
-                case NANOSECOND -> 1_000_000_000L;
-            };
-            long a = address(vector.getDataBuffer(), 8L * rowCount);
-            if (a == 0) {
-                return false;
-            }
-            // [min, max] in the unit, saturated at the long range (nanoseconds cover only 1677..2262)
-            long minSecond = MIN_EPOCH_DAY * 86_400L;
-            long maxSecond = (MAX_EPOCH_DAY + 1) * 86_400L - 1;
-            long min = minSecond < Long.MIN_VALUE / unitsPerSecond ? Long.MIN_VALUE : minSecond * unitsPerSecond;
-            long max = maxSecond > Long.MAX_VALUE / unitsPerSecond ? Long.MAX_VALUE
-                    : maxSecond * unitsPerSecond + (unitsPerSecond - 1);
-            // the target keeps 10^-digits s: raw values must be multiples of this many units (1 = any value)
-            long nanosPerUnit = 1_000_000_000L / unitsPerSecond;
-            long nanosPerTick = Pow10.of(9 - digits);
-            long step = nanosPerUnit >= nanosPerTick ? 1 : nanosPerTick / nanosPerUnit;
-            for (int r = 0; r < rowCount; r++) {
-                long raw = MemoryUtil.getLong(a + 8L * r);
-                if (raw < min || raw > max || (step != 1 && Math.floorMod(raw, step) != 0)) {
-                    return false;
-                }
-            }
-            return true;
+            return !legacyDatetime && kind == ValueKind.TIMESTAMP && rawTimestampsFit(vector, rowCount, digits, 0);
         }
 
         @Override
@@ -243,8 +257,8 @@ final class TemporalBindings {
                 }
             }
             LocalDateTime t = read(reader, row);
-            checkYear(t.getYear(), legacyDatetime ? 1753 : 1, "timestamp " + t);
-            checkFraction(t.getNano(), digits, "timestamp " + t);
+            checkYear(t.getYear(), legacyDatetime ? 1753 : 1, "timestamp", t);
+            checkFraction(t.getNano(), digits, "timestamp", t);
             if (legacyDatetime) {
                 int lastDigit = (t.getNano() / 1_000_000) % 10;
                 if (lastDigit != 0 && lastDigit != 3 && lastDigit != 7) {
@@ -355,6 +369,34 @@ final class TemporalBindings {
         }
 
         @Override
+        public boolean allFit(FieldVector vector, int rowCount) {
+            // checkValue, column-wide: the values' offset is fixed (no zone: +00:00; a zone with one fixed offset,
+            // such as UTC) and a whole minute within +-14:00, and every value within the years 1..9999 both in UTC
+            // and at that offset, without digits beyond the target's fraction. A zone with rules (daylight saving,
+            // historical offsets) is checked value by value.
+            if (!(vector.getField().getType() instanceof ArrowType.Timestamp type)) {
+                return false;
+            }
+            long offset = 0;
+            if (type.getTimezone() != null) {
+                ZoneRules rules;
+                try {
+                    rules = ZoneId.of(type.getTimezone()).getRules();
+                } catch (DateTimeException e) {
+                    return false; // the reader reports the unknown zone
+                }
+                if (!rules.isFixedOffset()) {
+                    return false;
+                }
+                offset = rules.getOffset(Instant.EPOCH).getTotalSeconds();
+                if (offset % 60 != 0 || Math.abs(offset) > 14 * 3600) {
+                    return false;
+                }
+            }
+            return rawTimestampsFit(vector, rowCount, digits, offset);
+        }
+
+        @Override
         Set<ValueKind> accepts() {
             return EnumSet.of(ValueKind.TIMESTAMP_TZ, ValueKind.TIMESTAMP);
         }
@@ -382,9 +424,9 @@ final class TemporalBindings {
         @Override
         public void checkValue(ColumnReader reader, int row) {
             OffsetDateTime t = read(reader, row);
-            checkYear(t.getYear(), 1, "timestamp " + t);
-            checkYear(t.withOffsetSameInstant(ZoneOffset.UTC).getYear(), 1, "timestamp " + t);
-            checkFraction(t.getNano(), digits, "timestamp " + t);
+            checkYear(t.getYear(), 1, "timestamp", t);
+            checkYear(t.withOffsetSameInstant(ZoneOffset.UTC).getYear(), 1, "timestamp", t);
+            checkFraction(t.getNano(), digits, "timestamp", t);
             int seconds = t.getOffset().getTotalSeconds();
             if (seconds % 60 != 0 || Math.abs(seconds) > 14 * 3600) {
                 throw new ValueRejected(Rejection.OFFSET,

@@ -29,6 +29,7 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.TimeStampMicroTZVector;
 import org.apache.arrow.vector.TimeStampMicroVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -301,6 +302,61 @@ class ArrowBulkDataFastPathTest {
         ts.set(0, micros(LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_000)) + 1); // year 10000
         assertFalse(binding(ts, dt6).allFit(ts, 3));
         assertFalse(binding(ts, col("datetime", null, null, null, 3)).allFit(ts, 3), "datetime keeps its own rules");
+    }
+
+    @Test
+    void datetimeoffsetColumnPassAcceptsOnlyWhatTheValueCheckAccepts() throws Exception {
+        long first = micros(LocalDateTime.of(1, 1, 1, 0, 0, 0));
+        long last = micros(LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_000));
+        TargetColumn dto6 = col("datetimeoffset", null, null, null, 6);
+        TargetColumn dto3 = col("datetimeoffset", null, null, null, 3);
+        // zone UTC and no zone (read as +00:00): the whole range of years 1..9999, in UTC
+        for (String zone : new String[] {"UTC", null}) {
+            FieldVector ts = zoned(zone, first, last, micros(LocalDateTime.of(2024, 1, 2, 3, 4, 5, 123_000_000)));
+            assertTrue(binding(ts, dto6).allFit(ts, 3), String.valueOf(zone));
+            assertFalse(binding(ts, dto3).allFit(ts, 3), "9999-12-31 23:59:59.999999 has 6 digits");
+            assertTrue(rejection(ts, 3, dto3).contains("fractional-second digits"));
+            assertTrue(binding(ts, dto3).allFit(ts, 1));
+            assertEquals(3, load(ts, 3, dto6).size());
+        }
+        // a fixed offset moves the local years: 9999-12-31 23:00 UTC is year 10000 at +14:00, and 0001-01-01 00:00
+        // UTC is year 0 at -01:00; the pass refuses both, and the value check rejects them
+        FieldVector east = zoned("+14:00", micros(LocalDateTime.of(9999, 12, 31, 23, 0)));
+        assertFalse(binding(east, dto6).allFit(east, 1));
+        assertTrue(rejection(east, 1, dto6).contains("outside the target's range"));
+        FieldVector west = zoned("-01:00", first);
+        assertFalse(binding(west, dto6).allFit(west, 1));
+        assertTrue(rejection(west, 1, dto6).contains("outside the target's range"));
+        FieldVector inside = zoned("+14:00", micros(LocalDateTime.of(9999, 12, 31, 9, 59, 59)), first);
+        assertTrue(binding(inside, dto6).allFit(inside, 2));
+        assertEquals(List.of("9999-12-31 23:59:59.000000 +14:00", "0001-01-01 14:00:00.000000 +14:00"),
+                load(inside, 2, dto6));
+        // a zone with rules (daylight saving, historical offsets that are not whole minutes) is never proved by the
+        // pass: the value check decides (Kolkata kept Madras time, +05:21:10, until 1906)
+        FieldVector amsterdam = zoned("Europe/Amsterdam", micros(LocalDateTime.of(2024, 6, 1, 12, 0)));
+        assertFalse(binding(amsterdam, dto6).allFit(amsterdam, 1));
+        assertEquals(List.of("2024-06-01 14:00:00.000000 +02:00"), load(amsterdam, 1, dto6));
+        FieldVector old = zoned("Asia/Kolkata", micros(LocalDateTime.of(1900, 6, 1, 12, 0)));
+        assertFalse(binding(old, dto6).allFit(old, 1));
+        assertTrue(rejection(old, 1, dto6).contains("not a whole minute"));
+    }
+
+    /** Microsecond timestamps with {@code zone} (null: none) and the given UTC values. */
+    private FieldVector zoned(String zone, long... utcMicros) {
+        if (zone == null) {
+            TimeStampMicroVector v = track(new TimeStampMicroVector("plain", allocator));
+            for (int r = 0; r < utcMicros.length; r++) {
+                v.set(r, utcMicros[r]);
+            }
+            v.setValueCount(utcMicros.length);
+            return v;
+        }
+        TimeStampMicroTZVector v = track(new TimeStampMicroTZVector("zoned", allocator, zone));
+        for (int r = 0; r < utcMicros.length; r++) {
+            v.set(r, utcMicros[r]);
+        }
+        v.setValueCount(utcMicros.length);
+        return v;
     }
 
     private TimeStampMicroVector whole() {
