@@ -39,6 +39,8 @@ final class TextEncoders {
 
     private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles
             .byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final java.lang.invoke.VarHandle INTS = java.lang.invoke.MethodHandles
+            .byteArrayViewVarHandle(int[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
 
     private TextEncoders() {
     }
@@ -90,8 +92,9 @@ final class TextEncoders {
             collation = Collation.SQL_LATIN1_GENERAL_CP1_CI_AS;
         }
         byte[] collationBytes = collation.bytes();
-        if (unicode && !plp && kind == ValueKind.STRING && v instanceof VarCharVector utf8) {
-            Encoder fast = utf16(utf8, typeId, maxBytes, collationBytes, column.sourceName());
+        if (unicode && kind == ValueKind.STRING && v instanceof VarCharVector utf8) {
+            Encoder fast = plp ? utf16Plp(utf8, typeId, collationBytes, column.sourceName())
+                    : utf16(utf8, typeId, maxBytes, collationBytes, column.sourceName());
             if (fast != null) {
                 return fast;
             }
@@ -174,13 +177,47 @@ final class TextEncoders {
         if (offsets == null || v.getDataBuffer() == null || offsets.capacity() < 4L * (v.getValueCount() + 1)) {
             return null;
         }
-        return new Utf8ToUtf16(v, typeId, maxBytes, collationBytes, column);
+        return new Utf8ToUtf16(v, typeId, maxBytes, collationBytes, column, false);
     }
 
-    /** The encoder of {@link #utf16}: at most {@code maxBytes} bytes of UTF-16LE (n characters) per value. */
+    /** The longest value, in UTF-8 bytes, that {@link #utf16Plp} writes as a bounded value. */
+    static final int PLP_BOUNDED_UTF8 = 4000;
+
+    /**
+     * nvarchar(max)/ntext from a Utf8 vector whose longest value in the batch has at most {@value #PLP_BOUNDED_UTF8}
+     * UTF-8 bytes: as {@link #utf16}, each value as PLP with its known length, one chunk and the terminator (the bytes
+     * of {@link #writePlp}). One pass over the offsets finds the longest value; UTF-16 takes at most twice its UTF-8
+     * bytes. Null when a value is longer, or the buffers are not what the value count says (then the general
+     * encoder writes each value through a copy).
+     */
+    private static Encoder utf16Plp(VarCharVector v, int typeId, byte[] collationBytes, String column) {
+        ArrowBuf offsets = v.getOffsetBuffer();
+        int count = v.getValueCount();
+        if (offsets == null || v.getDataBuffer() == null || offsets.capacity() < 4L * (count + 1)) {
+            return null;
+        }
+        long o = offsets.memoryAddress();
+        int longest = 0;
+        int previous = count == 0 ? 0 : MemoryUtil.getInt(o);
+        for (int r = 1; r <= count; r++) {
+            int next = MemoryUtil.getInt(o + 4L * r);
+            longest = Math.max(longest, next - previous);
+            previous = next;
+        }
+        if (longest > PLP_BOUNDED_UTF8) {
+            return null;
+        }
+        return new Utf8ToUtf16(v, typeId, 2 * longest, collationBytes, column, true);
+    }
+
+    /**
+     * The encoder of {@link #utf16} and {@link #utf16Plp}: at most {@code maxBytes} bytes of UTF-16LE (n characters)
+     * per value, with a USHORT length, or as PLP (8-byte length, one 4-byte chunk length, the terminator).
+     */
     static final class Utf8ToUtf16 extends Bounded {
         private final int typeId;
         private final int maxBytes;
+        private final boolean plp;
         private final byte[] collationBytes;
         private final String column;
         private final int count;
@@ -190,11 +227,13 @@ final class TextEncoders {
         private byte[] in = new byte[128];
         private byte[] out = new byte[256];
 
-        private Utf8ToUtf16(VarCharVector v, int typeId, int maxBytes, byte[] collationBytes, String column) {
+        private Utf8ToUtf16(VarCharVector v, int typeId, int maxBytes, byte[] collationBytes, String column,
+                boolean plp) {
             // + 8: the last 8-byte step of widenAscii may store up to 6 bytes beyond the value
-            super(v, NullMarker.USHORT, 2 + maxBytes + 8);
+            super(v, plp ? NullMarker.PLP : NullMarker.USHORT, (plp ? PLP_HEADER + PLP_TERMINATOR : 2) + maxBytes + 8);
             this.typeId = typeId;
             this.maxBytes = maxBytes;
+            this.plp = plp;
             this.collationBytes = collationBytes;
             this.column = column;
             this.count = v.getValueCount();
@@ -205,7 +244,8 @@ final class TextEncoders {
 
         @Override
         void typeInfo(TdsMessageWriter w) throws IOException {
-            w.writeByte(typeId).writeShort(maxBytes).writeBytes(collationBytes);
+            // (max): the declared length is 0xFFFF, whatever this batch's longest value
+            w.writeByte(typeId).writeShort(plp ? 0xFFFF : maxBytes).writeBytes(collationBytes);
         }
 
         @Override
@@ -216,6 +256,9 @@ final class TextEncoders {
             if (start < 0 || n < 0 || start + (long) n > dataCapacity) {
                 throw new IllegalStateException("column '" + column + "', row " + row + ": Utf8 offsets " + start
                         + " and " + (start + n) + " lie outside the data buffer of " + dataCapacity + " bytes");
+            }
+            if (plp) {
+                return putPlp(b, p, row, start, n);
             }
             if (2 * n <= maxBytes && widenAscii(data + start, n, b, p, start + n + 8L <= dataCapacity)) {
                 return p + 2 + 2 * n;
@@ -239,7 +282,46 @@ final class TextEncoders {
             System.arraycopy(out, 0, b, p + 2, bytes);
             return p + 2 + bytes;
         }
+
+        /** {@link #put} as PLP: the bytes {@link #writePlp} writes for the value's UTF-16LE. */
+        private int putPlp(byte[] b, int p, int row, int start, int n) {
+            if (n == 0) {
+                LONGS.set(b, p, 0L);
+                INTS.set(b, p + 8, 0);
+                return p + 8 + PLP_TERMINATOR;
+            }
+            int q = p + PLP_HEADER;
+            int bytes;
+            // widenAscii writes its USHORT length just before the value: here into the chunk length's upper bytes,
+            // which are overwritten below
+            if (n <= PLP_BOUNDED_UTF8 && widenAscii(data + start, n, b, q - 2, start + n + 8L <= dataCapacity)) {
+                bytes = 2 * n;
+            } else {
+                if (in.length < n) {
+                    in = new byte[Math.max(n, 2 * in.length)];
+                }
+                MemoryUtil.copyFromMemory(data + start, in, 0, n);
+                if (out.length < 2 * n) {
+                    out = new byte[Math.max(2 * n, 2 * out.length)];
+                }
+                bytes = utf8ToUtf16le(in, n, out);
+                if (bytes > maxBytes) {
+                    throw new IllegalStateException("column '" + column + "', row " + row + ": " + bytes
+                            + " bytes of UTF-16 exceed the batch's bound of " + maxBytes);
+                }
+                System.arraycopy(out, 0, b, q, bytes);
+            }
+            LONGS.set(b, p, (long) bytes);
+            INTS.set(b, p + 8, bytes);
+            INTS.set(b, q + bytes, 0);
+            return q + bytes + PLP_TERMINATOR;
+        }
     }
+
+    /** A PLP value's 8-byte total length and its one chunk's 4-byte length. */
+    private static final int PLP_HEADER = 12;
+    /** The PLP terminator: a chunk of length 0. */
+    private static final int PLP_TERMINATOR = 4;
 
     /**
      * Writes the USHORT length {@code 2 n} and the {@code n} bytes at native address {@code at} widened to UTF-16LE

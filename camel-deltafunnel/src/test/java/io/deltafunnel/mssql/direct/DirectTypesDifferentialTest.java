@@ -315,6 +315,10 @@ class DirectTypesDifferentialTest {
                 px(Src.UTF8, null, "nchar(8)", list("abc", "", MIXED, null),
                         list("abc     ", "        ", MIXED + " ", null)),
                 p(Src.UTF8, null, "ntext", "abc", "", s9000, null),
+                // (max) with every value within the bounded PLP encoder's limit (TextEncoders.PLP_BOUNDED_UTF8, here at
+                // it: 4,000 UTF-8 bytes)
+                p(Src.UTF8, null, "nvarchar(max)", "abc", "", MIXED, NON_BMP, "x".repeat(3990) + MIXED, null),
+                p(Src.UTF8, null, "ntext", "abc", "", MIXED, null),
                 p(Src.UTF8, null, "varchar(10)", "", "0123456789", "~!@#", null),
                 p(Src.UTF8, null, "varchar(8000)", "z".repeat(8000), "", null),
                 p(Src.UTF8, null, "varchar(max)", "q".repeat(10_000), "", null),

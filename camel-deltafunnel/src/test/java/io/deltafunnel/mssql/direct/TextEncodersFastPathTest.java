@@ -98,6 +98,136 @@ class TextEncodersFastPathTest {
         }
     }
 
+    /** PLP as the general encoder writes it: known total length, one chunk, the terminator; NULL as ~0. */
+    private static byte[] plp(List<String> values) {
+        ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        for (String s : values) {
+            if (s == null) {
+                for (int i = 0; i < 8; i++) {
+                    expected.write(0xFF);
+                }
+                continue;
+            }
+            byte[] utf16 = s.getBytes(StandardCharsets.UTF_16LE);
+            expected.writeBytes(java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                    .putLong(utf16.length).array());
+            if (utf16.length > 0) {
+                expected.writeBytes(java.nio.ByteBuffer.allocate(4).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                        .putInt(utf16.length).array());
+                expected.writeBytes(utf16);
+            }
+            expected.writeBytes(new byte[4]);
+        }
+        return expected.toByteArray();
+    }
+
+    @Test
+    void nvarcharMaxAsBoundedPlpMatchesTheGeneralEncoderAcrossPacketEnds() throws Exception {
+        List<String> values = values();
+        byte[] expected = plp(values);
+        try (BufferAllocator a = new RootAllocator(); VarCharVector v = new VarCharVector("s", a)) {
+            v.allocateNew();
+            for (int i = 0; i < values.size(); i++) {
+                if (values.get(i) == null) {
+                    v.setNull(i);
+                } else {
+                    v.setSafe(i, values.get(i).getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            v.setValueCount(values.size());
+            for (String type : new String[] {"nvarchar", "ntext"}) {
+                TargetColumn target = new TargetColumn("s", type, -1, null, null, null, true, 1,
+                        "SQL_Latin1_General_CP1_CI_AS");
+                ArrowColumnType t = ArrowColumnTypes.forField(v.getField());
+                BoundColumn column = new BoundColumn(0, "s", t, target, TargetBinding.of(t.kind(), target, false));
+                for (int packet : new int[] {16, 17, 64, 101, 512}) {
+                    for (int perWrite : new int[] {1, 3}) {
+                        for (int lead = 0; lead < 3; lead++) {
+                            for (boolean rows : new boolean[] {false, true}) {
+                                DirectEncoders.Encoder e = DirectEncoders.forColumn(column, v, null);
+                                assertInstanceOf(TextEncoders.Utf8ToUtf16.class, e, "the bounded PLP encoder");
+                                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                                TdsMessageWriter w = new TdsMessageWriter(out, PacketType.BULK_LOAD, packet, perWrite);
+                                for (int i = 0; i < lead; i++) {
+                                    w.writeByte(0x40);
+                                }
+                                if (rows) {
+                                    // ROW tokens as the writer sends them: a token byte, then the value
+                                    DirectBulkWriter.writeRows(w, new DirectEncoders.Encoder[] {e}, 0, values.size(),
+                                            null);
+                                } else {
+                                    for (int r = 0; r < values.size(); r++) {
+                                        e.value(w, r);
+                                    }
+                                }
+                                w.end();
+                                byte[] got = payload(out.toByteArray(), packet, lead);
+                                assertArrayEquals(rows ? withRowTokens(values) : expected, got,
+                                        type + ", packet " + packet + ", " + perWrite + " per write, lead " + lead
+                                        + (rows ? ", rows" : ", values"));
+                            }
+                        }
+                    }
+                }
+                // the type info declares (max) whatever the batch's longest value
+                ByteArrayOutputStream info = new ByteArrayOutputStream();
+                TdsMessageWriter w = new TdsMessageWriter(info, PacketType.BULK_LOAD, 512);
+                DirectEncoders.forColumn(column, v, null).typeInfo(w);
+                w.end();
+                byte[] typeInfo = payload(info.toByteArray(), 512, 0);
+                assertArrayEquals(new byte[] {(byte) 0xFF, (byte) 0xFF}, java.util.Arrays.copyOfRange(typeInfo, 1, 3));
+            }
+        }
+    }
+
+    /** {@link #plp} of each value behind a ROW token byte. */
+    private static byte[] withRowTokens(List<String> values) {
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        for (String s : values) {
+            all.write(io.deltafunnel.tds.TokenType.ROW);
+            all.writeBytes(plp(java.util.Collections.singletonList(s)));
+        }
+        return all.toByteArray();
+    }
+
+    @Test
+    void nvarcharMaxWithAValueBeyondTheBoundUsesTheGeneralEncoderWithTheSameBytes() throws Exception {
+        String longest = "é".repeat(TextEncoders.PLP_BOUNDED_UTF8 / 2) + "x"; // 4001 UTF-8 bytes
+        List<String> values = List.of("short", longest, "");
+        try (BufferAllocator a = new RootAllocator(); VarCharVector v = new VarCharVector("s", a)) {
+            v.allocateNew();
+            for (int i = 0; i < values.size(); i++) {
+                v.setSafe(i, values.get(i).getBytes(StandardCharsets.UTF_8));
+            }
+            v.setValueCount(values.size());
+            TargetColumn target = new TargetColumn("s", "nvarchar", -1, null, null, null, true, 1,
+                    "SQL_Latin1_General_CP1_CI_AS");
+            ArrowColumnType t = ArrowColumnTypes.forField(v.getField());
+            BoundColumn column = new BoundColumn(0, "s", t, target, TargetBinding.of(t.kind(), target, false));
+            DirectEncoders.Encoder e = DirectEncoders.forColumn(column, v, null);
+            org.junit.jupiter.api.Assertions.assertFalse(e instanceof TextEncoders.Utf8ToUtf16,
+                    "a value beyond the bound: the general encoder");
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            TdsMessageWriter w = new TdsMessageWriter(out, PacketType.BULK_LOAD, 512);
+            for (int r = 0; r < values.size(); r++) {
+                e.value(w, r);
+            }
+            w.end();
+            assertArrayEquals(plp(values), payload(out.toByteArray(), 512, 0));
+            // one value at the bound: still the bounded encoder, same bytes
+            String atBound = "é".repeat(TextEncoders.PLP_BOUNDED_UTF8 / 2); // 4000 UTF-8 bytes
+            v.setSafe(1, atBound.getBytes(StandardCharsets.UTF_8));
+            v.setValueCount(values.size());
+            DirectEncoders.Encoder bounded = DirectEncoders.forColumn(column, v, null);
+            assertInstanceOf(TextEncoders.Utf8ToUtf16.class, bounded);
+            ByteArrayOutputStream out2 = new ByteArrayOutputStream();
+            TdsMessageWriter w2 = new TdsMessageWriter(out2, PacketType.BULK_LOAD, 512);
+            DirectBulkWriter.writeRows(w2, new DirectEncoders.Encoder[] {bounded}, 0, values.size(), null);
+            w2.end();
+            assertArrayEquals(withRowTokens(List.of("short", atBound, "")), payload(out2.toByteArray(), 512, 0));
+        }
+    }
+
     @Test
     void widenAsciiWithAndWithoutReadingPastTheValue() {
         String text = "0123456789abcdefghijé";
