@@ -157,15 +157,17 @@ final class TemporalEncoders {
             return null;
         }
         int length = TemporalCodec.timeLength(scale);
-        return new Encoder(v, NullMarker.BYTE) {
+        return new Bounded(v, NullMarker.BYTE, 1 + 8) {
             @Override
             void typeInfo(TdsMessageWriter w) throws IOException {
                 w.writeByte(TypeId.TIMEN).writeByte(scale);
             }
 
             @Override
-            void write(TdsMessageWriter w, int row) throws IOException {
-                w.writeByte(length).writeLE(TemporalCodec.timeUnits(nanos.get(row), scale), length);
+            int put(byte[] b, int p, int row) {
+                b[p] = (byte) length;
+                LE.set(b, p + 1, TemporalCodec.timeUnits(nanos.get(row), scale));
+                return p + 1 + length;
             }
         };
     }
@@ -231,15 +233,19 @@ final class TemporalEncoders {
         if (days == null) {
             return null;
         }
-        return new Encoder(v, NullMarker.BYTE) {
+        return new Bounded(v, NullMarker.BYTE, 1 + half + 8) {
             @Override
             void typeInfo(TdsMessageWriter w) throws IOException {
                 w.writeByte(TypeId.DATETIMN).writeByte(length);
             }
 
             @Override
-            void write(TdsMessageWriter w, int row) throws IOException {
-                w.writeByte(length).writeLE(TemporalCodec.days1900(days.get(row)), half).writeLE(time.get(row), half);
+            int put(byte[] b, int p, int row) {
+                // each half as an 8-byte store of which the next store (or the next value) overwrites the rest
+                b[p] = (byte) length;
+                LE.set(b, p + 1, TemporalCodec.days1900(days.get(row)));
+                LE.set(b, p + 1 + half, time.get(row));
+                return p + 1 + length;
             }
         };
     }
@@ -257,18 +263,24 @@ final class TemporalEncoders {
         Offsets offsets = kind == ValueKind.TIMESTAMP_TZ && zone != null ? new Offsets(ZoneId.of(zone).getRules())
                 : null;
         int timeLength = TemporalCodec.timeLength(scale);
-        return new Encoder(v, NullMarker.BYTE) {
+        return new Bounded(v, NullMarker.BYTE, 1 + timeLength + 3 + 8) {
             @Override
             void typeInfo(TdsMessageWriter w) throws IOException {
                 w.writeByte(TypeId.DATETIMEOFFSETN).writeByte(scale);
             }
 
             @Override
-            void write(TdsMessageWriter w, int row) throws IOException {
+            int put(byte[] b, int p, int row) {
                 long raw = ts.raw(row);
                 int minutes = offsets == null ? 0 : offsets.minutes(Math.floorDiv(raw, ts.unitsPerSecond()));
-                w.writeByte(timeLength + 5).writeLE(TemporalCodec.timeUnits(ts.nanoOfDay(raw), scale), timeLength)
-                        .writeLE(TemporalCodec.dateDays(ts.epochDay(raw)), 3).writeShort(minutes);
+                // time, date (3 bytes) and offset (2 bytes): 8-byte stores of which the next overwrites the rest
+                b[p] = (byte) (timeLength + 5);
+                LE.set(b, p + 1, TemporalCodec.timeUnits(ts.nanoOfDay(raw), scale));
+                LE.set(b, p + 1 + timeLength, TemporalCodec.dateDays(ts.epochDay(raw)));
+                int at = p + 1 + timeLength + 3;
+                b[at] = (byte) minutes;
+                b[at + 1] = (byte) (minutes >>> 8);
+                return at + 2;
             }
         };
     }
