@@ -60,7 +60,8 @@ public final class ColumnTypeResolver {
             String schema = md.getSchemaName(i);
             ColumnDef def = null;
             if (table != null && !table.isEmpty() && schema != null && !schema.isEmpty()) {
-                TableDef t = catalog.table(schema, table);
+                // H2 names the H2 table, which after a SWITCH or rename stores another table's rows
+                TableDef t = catalog.tableByStorage(schema, table);
                 if (t != null) {
                     def = t.column(md.getColumnName(i));
                 }

@@ -205,6 +205,20 @@ public final class Catalog {
         return false;
     }
 
+    /**
+     * The table whose rows are in H2 table {@code schema.name} (case-insensitive, as {@link #storageTaken}), or null.
+     * After ALTER TABLE ... SWITCH or sp_rename that is not the table of that schema and name: H2's result metadata
+     * names the H2 table, and this maps it back to the table whose columns it holds.
+     */
+    public synchronized TableDef tableByStorage(String schema, String name) {
+        for (TableDef t : tables.values()) {
+            if (t.storage().schema().equalsIgnoreCase(schema) && t.storage().name().equalsIgnoreCase(name)) {
+                return t;
+            }
+        }
+        return null;
+    }
+
     /** The table whose rows are in the storage with trigger id {@code storageId}, or null. */
     public synchronized TableDef tableByStorageId(int storageId) {
         for (TableDef t : tables.values()) {
