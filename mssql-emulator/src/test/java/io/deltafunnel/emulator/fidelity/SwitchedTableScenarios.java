@@ -200,6 +200,31 @@ abstract class SwitchedTableScenarios extends ConcurrentScenarios {
     }
 
     @Test
+    void selectIntoCopiesASwitchedTablesExactTypesOnceItsSourceIsDropped() throws SQLException {
+        // the loader's replace: staging switched into the target, staging dropped, and the next run copies the
+        // target's shape with SELECT TOP 0 * INTO to switch the target out into it
+        String columns = "[a] decimal(12,2) NULL, [b] numeric(5,0) NOT NULL, [c] nvarchar(17) NULL,"
+                + " [d] datetime2(3) NULL, [e] datetimeoffset(6) NULL, [f] time(2) NULL, [g] varbinary(9) NULL,"
+                + " [h] nvarchar(max) NULL, [i] float NULL, [j] real NULL, [k] smallint NULL, [l] bit NULL,"
+                + " [m] date NULL, [n] bigint NULL";
+        exec("CREATE TABLE " + src() + " (" + columns + ")");
+        exec("CREATE TABLE " + dst() + " (" + columns + ")");
+        exec("INSERT INTO " + src() + " ([a], [b]) VALUES (1.25, 7)");
+        String shape = "SELECT [COLUMN_NAME], [DATA_TYPE], [NUMERIC_PRECISION], [NUMERIC_SCALE],"
+                + " [CHARACTER_MAXIMUM_LENGTH], [DATETIME_PRECISION], [IS_NULLABLE] FROM [INFORMATION_SCHEMA].[COLUMNS]"
+                + " WHERE [TABLE_SCHEMA] = N'dbo' AND [TABLE_NAME] = N'%s' ORDER BY [ORDINAL_POSITION]";
+        List<List<Object>> declared = rows(String.format(shape, table + "_dst"));
+        assertEquals(List.of("a", "decimal", 12, 2), declared.get(0).subList(0, 4));
+        exec(switchSql());
+        exec("DROP TABLE " + src());
+        assertEquals(declared, rows(String.format(shape, table + "_dst")));
+        exec("SELECT TOP 0 * INTO " + other() + " FROM " + dst());
+        assertEquals(declared, rows(String.format(shape, table + "_x")));
+        exec("ALTER TABLE " + dst() + " SWITCH TO " + other());
+        assertEquals("[[1.25, 7]]", rows("SELECT [a], [b] FROM " + other()).toString());
+    }
+
+    @Test
     void aSwitchedTableCanBeRenamedAndItsOldNameCreatedAgain() throws SQLException {
         loadedSource();
         exec(switchSql());
