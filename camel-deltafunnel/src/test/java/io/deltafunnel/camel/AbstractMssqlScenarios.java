@@ -462,6 +462,29 @@ abstract class AbstractMssqlScenarios extends MssqlRouteTestSupport {
         stopAndAssertNoArrowLeak();
     }
 
+    @Test
+    void replaceSwitchesAgainOnTheNextRunWithExactTypes() throws Exception {
+        // run 2 copies the shape of the target that run 1 switched in (its staging table, since dropped) into the
+        // holding table: the types must match exactly for the switch out (decimal(12,2), not decimal(38,2))
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL, [amount] decimal(12,2) NULL,"
+                + " [at] datetime2(3) NULL)");
+        String query = "SELECT i::INTEGER AS id, (i / 4)::DECIMAL(12,2) AS amount,"
+                + " TIMESTAMP '2024-01-01 00:00:00' + to_milliseconds(i) AS at FROM range(0, 50) t(i) ORDER BY i";
+        try (LogLines log = new LogLines(io.deltafunnel.mssql.session.TableSwitch.class)) {
+            runRoute(source(query, 10), mssql("writeMode=replace"), 5, null);
+            runRoute(source(query, 10), mssql("writeMode=replace"), 5, null);
+            assertTrue(failures.isEmpty(), () -> failures.toString());
+            assertEquals(2, log.containing("by ALTER TABLE ... SWITCH").size(), log.all()::toString);
+            assertEquals(List.of(), log.containing("instead of switching"), log.all()::toString);
+        }
+        assertEquals(List.of(List.of(50, "12.25")), query("SELECT COUNT(*), CAST(MAX([amount]) AS varchar(20)) FROM"
+                + " [dbo].[" + table + "]"));
+        assertEquals(List.of(List.of("decimal", 12, 2)), query("SELECT [DATA_TYPE], [NUMERIC_PRECISION], [NUMERIC_SCALE]"
+                + " FROM [INFORMATION_SCHEMA].[COLUMNS] WHERE [TABLE_NAME] = N'" + table + "' AND [COLUMN_NAME] = N'amount'"));
+        assertNoStagingOrHolding();
+        stopAndAssertNoArrowLeak();
+    }
+
     /** The CHECK still holds on the switched-in target. */
     private void assertError547OnBadRow() throws Exception {
         java.sql.SQLException e = assertThrows(java.sql.SQLException.class,
