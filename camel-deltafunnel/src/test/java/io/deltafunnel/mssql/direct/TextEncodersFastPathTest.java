@@ -63,19 +63,8 @@ class TextEncodersFastPathTest {
             }
         }
         try (BufferAllocator a = new RootAllocator(); VarCharVector v = new VarCharVector("s", a)) {
-            v.allocateNew();
-            for (int i = 0; i < values.size(); i++) {
-                if (values.get(i) == null) {
-                    v.setNull(i);
-                } else {
-                    v.setSafe(i, values.get(i).getBytes(StandardCharsets.UTF_8));
-                }
-            }
-            v.setValueCount(values.size());
-            TargetColumn target = new TargetColumn("s", "nvarchar", 44, null, null, null, true, 1,
-                    "SQL_Latin1_General_CP1_CI_AS");
-            ArrowColumnType type = ArrowColumnTypes.forField(v.getField());
-            BoundColumn column = new BoundColumn(0, "s", type, target, TargetBinding.of(type.kind(), target, false));
+            fill(v, values);
+            BoundColumn column = column(v, "nvarchar", 44);
             for (int packet : new int[] {16, 17, 64, 101, 512}) {
                 for (int perWrite : new int[] {1, 3}) {
                     for (int lead = 0; lead < 3; lead++) {
@@ -126,20 +115,9 @@ class TextEncodersFastPathTest {
         List<String> values = values();
         byte[] expected = plp(values);
         try (BufferAllocator a = new RootAllocator(); VarCharVector v = new VarCharVector("s", a)) {
-            v.allocateNew();
-            for (int i = 0; i < values.size(); i++) {
-                if (values.get(i) == null) {
-                    v.setNull(i);
-                } else {
-                    v.setSafe(i, values.get(i).getBytes(StandardCharsets.UTF_8));
-                }
-            }
-            v.setValueCount(values.size());
+            fill(v, values);
             for (String type : new String[] {"nvarchar", "ntext"}) {
-                TargetColumn target = new TargetColumn("s", type, -1, null, null, null, true, 1,
-                        "SQL_Latin1_General_CP1_CI_AS");
-                ArrowColumnType t = ArrowColumnTypes.forField(v.getField());
-                BoundColumn column = new BoundColumn(0, "s", t, target, TargetBinding.of(t.kind(), target, false));
+                BoundColumn column = column(v, type, -1);
                 for (int packet : new int[] {16, 17, 64, 101, 512}) {
                     for (int perWrite : new int[] {1, 3}) {
                         for (int lead = 0; lead < 3; lead++) {
@@ -195,15 +173,8 @@ class TextEncodersFastPathTest {
         String longest = "é".repeat(TextEncoders.PLP_BOUNDED_UTF8 / 2) + "x"; // 4001 UTF-8 bytes
         List<String> values = List.of("short", longest, "");
         try (BufferAllocator a = new RootAllocator(); VarCharVector v = new VarCharVector("s", a)) {
-            v.allocateNew();
-            for (int i = 0; i < values.size(); i++) {
-                v.setSafe(i, values.get(i).getBytes(StandardCharsets.UTF_8));
-            }
-            v.setValueCount(values.size());
-            TargetColumn target = new TargetColumn("s", "nvarchar", -1, null, null, null, true, 1,
-                    "SQL_Latin1_General_CP1_CI_AS");
-            ArrowColumnType t = ArrowColumnTypes.forField(v.getField());
-            BoundColumn column = new BoundColumn(0, "s", t, target, TargetBinding.of(t.kind(), target, false));
+            fill(v, values);
+            BoundColumn column = column(v, "nvarchar", -1);
             DirectEncoders.Encoder e = DirectEncoders.forColumn(column, v, null);
             org.junit.jupiter.api.Assertions.assertFalse(e instanceof TextEncoders.Utf8ToUtf16,
                     "a value beyond the bound: the general encoder");
@@ -256,6 +227,27 @@ class TextEncodersFastPathTest {
                         TextEncoders.widenAscii(buf.memoryAddress() + 20, 8, new byte[60], 0, overread));
             }
         }
+    }
+
+    /** Sets {@code v} to {@code values} (null: NULL) as UTF-8. */
+    private static void fill(VarCharVector v, List<String> values) {
+        v.allocateNew();
+        for (int i = 0; i < values.size(); i++) {
+            if (values.get(i) == null) {
+                v.setNull(i);
+            } else {
+                v.setSafe(i, values.get(i).getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        v.setValueCount(values.size());
+    }
+
+    /** {@code v} bound to a nullable target column {@code type(length)} (-1: max) with a Latin1 collation. */
+    private static BoundColumn column(VarCharVector v, String type, int length) {
+        TargetColumn target = new TargetColumn("s", type, length, null, null, null, true, 1,
+                "SQL_Latin1_General_CP1_CI_AS");
+        ArrowColumnType t = ArrowColumnTypes.forField(v.getField());
+        return new BoundColumn(0, "s", t, target, TargetBinding.of(t.kind(), target, false));
     }
 
     /** The message's bytes without packet headers and without the {@code lead} bytes. */
