@@ -479,8 +479,9 @@ abstract class AbstractMssqlScenarios extends MssqlRouteTestSupport {
         }
         assertEquals(List.of(List.of(50, "12.25")), query("SELECT COUNT(*), CAST(MAX([amount]) AS varchar(20)) FROM"
                 + " [dbo].[" + table + "]"));
-        assertEquals(List.of(List.of("decimal", 12, 2)), query("SELECT [DATA_TYPE], [NUMERIC_PRECISION], [NUMERIC_SCALE]"
-                + " FROM [INFORMATION_SCHEMA].[COLUMNS] WHERE [TABLE_NAME] = N'" + table + "' AND [COLUMN_NAME] = N'amount'"));
+        assertEquals(List.of(List.of("decimal", 12, 2)), query("SELECT [DATA_TYPE], [NUMERIC_PRECISION],"
+                + " [NUMERIC_SCALE] FROM [INFORMATION_SCHEMA].[COLUMNS] WHERE [TABLE_NAME] = N'" + table + "'"
+                + " AND [COLUMN_NAME] = N'amount'"));
         assertNoStagingOrHolding();
         stopAndAssertNoArrowLeak();
     }

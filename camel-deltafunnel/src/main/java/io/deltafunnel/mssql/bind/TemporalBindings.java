@@ -58,8 +58,10 @@ final class TemporalBindings {
         }
         // [min, max] in the unit, saturated at the long range (nanoseconds cover only 1677..2262): the UTC second and
         // the second shifted by the offset both within the years 1..9999
-        long minSecond = Math.max(TargetBinding.MIN_EPOCH_DAY * 86_400L, TargetBinding.MIN_EPOCH_DAY * 86_400L - offsetSeconds);
-        long maxSecond = Math.min((TargetBinding.MAX_EPOCH_DAY + 1) * 86_400L - 1, (TargetBinding.MAX_EPOCH_DAY + 1) * 86_400L - 1 - offsetSeconds);
+        long first = TargetBinding.MIN_EPOCH_DAY * 86_400L;
+        long last = (TargetBinding.MAX_EPOCH_DAY + 1) * 86_400L - 1;
+        long minSecond = Math.max(first, first - offsetSeconds);
+        long maxSecond = Math.min(last, last - offsetSeconds);
         long min = minSecond < Long.MIN_VALUE / unitsPerSecond ? Long.MIN_VALUE : minSecond * unitsPerSecond;
         long max = maxSecond > Long.MAX_VALUE / unitsPerSecond ? Long.MAX_VALUE
                 : maxSecond * unitsPerSecond + (unitsPerSecond - 1);
