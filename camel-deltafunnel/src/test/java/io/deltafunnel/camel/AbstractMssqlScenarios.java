@@ -471,19 +471,22 @@ abstract class AbstractMssqlScenarios extends MssqlRouteTestSupport {
         String query = "SELECT i::INTEGER AS id, (i / 4)::DECIMAL(12,2) AS amount,"
                 + " TIMESTAMP '2024-01-01 00:00:00' + to_milliseconds(i) AS at FROM range(0, 50) t(i) ORDER BY i";
         try (LogLines log = new LogLines(io.deltafunnel.mssql.session.TableSwitch.class)) {
+            // each run's final step may end just after its last exchange: wait for its line before the next run
             runRoute(source(query, 10), mssql("writeMode=replace"), 5, null);
+            assertEquals(1, log.awaitContaining("replaced the rows of", 1, 30_000).size(), log.all()::toString);
             runRoute(source(query, 10), mssql("writeMode=replace"), 5, null);
+            assertEquals(2, log.awaitContaining("replaced the rows of", 2, 30_000).size(), log.all()::toString);
             assertTrue(failures.isEmpty(), () -> failures.toString());
             assertEquals(2, log.containing("by ALTER TABLE ... SWITCH").size(), log.all()::toString);
             assertEquals(List.of(), log.containing("instead of switching"), log.all()::toString);
         }
+        stopAndAssertNoArrowLeak(); // the runs have ended: their holding tables are dropped
         assertEquals(List.of(List.of(50, "12.25")), query("SELECT COUNT(*), CAST(MAX([amount]) AS varchar(20)) FROM"
                 + " [dbo].[" + table + "]"));
         assertEquals(List.of(List.of("decimal", 12, 2)), query("SELECT [DATA_TYPE], [NUMERIC_PRECISION],"
                 + " [NUMERIC_SCALE] FROM [INFORMATION_SCHEMA].[COLUMNS] WHERE [TABLE_NAME] = N'" + table + "'"
                 + " AND [COLUMN_NAME] = N'amount'"));
         assertNoStagingOrHolding();
-        stopAndAssertNoArrowLeak();
     }
 
     /** The CHECK still holds on the switched-in target. */

@@ -37,6 +37,21 @@ final class LogLines implements AutoCloseable {
         return lines.stream().filter(l -> l.contains(text)).toList();
     }
 
+    /**
+     * The captured lines containing {@code text}, once there are at least {@code count} of them or after
+     * {@code maxMillis} (whichever comes first): for a line logged by a run's final step, which may end after the
+     * route's last exchange is done. A wait, not a timing assertion: the caller asserts on what it returns.
+     */
+    List<String> awaitContaining(String text, int count, long maxMillis) throws InterruptedException {
+        long end = System.nanoTime() + maxMillis * 1_000_000L;
+        List<String> found = containing(text);
+        while (found.size() < count && System.nanoTime() < end) {
+            Thread.sleep(20);
+            found = containing(text);
+        }
+        return found;
+    }
+
     @Override
     public void close() {
         logger.removeAppender(appender);
