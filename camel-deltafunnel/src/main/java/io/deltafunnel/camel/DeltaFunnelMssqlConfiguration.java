@@ -270,6 +270,13 @@ public class DeltaFunnelMssqlConfiguration {
             + " instead, naming the reason.")
     private boolean bulkEncoderFallback = true;
 
+    @UriParam(label = "producer,advanced", defaultValue = "true", description = "When the connection is encrypted"
+            + " (encrypt is not false in url, or a dataSource is used): when the producer starts, bring the JVM's"
+            + " AES-GCM code, which encrypts every byte sent over TLS, to its compiled speed in a background thread"
+            + " (about a tenth of a second of one core, once per JVM), so that the first load after a JVM start is"
+            + " not slowed by it. Nothing it computes is used.")
+    private boolean cipherWarmup = true;
+
     @UriParam(label = "security", description = "Supplies a Microsoft Entra ID access token for each new connection"
             + " (instead of username/password), e.g. a bean wrapping azure-identity's TokenCredential. Used by both"
             + " encoders; the token is never logged.")
@@ -659,6 +666,14 @@ public class DeltaFunnelMssqlConfiguration {
 
     public void setBulkEncoder(BulkEncoder bulkEncoder) {
         this.bulkEncoder = bulkEncoder;
+    }
+
+    public boolean isCipherWarmup() {
+        return cipherWarmup;
+    }
+
+    public void setCipherWarmup(boolean cipherWarmup) {
+        this.cipherWarmup = cipherWarmup;
     }
 
     public boolean isBulkEncoderFallback() {

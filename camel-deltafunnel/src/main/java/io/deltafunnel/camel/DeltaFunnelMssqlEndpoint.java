@@ -5,6 +5,7 @@ import java.util.Set;
 import javax.sql.DataSource;
 
 import io.deltafunnel.mssql.BulkLoadSettings;
+import io.deltafunnel.mssql.channel.CipherWarmup;
 import io.deltafunnel.mssql.channel.ConnectionProvider;
 import io.deltafunnel.mssql.channel.ConnectionSettings;
 import io.deltafunnel.mssql.channel.SqlChannelProvider;
@@ -111,6 +112,14 @@ public class DeltaFunnelMssqlEndpoint extends DefaultEndpoint {
     SqlChannelProvider channelProvider() {
         return ChannelFactory.channels("deltafunnel-mssql:" + configuration.getTable(), connectionSettings(),
                 configuration.getBulkEncoder(), configuration.isBulkEncoderFallback(), configuration.isKeepIdentity());
+    }
+
+    /**
+     * Whether the producer warms up the JVM's TLS cipher when it starts ({@link CipherWarmup}): cipherWarmup is on and
+     * the connection encrypts its data ({@link ChannelFactory#encryptsData}).
+     */
+    boolean warmsUpCipher() {
+        return configuration.isCipherWarmup() && ChannelFactory.encryptsData(connectionSettings());
     }
 
     /** Opens connections from the dataSource, or from url with username/password or the access token supplier. */

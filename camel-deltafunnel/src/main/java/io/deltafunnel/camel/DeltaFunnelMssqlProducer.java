@@ -4,6 +4,7 @@ import io.deltafunnel.arrow.RecordBatches;
 import io.deltafunnel.handoff.HandoffStats;
 import io.deltafunnel.handoff.IncrementalLoad;
 import io.deltafunnel.handoff.ShardAssignment;
+import io.deltafunnel.mssql.channel.CipherWarmup;
 import io.deltafunnel.mssql.run.RunWriter;
 
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -81,6 +82,10 @@ public class DeltaFunnelMssqlProducer extends DefaultProducer {
     protected void doStart() throws Exception {
         super.doStart();
         pause.reset();
+        if (getEndpoint().warmsUpCipher() && CipherWarmup.startOnce()) {
+            LOG.debug("deltafunnel-mssql:{}: warming up AES-GCM in the background (cipherWarmup)",
+                    getEndpoint().getConfiguration().getTable());
+        }
         String rejectUri = getEndpoint().getConfiguration().getRejectEndpoint();
         if (rejectUri != null && !rejectUri.isBlank()) {
             // resolved and started now: a URI that does not resolve fails the start, before anything is written

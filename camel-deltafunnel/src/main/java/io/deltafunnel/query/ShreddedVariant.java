@@ -6,6 +6,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 
+import io.deltafunnel.arrow.read.ColumnReaders;
+
 import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
@@ -26,7 +28,6 @@ import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.complex.StructVector;
-import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
@@ -164,7 +165,7 @@ final class ShreddedVariant {
             VariantJson.appendDate(out, d.get(i));
         } else if (typed instanceof TimeStampVector ts) {
             ArrowType.Timestamp t = (ArrowType.Timestamp) typed.getField().getType();
-            VariantJson.appendTimestamp(out, ts.get(i), nanosPer(t.getUnit()), t.getTimezone() != null);
+            VariantJson.appendTimestamp(out, ts.get(i), 1_000_000_000L / ColumnReaders.unitsPerSecond(t.getUnit()), t.getTimezone() != null);
         } else if (typed instanceof TimeMicroVector t) {
             VariantJson.appendTime(out, t.get(i) * 1_000);
         } else if (typed instanceof TimeNanoVector t) {
@@ -190,14 +191,5 @@ final class ShreddedVariant {
             throw new IllegalArgumentException("typed_value of Arrow type " + typed.getField().getType()
                     + " is not a shredded variant type");
         }
-    }
-
-    private static long nanosPer(TimeUnit unit) {
-        return switch (unit) {
-            case SECOND -> 1_000_000_000L;
-            case MILLISECOND -> 1_000_000L;
-            case MICROSECOND -> 1_000L;
-            case NANOSECOND -> 1L;
-        };
     }
 }

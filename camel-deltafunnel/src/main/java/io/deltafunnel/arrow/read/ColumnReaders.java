@@ -17,6 +17,16 @@ public final class ColumnReaders {
     private ColumnReaders() {
     }
 
+    /** How many of {@code unit} make one second: s→1, ms→10^3, us→10^6, ns→10^9. */
+    public static long unitsPerSecond(TimeUnit unit) {
+        return switch (unit) {
+            case SECOND -> 1L;
+            case MILLISECOND -> 1_000L;
+            case MICROSECOND -> 1_000_000L;
+            case NANOSECOND -> 1_000_000_000L;
+        };
+    }
+
     /** Fractional-second digits SQL Server keeps for an Arrow time unit: s→0, ms→3, us→6, ns→7. */
     static int fractionalDigits(TimeUnit unit) {
         return switch (unit) {

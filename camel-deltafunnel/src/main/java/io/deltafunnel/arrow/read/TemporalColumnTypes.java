@@ -150,12 +150,7 @@ public final class TemporalColumnTypes {
         @Override
         public ColumnReader reader(FieldVector vector) {
             TimeStampVector v = (TimeStampVector) storage(vector);
-            long unitsPerSecond = switch (unit) {
-                case SECOND -> 1L;
-                case MILLISECOND -> 1_000L;
-                case MICROSECOND -> 1_000_000L;
-                case NANOSECOND -> 1_000_000_000L;
-            };
+            long unitsPerSecond = ColumnReaders.unitsPerSecond(unit);
             long nanosPerUnit = 1_000_000_000L / unitsPerSecond;
             ZoneRules rules = timezone == null ? null : zone(timezone).getRules();
             if (rules == null) {

@@ -46,12 +46,7 @@ final class TemporalBindings {
                 || rowCount > vector.getValueCount()) {
             return false;
         }
-        long unitsPerSecond = switch (type.getUnit()) {
-            case SECOND -> 1L;
-            case MILLISECOND -> 1_000L;
-            case MICROSECOND -> 1_000_000L;
-            case NANOSECOND -> 1_000_000_000L;
-        };
+        long unitsPerSecond = ColumnReaders.unitsPerSecond(type.getUnit());
         long a = TargetBinding.address(vector.getDataBuffer(), 8L * rowCount);
         if (a == 0) {
             return false;

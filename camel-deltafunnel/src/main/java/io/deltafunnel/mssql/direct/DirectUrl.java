@@ -19,6 +19,24 @@ public final class DirectUrl {
     }
 
     /**
+     * Whether mssql-jdbc (and the direct client) encrypt a session's data for {@code url}: unless its {@code encrypt}
+     * property is {@code false}, {@code no} or {@code optional} (then only the login is encrypted). Both default to
+     * encrypting (mssql-jdbc 10 and later). False for null or a URL that is not mssql-jdbc's.
+     */
+    public static boolean encryptsData(String url) {
+        if (url == null || !url.regionMatches(true, 0, PREFIX, 0, PREFIX.length())) {
+            return false;
+        }
+        int semi = url.indexOf(';');
+        String encrypt = semi < 0 ? null : properties(url.substring(semi + 1)).get("encrypt");
+        if (encrypt == null) {
+            return true;
+        }
+        String e = encrypt.toLowerCase(Locale.ROOT);
+        return !(e.equals("false") || e.equals("no") || e.equals("optional"));
+    }
+
+    /**
      * The options for {@code url}, with {@code user}/{@code password} (the endpoint's username/password options)
      * taking precedence over the URL's.
      */

@@ -10,6 +10,7 @@ import java.time.zone.ZoneOffsetTransition;
 import java.time.zone.ZoneRules;
 import java.util.Objects;
 
+import io.deltafunnel.arrow.read.ColumnReaders;
 import io.deltafunnel.arrow.read.ValueKind;
 import io.deltafunnel.mssql.direct.DirectEncoders.Bounded;
 import io.deltafunnel.mssql.direct.DirectEncoders.Encoder;
@@ -84,12 +85,7 @@ final class TemporalEncoders {
             if (!(v instanceof TimeStampVector) || !(v.getField().getType() instanceof ArrowType.Timestamp ts)) {
                 return null;
             }
-            long nanosPerUnit = switch (ts.getUnit()) {
-                case SECOND -> 1_000_000_000L;
-                case MILLISECOND -> 1_000_000L;
-                case MICROSECOND -> 1_000L;
-                case NANOSECOND -> 1L;
-            };
+            long nanosPerUnit = 1_000_000_000L / ColumnReaders.unitsPerSecond(ts.getUnit());
             return new Timestamps(v.getDataBuffer(), NANOS_PER_DAY / nanosPerUnit, nanosPerUnit,
                     1_000_000_000L / nanosPerUnit, rawAddress(v, 8), v.getValueCount());
         }

@@ -263,7 +263,18 @@ final class TextEncoders {
             if (2 * n <= maxBytes && widenAscii(data + start, n, b, p, start + n + 8L <= dataCapacity)) {
                 return p + 2 + 2 * n;
             }
-            // non-ASCII (or longer in UTF-8 than the column in UTF-16): transcode through the arrays
+            // non-ASCII (or longer in UTF-8 than the column in UTF-16)
+            int bytes = transcode(b, p + 2, row, start, n);
+            b[p] = (byte) bytes;
+            b[p + 1] = (byte) (bytes >>> 8);
+            return p + 2 + bytes;
+        }
+
+        /**
+         * Writes the UTF-16LE of the {@code n} UTF-8 bytes at {@code start} (a value with a byte of 0x80 or more)
+         * into {@code b} at {@code q}, through the arrays; returns its byte count.
+         */
+        private int transcode(byte[] b, int q, int row, int start, int n) {
             if (in.length < n) {
                 in = new byte[Math.max(n, 2 * in.length)];
             }
@@ -273,14 +284,13 @@ final class TextEncoders {
             }
             int bytes = utf8ToUtf16le(in, n, out);
             if (bytes > maxBytes) {
-                // the producer's check refuses such a value before anything is sent
+                // the producer's check refuses such a value before anything is sent; with PLP, maxBytes is twice
+                // the batch's longest UTF-8 value, which no UTF-16 of it exceeds
                 throw new IllegalStateException("column '" + column + "', row " + row + ": " + bytes / 2
-                        + " UTF-16 code units do not fit the column's " + maxBytes / 2);
+                        + " UTF-16 code units exceed the bound of " + maxBytes / 2);
             }
-            b[p] = (byte) bytes;
-            b[p + 1] = (byte) (bytes >>> 8);
-            System.arraycopy(out, 0, b, p + 2, bytes);
-            return p + 2 + bytes;
+            System.arraycopy(out, 0, b, q, bytes);
+            return bytes;
         }
 
         /** {@link #put} as PLP: the bytes {@link #writePlp} writes for the value's UTF-16LE. */
@@ -293,23 +303,11 @@ final class TextEncoders {
             int q = p + PLP_HEADER;
             int bytes;
             // widenAscii writes its USHORT length just before the value: here into the chunk length's upper bytes,
-            // which are overwritten below
-            if (n <= PLP_BOUNDED_UTF8 && widenAscii(data + start, n, b, q - 2, start + n + 8L <= dataCapacity)) {
+            // which are overwritten below (n is at most PLP_BOUNDED_UTF8: utf16Plp made this encoder for no longer)
+            if (widenAscii(data + start, n, b, q - 2, start + n + 8L <= dataCapacity)) {
                 bytes = 2 * n;
             } else {
-                if (in.length < n) {
-                    in = new byte[Math.max(n, 2 * in.length)];
-                }
-                MemoryUtil.copyFromMemory(data + start, in, 0, n);
-                if (out.length < 2 * n) {
-                    out = new byte[Math.max(2 * n, 2 * out.length)];
-                }
-                bytes = utf8ToUtf16le(in, n, out);
-                if (bytes > maxBytes) {
-                    throw new IllegalStateException("column '" + column + "', row " + row + ": " + bytes
-                            + " bytes of UTF-16 exceed the batch's bound of " + maxBytes);
-                }
-                System.arraycopy(out, 0, b, q, bytes);
+                bytes = transcode(b, q, row, start, n);
             }
             LONGS.set(b, p, (long) bytes);
             INTS.set(b, p + 8, bytes);

@@ -26,6 +26,14 @@ public final class ChannelFactory {
     }
 
     /**
+     * Whether the sessions of {@code connection} encrypt their data: with a dataSource assumed (mssql-jdbc encrypts
+     * by default), with a url unless its {@code encrypt} turns that off ({@link DirectUrl#encryptsData}).
+     */
+    public static boolean encryptsData(ConnectionSettings connection) {
+        return connection.dataSource() != null || DirectUrl.encryptsData(connection.url());
+    }
+
+    /**
      * The channel provider for {@code target} (used in messages).
      *
      * @throws IllegalArgumentException DIRECT cannot be used and {@code fallback} is false; the message says why

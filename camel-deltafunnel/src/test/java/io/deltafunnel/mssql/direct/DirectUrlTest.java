@@ -51,6 +51,21 @@ class DirectUrlTest {
         }
     }
 
+    /** Data is encrypted unless encrypt turns it off, as in mssql-jdbc (10 and later: encrypt=true by default). */
+    @Test
+    void encryptsDataUnlessEncryptIsOff() {
+        assertTrue(DirectUrl.encryptsData("jdbc:sqlserver://h:1433;databaseName=d"));
+        assertTrue(DirectUrl.encryptsData("jdbc:sqlserver://h"));
+        assertTrue(DirectUrl.encryptsData("jdbc:sqlserver://h;encrypt=true;trustServerCertificate=true"));
+        assertTrue(DirectUrl.encryptsData("jdbc:sqlserver://h;Encrypt=Strict"));
+        assertTrue(DirectUrl.encryptsData("jdbc:sqlserver://h;encrypt=mandatory"));
+        assertFalse(DirectUrl.encryptsData("jdbc:sqlserver://h;encrypt=false"));
+        assertFalse(DirectUrl.encryptsData("JDBC:SQLSERVER://h;ENCRYPT={No}"));
+        assertFalse(DirectUrl.encryptsData("jdbc:sqlserver://h;databaseName=d;encrypt=optional;user=u"));
+        assertFalse(DirectUrl.encryptsData(null));
+        assertFalse(DirectUrl.encryptsData("jdbc:postgresql://h/d"));
+    }
+
     @Test
     void hostPortDatabaseAndCredentials() throws Exception {
         DirectOptions o = DirectUrl.parse(

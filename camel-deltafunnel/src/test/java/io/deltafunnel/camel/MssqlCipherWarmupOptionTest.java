@@ -1,0 +1,42 @@
+package io.deltafunnel.camel;
+
+import com.microsoft.sqlserver.jdbc.SQLServerDataSource;
+import org.apache.camel.CamelContext;
+import org.apache.camel.test.junit5.CamelTestSupport;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** When the producer warms up the TLS cipher: cipherWarmup (default true) and an encrypted connection. */
+class MssqlCipherWarmupOptionTest extends CamelTestSupport {
+
+    private DeltaFunnelMssqlEndpoint endpoint(String uri) {
+        DeltaFunnelMssqlEndpoint ep = context.getEndpoint(uri, DeltaFunnelMssqlEndpoint.class);
+        ep.init();
+        return ep;
+    }
+
+    /** Two data sources: none is autowired, so the url endpoints have none. */
+    @Override
+    protected CamelContext createCamelContext() throws Exception {
+        CamelContext context = super.createCamelContext();
+        context.getRegistry().bind("ds1", new SQLServerDataSource());
+        context.getRegistry().bind("ds2", new SQLServerDataSource());
+        return context;
+    }
+
+    @Test
+    void onByDefaultForEncryptedUrlsAndDataSources() {
+        assertTrue(endpoint("deltafunnel-mssql:a?url=RAW(jdbc:sqlserver://h:1433;databaseName=d)").warmsUpCipher());
+        assertTrue(endpoint("deltafunnel-mssql:b?url=RAW(jdbc:sqlserver://h;encrypt=strict)").warmsUpCipher());
+        assertTrue(endpoint("deltafunnel-mssql:c?dataSource=#ds1").warmsUpCipher());
+    }
+
+    @Test
+    void offWithoutEncryptionOrWhenTurnedOff() {
+        assertFalse(endpoint("deltafunnel-mssql:d?url=RAW(jdbc:sqlserver://h;encrypt=false)").warmsUpCipher());
+        assertFalse(endpoint("deltafunnel-mssql:e?url=RAW(jdbc:sqlserver://h)&cipherWarmup=false").warmsUpCipher());
+        assertFalse(endpoint("deltafunnel-mssql:f?dataSource=#ds1&cipherWarmup=false").warmsUpCipher());
+    }
+}
