@@ -285,7 +285,8 @@ public class DeltaFunnelConsumer extends ScheduledBatchPollingConsumer {
         source = getEndpoint().runSource(getRouteId());
         if (source.sharding() != null) {
             try (Connection duck = DuckDbConnections.open(getEndpoint().duckDbSettings())) {
-                ShardSafety.check(duck, getEndpoint().queryText(), source.sharding().view());
+                ShardSafety.check(duck, getEndpoint().duckDbSettings(), getEndpoint().queryText(),
+                        source.sharding().view());
             }
         }
         if (getEndpoint().getConfiguration().isResetState()) {

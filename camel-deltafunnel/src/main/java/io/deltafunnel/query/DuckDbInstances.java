@@ -36,6 +36,8 @@ public final class DuckDbInstances implements AutoCloseable {
     }
 
     private final Map<Key, DuckDBConnection> instances = new HashMap<>();
+    /** Each running instance's function names for the shard-safety check (dropped when the instance is restarted). */
+    private final Map<Key, FunctionNames.Cache> functionNames = new HashMap<>();
     private boolean closed;
 
     /**
@@ -82,6 +84,7 @@ public final class DuckDbInstances implements AutoCloseable {
         try {
             Connection connection = first.duplicate();
             instances.put(key, first);
+            functionNames.remove(key);
             return connection;
         } catch (SQLException | RuntimeException e) {
             try {
@@ -91,6 +94,21 @@ public final class DuckDbInstances implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /**
+     * The function names of the shared instance of {@code settings} for {@link ShardSafety}, read from
+     * {@code connection} (a connection of that instance, {@link #open}ed with the same settings; the caller's) once per
+     * instance and set of loaded extensions ({@link FunctionNames.Cache}): N shard routes of one JVM scan DuckDB's
+     * function catalog once instead of N times.
+     */
+    FunctionNames functionNames(DuckDbSettings settings, Connection connection) throws SQLException {
+        FunctionNames.Cache cache;
+        synchronized (this) {
+            cache = functionNames.computeIfAbsent(new Key(settings.initSql(), settings.allowExtensionAutoInstall()),
+                    k -> new FunctionNames.Cache());
+        }
+        return cache.names(connection);
     }
 
     /** How many instances are started (for tests and diagnostics). */

@@ -4,10 +4,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -77,9 +75,20 @@ public final class ShardSafety {
      * @throws ShardUnsafeQueryException naming what makes the query unsafe, or why it cannot be checked
      */
     public static void check(Connection duckdb, String sql, String view) {
+        check(duckdb, null, sql, view);
+    }
+
+    /**
+     * {@link #check(Connection, String, String)} on a connection opened with {@code settings}
+     * ({@link DuckDbConnections#open}): on a shared instance its function catalog is read once per instance
+     * ({@link DuckDbInstances}), not once per check.
+     *
+     * @param settings the settings {@code duckdb} was opened with; null: the catalog is read on {@code duckdb}
+     */
+    public static void check(Connection duckdb, DuckDbSettings settings, String sql, String view) {
         JsonNode tree;
-        Set<String> aggregates = new HashSet<>();
-        Set<String> userDefined = new HashSet<>();
+        Set<String> aggregates;
+        Set<String> userDefined;
         try {
             try (PreparedStatement ps = duckdb.prepareStatement("SELECT json_serialize_sql(?)")) {
                 ps.setString(1, sql);
@@ -88,20 +97,10 @@ public final class ShardSafety {
                     tree = JSON.readTree(rs.getString(1));
                 }
             }
-            try (Statement st = duckdb.createStatement();
-                 ResultSet rs = st.executeQuery("SELECT DISTINCT lower(function_name) FROM duckdb_functions()"
-                         + " WHERE function_type = 'aggregate'")) {
-                while (rs.next()) {
-                    aggregates.add(rs.getString(1));
-                }
-            }
-            try (Statement st = duckdb.createStatement();
-                 ResultSet rs = st.executeQuery("SELECT DISTINCT lower(function_name) FROM duckdb_functions()"
-                         + " WHERE NOT internal")) {
-                while (rs.next()) {
-                    userDefined.add(rs.getString(1));
-                }
-            }
+            FunctionNames names = settings != null && settings.shared() != null
+                    ? settings.shared().functionNames(settings, duckdb) : FunctionNames.read(duckdb);
+            aggregates = names.aggregates();
+            userDefined = names.userDefined();
         } catch (SQLException | java.io.IOException e) {
             throw new ShardUnsafeQueryException("cannot check the query for shard safety (sharded view " + view
                     + "): " + e.getMessage(), view, e);
