@@ -271,8 +271,9 @@ final class TextEncoders {
         }
 
         /**
-         * Writes the UTF-16LE of the {@code n} UTF-8 bytes at {@code start} (a value with a byte of 0x80 or more)
-         * into {@code b} at {@code q}, through the arrays; returns its byte count.
+         * Writes the UTF-16LE of the {@code n} UTF-8 bytes at {@code start} into {@code b} at {@code q}, through the
+         * arrays, for a value {@link #widenAscii} did not write (a byte of 0x80 or more, or more UTF-8 bytes than the
+         * column's UTF-16 bound); returns its byte count.
          */
         private int transcode(byte[] b, int q, int row, int start, int n) {
             if (in.length < n) {
