@@ -3,6 +3,7 @@ package io.deltafunnel.mssql.channel;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
@@ -41,6 +42,7 @@ public final class CipherWarmup {
     static final int FULL = 16_384;
 
     private static final AtomicBoolean STARTED = new AtomicBoolean();
+    private static final AtomicInteger REQUESTS = new AtomicInteger();
 
     private CipherWarmup() {
     }
@@ -50,6 +52,7 @@ public final class CipherWarmup {
      * JVM; returns whether this call started it. The thread ends by itself.
      */
     public static boolean startOnce() {
+        REQUESTS.incrementAndGet();
         if (!STARTED.compareAndSet(false, true)) {
             return false;
         }
@@ -64,6 +67,11 @@ public final class CipherWarmup {
         t.setDaemon(true);
         t.start();
         return true;
+    }
+
+    /** How many times {@link #startOnce} was called in this JVM, whether or not it started the thread (diagnostics). */
+    public static int requests() {
+        return REQUESTS.get();
     }
 
     /** Whether {@link #startOnce} has started the warm-up in this JVM. */
