@@ -2,7 +2,6 @@ package io.deltafunnel.mssql.channel;
 
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.crypto.Cipher;
@@ -41,7 +40,7 @@ public final class CipherWarmup {
     /** TLS's largest record payload. */
     static final int FULL = 16_384;
 
-    private static final AtomicBoolean STARTED = new AtomicBoolean();
+    /** Calls of {@link #startOnce}: the first starts the thread. */
     private static final AtomicInteger REQUESTS = new AtomicInteger();
 
     private CipherWarmup() {
@@ -52,8 +51,7 @@ public final class CipherWarmup {
      * JVM; returns whether this call started it. The thread ends by itself.
      */
     public static boolean startOnce() {
-        REQUESTS.incrementAndGet();
-        if (!STARTED.compareAndSet(false, true)) {
+        if (REQUESTS.getAndIncrement() > 0) {
             return false;
         }
         Thread t = new Thread(() -> {
@@ -76,7 +74,7 @@ public final class CipherWarmup {
 
     /** Whether {@link #startOnce} has started the warm-up in this JVM. */
     public static boolean started() {
-        return STARTED.get();
+        return REQUESTS.get() > 0;
     }
 
     /**

@@ -29,11 +29,17 @@ public final class DirectUrl {
         }
         int semi = url.indexOf(';');
         String encrypt = semi < 0 ? null : properties(url.substring(semi + 1)).get("encrypt");
-        if (encrypt == null) {
-            return true;
-        }
-        String e = encrypt.toLowerCase(Locale.ROOT);
-        return !(e.equals("false") || e.equals("no") || e.equals("optional"));
+        return encrypt == null || encryption(encrypt) != DirectTdsConnection.Encryption.OFF;
+    }
+
+    /** The encryption an {@code encrypt} value asks for (any case), as mssql-jdbc reads it; null for another value. */
+    private static DirectTdsConnection.Encryption encryption(String encrypt) {
+        return switch (encrypt.toLowerCase(Locale.ROOT)) {
+            case "true", "yes", "mandatory" -> DirectTdsConnection.Encryption.MANDATORY;
+            case "false", "no", "optional" -> DirectTdsConnection.Encryption.OFF;
+            case "strict" -> DirectTdsConnection.Encryption.STRICT;
+            default -> null;
+        };
     }
 
     /**
@@ -101,13 +107,12 @@ public final class DirectUrl {
         }
         String encrypt = p.get("encrypt");
         if (encrypt != null) {
-            switch (encrypt.toLowerCase(Locale.ROOT)) {
-                case "true", "yes", "mandatory" -> o.encryption(DirectTdsConnection.Encryption.MANDATORY);
-                case "false", "no", "optional" -> o.encryption(DirectTdsConnection.Encryption.OFF);
-                case "strict" -> o.encryption(DirectTdsConnection.Encryption.STRICT);
-                default -> throw new DirectUnsupportedSettingException("encrypt=" + encrypt
+            DirectTdsConnection.Encryption e = encryption(encrypt);
+            if (e == null) {
+                throw new DirectUnsupportedSettingException("encrypt=" + encrypt
                         + " is not supported by bulkEncoder=direct");
             }
+            o.encryption(e);
         }
         if (p.containsKey("trustservercertificate")) {
             boolean trust = Boolean.parseBoolean(p.get("trustservercertificate"));
