@@ -52,7 +52,7 @@ import org.apache.camel.impl.DefaultCamelContext;
  *
  * <pre>
  * benchmark/shards.sh [--rows 1000000] [--shapes LINEITEM,NARROW] [--shards 1,2,4] [--encoders driver,direct]
- *                     [--runs 3] [--warmups 1] [--batch-size 65536] [--files 16] [--work-dir DIR]
+ *                     [--runs 3] [--warmups auto] [--batch-size 65536] [--files 16] [--work-dir DIR]
  *                     [--emulator-jar JAR] [--duckdb-threads N] [--protocol-check true] [--shared-duckdb true]
  *                     [--init-sql "SET …;SET …"]
  * </pre>
@@ -74,7 +74,11 @@ public final class ShardBench {
     List<Integer> shardCounts = List.of(1, 2, 4);
     List<String> encoders = ENCODERS;
     int runs = 3;
-    int warmups = 1;
+    /**
+     * Warm-up runs of each configuration before the measured ones; {@link #AUTO_WARMUPS} ({@code --warmups auto}, the
+     * default): warm-ups until one is at {@linkplain #warm steady state}, at most {@link #MAX_AUTO_WARMUPS}.
+     */
+    int warmups = AUTO_WARMUPS;
     int batchSize = 65_536;
     /** Parquet files of the generated table: shards split by file, so more files than shards keep the shares even. */
     int files = 16;
@@ -95,10 +99,20 @@ public final class ShardBench {
      */
     boolean sharedDuckDb = true;
 
-    /** One configuration's measured runs. */
+    /** {@code --warmups auto}: see {@link #warmups}. */
+    static final int AUTO_WARMUPS = -1;
+    /** The most warm-ups {@code --warmups auto} runs when none reaches steady state (the report then says so). */
+    static final int MAX_AUTO_WARMUPS = 8;
+    /**
+     * The largest share of a warm-up's client CPU that the JIT compiler threads may take for the warm-up to count as
+     * steady state under {@code --warmups auto}.
+     */
+    static final double STEADY_JIT_SHARE = 0.02;
+
+    /** One configuration's measured runs, after {@code warmups} warm-ups ({@code steady}: the last one was warm). */
     record ShardResult(Shape shape, String encoder, int shards, long rows, double[] rowsPerSecond,
             double[] clientNsPerRow, double[] emulatorNsPerRow, long[] rowsPerShard, double[] systemNsPerRow,
-            double[] minorFaultsPerKiloRow) {
+            double[] minorFaultsPerKiloRow, double[] jitNsPerRow, int warmups, boolean steady) {
         double rate() {
             return BenchSupport.median(rowsPerSecond);
         }
@@ -121,6 +135,23 @@ public final class ShardBench {
             return BenchSupport.median(minorFaultsPerKiloRow);
         }
 
+        /** The JIT compiler threads' CPU per row within the client's, median; NaN where the OS does not report it. */
+        double jitNs() {
+            return BenchSupport.median(jitNsPerRow);
+        }
+
+        /**
+         * The client's CPU per row less its JIT compiler threads' in each run, median: the loader's work without the
+         * code still being compiled; NaN where the OS does not report the JIT's time.
+         */
+        double clientLessJitNs() {
+            double[] less = new double[clientNsPerRow.length];
+            for (int i = 0; i < less.length; i++) {
+                less[i] = clientNsPerRow[i] - jitNsPerRow[i];
+            }
+            return BenchSupport.median(less);
+        }
+
         /** The largest shard's rows over the mean shard's (1.00 = perfectly balanced). */
         double largestShare() {
             long max = Arrays.stream(rowsPerShard).max().orElse(0);
@@ -131,7 +162,15 @@ public final class ShardBench {
 
     /** One run's figures. */
     private record RunFigures(double rowsPerSecond, double clientNsPerRow, double emulatorNsPerRow,
-            long[] rowsPerShard, double systemNsPerRow, double faultsPerKiloRow) {
+            long[] rowsPerShard, double systemNsPerRow, double faultsPerKiloRow, double jitNsPerRow) {
+    }
+
+    /**
+     * Whether a run was at steady state: its JIT compiler threads took at most {@link #STEADY_JIT_SHARE} of the
+     * client's CPU. Unknown JIT time (no {@code /proc}) counts as warm: {@code --warmups auto} then runs one warm-up.
+     */
+    static boolean warm(double clientNsPerRow, double jitNsPerRow) {
+        return Double.isNaN(jitNsPerRow) || jitNsPerRow <= STEADY_JIT_SHARE * clientNsPerRow;
     }
 
     private final List<ShardResult> results = new ArrayList<>();
@@ -156,7 +195,7 @@ public final class ShardBench {
                         .toList();
                 case "--encoders" -> encoders = List.of(v.split(","));
                 case "--runs" -> runs = Integer.parseInt(v);
-                case "--warmups" -> warmups = Integer.parseInt(v);
+                case "--warmups" -> warmups = v.equals("auto") ? AUTO_WARMUPS : Integer.parseInt(v);
                 case "--batch-size" -> batchSize = Integer.parseInt(v);
                 case "--files" -> files = Integer.parseInt(v);
                 case "--work-dir" -> workDir = Path.of(v);
@@ -182,8 +221,8 @@ public final class ShardBench {
 
     void run() throws Exception {
         System.out.printf("DeltaFunnel sharded loads: shapes %s, %,d rows in %d files, shards %s, encoders %s, batch"
-                + " %,d, %d warm-up + %d measured runs, sharedDuckDb=%s%n", shapes, rows, files, shardCounts, encoders,
-                batchSize, warmups, runs, sharedDuckDb);
+                + " %,d, %s warm-up + %d measured runs, sharedDuckDb=%s%n", shapes, rows, files, shardCounts, encoders,
+                batchSize, warmupsText(), runs, sharedDuckDb);
         System.out.println(BenchSupport.conditions());
         if (shardCounts.stream().anyMatch(n -> n > 1)) {
             requireShardOptions();
@@ -256,14 +295,18 @@ public final class ShardBench {
             for (int n : shardCounts) {
                 System.out.printf("%n== %s, %s encoder, %d shard(s) (load average %s)%n", shape, encoder, n,
                         BenchSupport.loadAverage());
-                for (int w = 0; w < warmups; w++) {
-                    measureOnce(shape, table, target, encoder, n, "warm-up " + (w + 1));
+                int warmedUp = 0;
+                boolean steady = false;
+                while (warmups == AUTO_WARMUPS ? !steady && warmedUp < MAX_AUTO_WARMUPS : warmedUp < warmups) {
+                    RunFigures w = measureOnce(shape, table, target, encoder, n, "warm-up " + (++warmedUp));
+                    steady = warm(w.clientNsPerRow(), w.jitNsPerRow());
                 }
                 double[] rate = new double[runs];
                 double[] client = new double[runs];
                 double[] emu = new double[runs];
                 double[] sys = new double[runs];
                 double[] faults = new double[runs];
+                double[] jit = new double[runs];
                 long[] perShard = new long[n];
                 for (int i = 0; i < runs; i++) {
                     RunFigures f = measureOnce(shape, table, target, encoder, n, "run " + (i + 1));
@@ -272,9 +315,11 @@ public final class ShardBench {
                     emu[i] = f.emulatorNsPerRow();
                     sys[i] = f.systemNsPerRow();
                     faults[i] = f.faultsPerKiloRow();
+                    jit[i] = f.jitNsPerRow();
                     perShard = f.rowsPerShard();
                 }
-                results.add(new ShardResult(shape, encoder, n, rows, rate, client, emu, perShard, sys, faults));
+                results.add(new ShardResult(shape, encoder, n, rows, rate, client, emu, perShard, sys, faults, jit,
+                        warmedUp, steady));
             }
         }
     }
@@ -294,6 +339,7 @@ public final class ShardBench {
                 + BenchSupport.PASSWORD + ")&tableLock=true&transaction=run"
                 + (encoder.equals("direct") ? "&bulkEncoder=direct&bulkEncoderFallback=false" : "");
         ProcessStat stat0 = ProcessStat.now();
+        JitCpu jit0 = JitCpu.now();
         long cpu0 = ClientCpu.processCpuNanos();
         long emu0 = emulator.cpuNanos();
         long t0 = System.nanoTime();
@@ -338,6 +384,7 @@ public final class ShardBench {
         long cpu = ClientCpu.processCpuNanos() - cpu0;
         long emuNanos = emulator.cpuNanos() - emu0;
         ProcessStat stat = ProcessStat.now().minus(stat0);
+        long jitNanos = JitCpu.now().since(jit0);
         if (failure.get() != null) {
             throw new IllegalStateException(shape + " " + encoder + " " + n + " shards, load " + loadId + " failed: "
                     + failure.get(), failure.get());
@@ -356,10 +403,11 @@ public final class ShardBench {
         double emuNs = emu0 < 0 ? Double.NaN : (double) emuNanos / rows;
         double sysNs = stat.known() ? (double) stat.systemNanos() / rows : Double.NaN;
         double faultsPerK = stat.known() ? stat.minorFaults() * 1000.0 / rows : Double.NaN;
-        System.out.printf("  %-10s %,12.0f rows/s   client %7.0f ns/row (system %5.0f)   minor faults %6.1f per 1k rows"
-                + "   emulator %7.0f ns/row   shards %s%n", label, rate, clientNs, sysNs, faultsPerK, emuNs,
-                Arrays.toString(perShard));
-        return new RunFigures(rate, clientNs, emuNs, perShard, sysNs, faultsPerK);
+        double jitNs = jitNanos < 0 ? Double.NaN : (double) jitNanos / rows;
+        System.out.printf("  %-10s %,12.0f rows/s   client %7.0f ns/row (system %5.0f, JIT %5.0f)   minor faults %6.1f"
+                + " per 1k rows   emulator %7.0f ns/row   shards %s%n", label, rate, clientNs, sysNs, jitNs, faultsPerK,
+                emuNs, Arrays.toString(perShard));
+        return new RunFigures(rate, clientNs, emuNs, perShard, sysNs, faultsPerK, jitNs);
     }
 
     private String sourceUri(Path table, int n, int shard, String loadId) {
@@ -428,22 +476,31 @@ public final class ShardBench {
     // ---- report ----
 
     void report(PrintStream out) {
-        out.printf("%n## Sharded loads (%,d rows per load, median of %d runs after %d warm-up; N routes in one loader"
-                + " JVM, emulator in a separate process, --sink)%n%n", rows, runs, warmups);
+        out.printf("%n## Sharded loads (%,d rows per load, median of %d runs after %s warm-up; N routes in one loader"
+                + " JVM, emulator in a separate process, --sink)%n%n", rows, runs, warmupsText());
         out.println("Conditions: " + Runtime.getRuntime().availableProcessors() + " CPUs, load average at the end "
                 + BenchSupport.loadAverage() + ", sharedDuckDb=" + sharedDuckDb + ", emulator: "
                 + (emulator == null ? "-" : emulator.launchedAs()));
         out.println();
         out.println("| shape | encoder | shards | rows/s (median) | vs 1 shard | largest share | client CPU ns/row"
-                + " | vs 1 shard | of it system | minor faults per 1k rows | emulator CPU ns/row | rows per shard |");
-        out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+                + " | vs 1 shard | of it system | of it JIT | less JIT | vs 1 shard | warm-ups | minor faults per 1k rows"
+                + " | emulator CPU ns/row | rows per shard |");
+        out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
         for (ShardResult r : results) {
             ShardResult one = find(r.shape(), r.encoder(), 1);
-            out.printf("| %s | %s | %d | %,.0f | %s | %.2f× mean | %,.0f | %s | %s | %s | %s | %s |%n", r.shape(),
+            out.printf("| %s | %s | %d | %,.0f | %s | %.2f× mean | %,.0f | %s | %s | %s | %s | %s | %d%s | %s | %s"
+                    + " | %s |%n",
+                    r.shape(),
                     r.encoder(), r.shards(), r.rate(),
                     one == null ? "-" : String.format("%.2f×", r.rate() / one.rate()), r.largestShare(), r.clientNs(),
                     one == null ? "-" : String.format("%.2f×", r.clientNs() / one.clientNs()),
                     Double.isNaN(r.systemNs()) ? "-" : String.format("%,.0f", r.systemNs()),
+                    Double.isNaN(r.jitNs()) ? "-" : String.format("%,.0f", r.jitNs()),
+                    Double.isNaN(r.jitNs()) ? "-" : String.format("%,.0f", r.clientLessJitNs()),
+                    one == null || Double.isNaN(r.jitNs()) ? "-"
+                            : String.format("%.2f×", r.clientLessJitNs() / one.clientLessJitNs()),
+                    r.warmups(),
+                    r.steady() ? "" : " (not steady)",
                     Double.isNaN(r.faultsPerKiloRow()) ? "-" : String.format("%.1f", r.faultsPerKiloRow()),
                     Double.isNaN(r.emulatorNs()) ? "-" : String.format("%,.0f", r.emulatorNs()),
                     Arrays.toString(r.rowsPerShard()));
@@ -457,8 +514,17 @@ public final class ShardBench {
                 + " (the plan, the staging table and the final step included); client CPU: the loader JVM's process"
                 + " CPU time over the run (context start and stop included) ÷ rows; of it system: the kernel's part"
                 + " (/proc/self/stat stime, 10 ms resolution), mostly minor page faults, memory touched for the first"
-                + " time (each shard's DuckDB instance faults its own working memory in); largest share: the largest"
-                + " shard's rows ÷ the mean.");
+                + " time (each shard's DuckDB instance faults its own working memory in); of it JIT: the JIT compiler"
+                + " threads' CPU time (/proc/self/task/*/stat of the C1/C2 compiler threads), code still being compiled"
+                + " while the run runs; less JIT: each run's client CPU less its JIT time, median; warm-ups: the runs before the measured ones (--warmups auto: until one whose JIT"
+                + " time is at most " + Math.round(STEADY_JIT_SHARE * 100) + "% of its client CPU, at most "
+                + MAX_AUTO_WARMUPS + "; \"not steady\" when none was); largest share: the largest shard's rows ÷ the"
+                + " mean.");
+    }
+
+    private String warmupsText() {
+        return warmups == AUTO_WARMUPS ? "auto (until steady, at most " + MAX_AUTO_WARMUPS + ")"
+                : String.valueOf(warmups);
     }
 
     private ShardResult find(Shape shape, String encoder, int shards) {

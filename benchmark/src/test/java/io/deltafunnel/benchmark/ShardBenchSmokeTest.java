@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -47,6 +48,9 @@ class ShardBenchSmokeTest {
                     // Linux (where this runs) reports the kernel's part and the faults; a JVM faults pages in.
                     assertTrue(r.faultsPerKiloRow() > 0, "minor faults of " + r);
                     assertTrue(r.systemNs() >= 0, "system CPU of " + r);
+                    assertTrue(r.jitNs() >= 0 && r.jitNs() <= r.clientNs(), "JIT CPU within the client's of " + r);
+                    assertEquals(1, r.warmups(), "--warmups 1 runs one warm-up: " + r);
+                    assertEquals(r.clientNsPerRow()[0] - r.jitNsPerRow()[0], r.clientLessJitNs(), 1e-9, "one run: " + r);
                 }
             }
         }
@@ -54,7 +58,7 @@ class ShardBenchSmokeTest {
         bench.report(new PrintStream(buffer, true, StandardCharsets.UTF_8));
         String report = buffer.toString(StandardCharsets.UTF_8);
         for (String field : List.of("| shape | encoder | shards | rows/s (median) | vs 1 shard | largest share |"
-                + " client CPU ns/row | vs 1 shard | of it system | minor faults per 1k rows |",
+                + " client CPU ns/row | vs 1 shard | of it system | of it JIT | less JIT | vs 1 shard | warm-ups | minor faults per 1k rows |",
                 "emulator CPU ns/row", "Conditions:", "load average")) {
             assertTrue(report.contains(field), "report lacks '" + field + "':\n" + report);
         }
@@ -66,5 +70,26 @@ class ShardBenchSmokeTest {
                 }
             }
         }
+    }
+
+    @Test
+    void aWarmUpIsSteadyWhenTheJitTookAtMostTwoPercentOfItsCpu() {
+        assertTrue(ShardBench.warm(300, 6));
+        assertFalse(ShardBench.warm(300, 6.1));
+        assertFalse(ShardBench.warm(400, 60));
+        assertTrue(ShardBench.warm(300, Double.NaN), "no /proc: one warm-up, counted as steady");
+    }
+
+    @Test
+    void warmUpsAreAutomaticUnlessCounted() {
+        ShardBench auto = new ShardBench();
+        auto.parse(new String[] {"--rows", "1000"});
+        assertEquals(ShardBench.AUTO_WARMUPS, auto.warmups);
+        ShardBench explicitAuto = new ShardBench();
+        explicitAuto.parse(new String[] {"--warmups", "auto"});
+        assertEquals(ShardBench.AUTO_WARMUPS, explicitAuto.warmups);
+        ShardBench three = new ShardBench();
+        three.parse(new String[] {"--warmups", "3"});
+        assertEquals(3, three.warmups);
     }
 }
