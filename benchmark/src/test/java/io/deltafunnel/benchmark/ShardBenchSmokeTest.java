@@ -81,10 +81,10 @@ class ShardBenchSmokeTest {
     }
 
     @Test
-    void warmUpsAreAutomaticUnlessCounted() {
-        ShardBench auto = new ShardBench();
-        auto.parse(new String[] {"--rows", "1000"});
-        assertEquals(ShardBench.AUTO_WARMUPS, auto.warmups);
+    void warmUpsAreOneUnlessCountedOrAutomatic() {
+        ShardBench byDefault = new ShardBench();
+        byDefault.parse(new String[] {"--rows", "1000"});
+        assertEquals(1, byDefault.warmups);
         ShardBench explicitAuto = new ShardBench();
         explicitAuto.parse(new String[] {"--warmups", "auto"});
         assertEquals(ShardBench.AUTO_WARMUPS, explicitAuto.warmups);
