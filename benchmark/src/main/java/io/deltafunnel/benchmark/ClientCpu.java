@@ -93,9 +93,23 @@ public final class ClientCpu {
 
     /** One path's measured runs on one shape. */
     record PathResult(Shape shape, String path, long rows, double[] clientNsPerRow, double[] emulatorNsPerRow,
-            double[] wallSeconds) {
+            double[] wallSeconds, double[] jitNsPerRow) {
         double clientNs() {
             return median(clientNsPerRow);
+        }
+
+        /** The JIT compiler threads' CPU per row within the client's, median; NaN where the OS does not report it. */
+        double jitNs() {
+            return median(jitNsPerRow);
+        }
+
+        /** Each run's client CPU per row less its JIT compiler threads', median (NaN without the JIT's time). */
+        double clientLessJitNs() {
+            double[] less = new double[clientNsPerRow.length];
+            for (int i = 0; i < less.length; i++) {
+                less[i] = clientNsPerRow[i] - jitNsPerRow[i];
+            }
+            return median(less);
         }
 
         double emulatorNs() {
@@ -232,7 +246,7 @@ public final class ClientCpu {
                 jfr = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
                 jfr.start();
             }
-            double[][] m = new double[3][runs];
+            double[][] m = new double[4][runs];
             for (int i = 0; i < runs; i++) {
                 record(m, i, measureOnce(shape, path, query, target, "run " + (i + 1)));
             }
@@ -243,7 +257,7 @@ public final class ClientCpu {
                 jfr.close();
                 System.out.println("  JFR recording of the measured runs: " + file);
             }
-            results.add(new PathResult(shape, path, rows, m[0], m[1], m[2]));
+            results.add(new PathResult(shape, path, rows, m[0], m[1], m[2], m[3]));
         }
     }
 
@@ -259,7 +273,7 @@ public final class ClientCpu {
                 measureOnce(shape, path, query, target, "warm-up " + (w + 1));
             }
         }
-        double[][][] m = new double[paths.size()][3][runs];
+        double[][][] m = new double[paths.size()][4][runs];
         for (int i = 0; i < runs; i++) {
             System.out.printf("%n== %s round %d of %d, paths %s (load average %s)%n", shape, i + 1, runs, paths,
                     BenchSupport.loadAverage());
@@ -268,15 +282,15 @@ public final class ClientCpu {
             }
         }
         for (int p = 0; p < paths.size(); p++) {
-            results.add(new PathResult(shape, paths.get(p), rows, m[p][0], m[p][1], m[p][2]));
+            results.add(new PathResult(shape, paths.get(p), rows, m[p][0], m[p][1], m[p][2], m[p][3]));
         }
     }
 
-    /** Stores one run's client ns/row, emulator ns/row and wall seconds as run {@code i}. */
+    /** Stores one run's client ns/row, emulator ns/row, wall seconds and JIT ns/row as run {@code i}. */
     private static void record(double[][] m, int i, double[] run) {
-        m[0][i] = run[0];
-        m[1][i] = run[1];
-        m[2][i] = run[2];
+        for (int k = 0; k < m.length; k++) {
+            m[k][i] = run[k];
+        }
     }
 
     private void generate(Shape shape, Path table) throws Exception {
@@ -311,6 +325,7 @@ public final class ClientCpu {
         }
         List<BoundColumn> columns = adapterColumns.get(shape);
         ProcessStat stat0 = ProcessStat.now();
+        JitCpu jit0 = JitCpu.now();
         long cpu0 = processCpuNanos();
         long emu0 = emulatorCpuNanos();
         long t0 = System.nanoTime();
@@ -363,6 +378,11 @@ public final class ClientCpu {
                 (doneAt - startedAt) / 1e6, (cpu0 + cpu - doneCpu) / 1e6, (t0 + wallNanos - doneAt) / 1e6);
         long emuNanos = emulatorCpuNanos() - emu0;
         ProcessStat stat = ProcessStat.now().minus(stat0);
+        long jitNanos = JitCpu.now().since(jit0);
+        double jitNs = jitNanos < 0 ? Double.NaN : (double) jitNanos / rows;
+        if (jitNanos >= 0) {
+            phases += String.format(", JIT %.0f ns/row", jitNs);
+        }
         if (stat.known()) {
             phases += String.format(", system %.0f ns/row, minor faults %.1f per 1k rows",
                     (double) stat.systemNanos() / rows, stat.minorFaults() * 1000.0 / rows);
@@ -377,7 +397,7 @@ public final class ClientCpu {
         double emuNs = emu0 < 0 ? Double.NaN : (double) emuNanos / rows;
         System.out.printf("  %-10s client %7.0f ns/row   emulator %7.0f ns/row   wall %6.2f s %,12.0f rows/s   (%s)%n",
                 label, clientNs, emuNs, wallNanos / 1e9, rows / (wallNanos / 1e9), phases);
-        return new double[] {clientNs, emuNs, wallNanos / 1e9};
+        return new double[] {clientNs, emuNs, wallNanos / 1e9, jitNs};
     }
 
     private List<BoundColumn> bindColumns(String query, String target) throws Exception {
@@ -413,14 +433,20 @@ public final class ClientCpu {
         out.println("Conditions: " + Runtime.getRuntime().availableProcessors() + " CPUs, load average at the end "
                 + BenchSupport.loadAverage() + ", emulator: " + launchedAs);
         out.println();
-        out.println("| shape | path | client CPU ns/row | ratio to source | client runs ns/row | emulator CPU ns/row"
-                + " | wall rows/s (median) |");
-        out.println("|---|---|---:|---:|---|---:|---:|");
+        out.println("| shape | path | client CPU ns/row | ratio to source | client runs ns/row | of it JIT | less JIT"
+                + " | ratio to source | emulator CPU ns/row | wall rows/s (median) |");
+        out.println("|---|---|---:|---:|---|---:|---:|---:|---:|---:|");
         for (PathResult r : results) {
             Double src = clientNs(r.shape(), "src");
-            out.printf("| %s | %s | %,.0f | %s | %s | %s | %,.0f |%n", r.shape(), describe(r.path()), r.clientNs(),
-                    src == null ? "-" : String.format("%.2f×", r.clientNs() / src),
+            PathResult srcResult = result(r.shape(), "src");
+            boolean jitKnown = !Double.isNaN(r.jitNs());
+            out.printf("| %s | %s | %,.0f | %s | %s | %s | %s | %s | %s | %,.0f |%n", r.shape(), describe(r.path()),
+                    r.clientNs(), src == null ? "-" : String.format("%.2f×", r.clientNs() / src),
                     Arrays.toString(Arrays.stream(r.clientNsPerRow()).mapToLong(Math::round).toArray()),
+                    jitKnown ? String.format("%,.0f", r.jitNs()) : "-",
+                    jitKnown ? String.format("%,.0f", r.clientLessJitNs()) : "-",
+                    !jitKnown || srcResult == null ? "-"
+                            : String.format("%.2f×", r.clientLessJitNs() / srcResult.clientLessJitNs()),
                     r.path().equals("src") || r.path().equals("adapt") ? "-"
                             : String.format("%,.0f", r.emulatorNs()), r.rowsPerSecond());
         }
@@ -434,6 +460,10 @@ public final class ClientCpu {
             if (src != null && direct != null) {
                 out.printf("- direct route / source: %.2f× (goal <= 1.5×); direct adds %,.0f ns/row to reading%n",
                         direct / src, direct - src);
+                double lessJit = result(shape, "direct").clientLessJitNs() / result(shape, "src").clientLessJitNs();
+                if (!Double.isNaN(lessJit)) {
+                    out.printf("- the same less each run's JIT compiler time: %.2f×%n", lessJit);
+                }
             }
             if (src != null && adapt != null && driver != null) {
                 out.printf("- driver route, split: source %,.0f + ours (ArrowBulkData validate + getRowData) %,.0f +"
@@ -455,8 +485,12 @@ public final class ClientCpu {
     }
 
     private Double clientNs(Shape shape, String path) {
-        return results.stream().filter(r -> r.shape() == shape && r.path().equals(path)).findFirst()
-                .map(PathResult::clientNs).orElse(null);
+        PathResult r = result(shape, path);
+        return r == null ? null : r.clientNs();
+    }
+
+    private PathResult result(Shape shape, String path) {
+        return results.stream().filter(r -> r.shape() == shape && r.path().equals(path)).findFirst().orElse(null);
     }
 
     static String describe(String path) {
