@@ -10,8 +10,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -52,7 +54,7 @@ import org.apache.camel.impl.DefaultCamelContext;
  *
  * <pre>
  * benchmark/shards.sh [--rows 1000000] [--shapes LINEITEM,NARROW] [--shards 1,2,4] [--encoders driver,direct]
- *                     [--runs 3] [--warmups 1|auto] [--batch-size 65536] [--files 16] [--work-dir DIR]
+ *                     [--runs 3] [--warmups 1|auto] [--alternate false] [--batch-size 65536] [--files 16] [--work-dir DIR]
  *                     [--emulator-jar JAR] [--duckdb-threads N] [--protocol-check true] [--shared-duckdb true]
  *                     [--init-sql "SET …;SET …"]
  * </pre>
@@ -74,6 +76,12 @@ public final class ShardBench {
     List<Integer> shardCounts = List.of(1, 2, 4);
     List<String> encoders = ENCODERS;
     int runs = 3;
+    /**
+     * {@code --alternate true}: every shard count's warm-ups first, then the measured runs round by round (one run of
+     * each shard count per round), so that a drift of the machine over the minutes the runs take falls on every shard
+     * count alike; on 2026-12-06 the same two blocks, one after the other, gave N=4/N=1 of 1.39× and 1.01×.
+     */
+    boolean alternate;
     /**
      * Warm-up runs of each configuration before the measured ones; {@link #AUTO_WARMUPS} ({@code --warmups auto}):
      * warm-ups until one is at {@linkplain #warm steady state}, at most {@link #MAX_AUTO_WARMUPS}. On 2026-12-06 no
@@ -197,6 +205,7 @@ public final class ShardBench {
                         .toList();
                 case "--encoders" -> encoders = List.of(v.split(","));
                 case "--runs" -> runs = Integer.parseInt(v);
+                case "--alternate" -> alternate = Boolean.parseBoolean(v);
                 case "--warmups" -> warmups = v.equals("auto") ? AUTO_WARMUPS : Integer.parseInt(v);
                 case "--batch-size" -> batchSize = Integer.parseInt(v);
                 case "--files" -> files = Integer.parseInt(v);
@@ -294,36 +303,64 @@ public final class ShardBench {
             st.execute(shape.createTableSql(target));
         }
         for (String encoder : encoders) {
+            if (!alternate) {
+                for (int n : shardCounts) {
+                    Warmed warmed = warmUp(shape, table, target, encoder, n);
+                    List<RunFigures> runFigures = new ArrayList<>();
+                    for (int i = 0; i < runs; i++) {
+                        runFigures.add(measureOnce(shape, table, target, encoder, n, "run " + (i + 1)));
+                    }
+                    results.add(result(shape, encoder, n, runFigures, warmed));
+                }
+                continue;
+            }
+            // --alternate: every shard count's warm-ups, then the measured runs round by round
+            Map<Integer, Warmed> warmed = new LinkedHashMap<>();
+            Map<Integer, List<RunFigures>> runFigures = new LinkedHashMap<>();
             for (int n : shardCounts) {
-                System.out.printf("%n== %s, %s encoder, %d shard(s) (load average %s)%n", shape, encoder, n,
-                        BenchSupport.loadAverage());
-                int warmedUp = 0;
-                boolean steady = false;
-                while (warmups == AUTO_WARMUPS ? !steady && warmedUp < MAX_AUTO_WARMUPS : warmedUp < warmups) {
-                    RunFigures w = measureOnce(shape, table, target, encoder, n, "warm-up " + (++warmedUp));
-                    steady = warm(w.clientNsPerRow(), w.jitNsPerRow());
+                warmed.put(n, warmUp(shape, table, target, encoder, n));
+                runFigures.put(n, new ArrayList<>());
+            }
+            for (int i = 0; i < runs; i++) {
+                System.out.printf("%n== %s, %s encoder, round %d of %d, shards %s (load average %s)%n", shape, encoder,
+                        i + 1, runs, shardCounts, BenchSupport.loadAverage());
+                for (int n : shardCounts) {
+                    runFigures.get(n).add(measureOnce(shape, table, target, encoder, n, n + " shard(s) run " + (i + 1)));
                 }
-                double[] rate = new double[runs];
-                double[] client = new double[runs];
-                double[] emu = new double[runs];
-                double[] sys = new double[runs];
-                double[] faults = new double[runs];
-                double[] jit = new double[runs];
-                long[] perShard = new long[n];
-                for (int i = 0; i < runs; i++) {
-                    RunFigures f = measureOnce(shape, table, target, encoder, n, "run " + (i + 1));
-                    rate[i] = f.rowsPerSecond();
-                    client[i] = f.clientNsPerRow();
-                    emu[i] = f.emulatorNsPerRow();
-                    sys[i] = f.systemNsPerRow();
-                    faults[i] = f.faultsPerKiloRow();
-                    jit[i] = f.jitNsPerRow();
-                    perShard = f.rowsPerShard();
-                }
-                results.add(new ShardResult(shape, encoder, n, rows, rate, client, emu, perShard, sys, faults, jit,
-                        warmedUp, steady));
+            }
+            for (int n : shardCounts) {
+                results.add(result(shape, encoder, n, runFigures.get(n), warmed.get(n)));
             }
         }
+    }
+
+    /** How a configuration was warmed up: the warm-ups run, and whether the last was at steady state. */
+    private record Warmed(int warmups, boolean steady) {
+    }
+
+    /** The configuration's warm-ups ({@link #warmups}). */
+    private Warmed warmUp(Shape shape, Path table, String target, String encoder, int n) throws Exception {
+        System.out.printf("%n== %s, %s encoder, %d shard(s)%s (load average %s)%n", shape, encoder, n,
+                alternate ? ", warm-up" : "", BenchSupport.loadAverage());
+        int warmedUp = 0;
+        boolean steady = false;
+        while (warmups == AUTO_WARMUPS ? !steady && warmedUp < MAX_AUTO_WARMUPS : warmedUp < warmups) {
+            RunFigures w = measureOnce(shape, table, target, encoder, n, "warm-up " + (++warmedUp));
+            steady = warm(w.clientNsPerRow(), w.jitNsPerRow());
+        }
+        return new Warmed(warmedUp, steady);
+    }
+
+    private ShardResult result(Shape shape, String encoder, int n, List<RunFigures> runFigures, Warmed warmed) {
+        double[] rate = runFigures.stream().mapToDouble(RunFigures::rowsPerSecond).toArray();
+        double[] client = runFigures.stream().mapToDouble(RunFigures::clientNsPerRow).toArray();
+        double[] emu = runFigures.stream().mapToDouble(RunFigures::emulatorNsPerRow).toArray();
+        double[] sys = runFigures.stream().mapToDouble(RunFigures::systemNsPerRow).toArray();
+        double[] faults = runFigures.stream().mapToDouble(RunFigures::faultsPerKiloRow).toArray();
+        double[] jit = runFigures.stream().mapToDouble(RunFigures::jitNsPerRow).toArray();
+        long[] perShard = runFigures.get(runFigures.size() - 1).rowsPerShard();
+        return new ShardResult(shape, encoder, n, rows, rate, client, emu, perShard, sys, faults, jit,
+                warmed.warmups(), warmed.steady());
     }
 
     /**
@@ -478,8 +515,9 @@ public final class ShardBench {
     // ---- report ----
 
     void report(PrintStream out) {
-        out.printf("%n## Sharded loads (%,d rows per load, median of %d runs after %s warm-up; N routes in one loader"
-                + " JVM, emulator in a separate process, --sink)%n%n", rows, runs, warmupsText());
+        out.printf("%n## Sharded loads (%,d rows per load, median of %d runs after %s warm-up%s; N routes in one loader"
+                + " JVM, emulator in a separate process, --sink)%n%n", rows, runs, warmupsText(),
+                alternate ? ", shard counts alternating round by round" : "");
         out.println("Conditions: " + Runtime.getRuntime().availableProcessors() + " CPUs, load average at the end "
                 + BenchSupport.loadAverage() + ", sharedDuckDb=" + sharedDuckDb + ", emulator: "
                 + (emulator == null ? "-" : emulator.launchedAs()));

@@ -73,6 +73,38 @@ class ShardBenchSmokeTest {
     }
 
     @Test
+    void alternatingRunsEveryShardCountInEachRound(@TempDir Path dir) throws Exception {
+        assumeTrue(ShardBench.missingShardOptions().isEmpty(), "the deltafunnel: consumer lacks the shard options");
+        ShardBench bench = new ShardBench();
+        bench.parse(new String[] {"--rows", "4000", "--runs", "2", "--warmups", "1", "--batch-size", "1024",
+                "--files", "4", "--shapes", "NARROW", "--shards", "1,2", "--encoders", "none", "--alternate", "true",
+                "--work-dir", dir.toString()});
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream console = System.out;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        try {
+            bench.run();
+        } finally {
+            System.setOut(console);
+        }
+        String log = out.toString(StandardCharsets.UTF_8);
+        // round 1 runs 1 and 2 shards before round 2 runs either
+        int round1 = log.indexOf("round 1 of 2");
+        int round2 = log.indexOf("round 2 of 2");
+        assertTrue(round1 >= 0 && round2 > round1, log);
+        assertTrue(log.indexOf("1 shard(s) run 1") > round1 && log.indexOf("2 shard(s) run 1") < round2, log);
+        assertTrue(log.indexOf("1 shard(s) run 2") > round2 && log.indexOf("2 shard(s) run 2") > round2, log);
+        assertEquals(List.of(1, 2), bench.results().stream().map(ShardBench.ShardResult::shards).toList());
+        for (ShardBench.ShardResult r : bench.results()) {
+            assertEquals(2, r.clientNsPerRow().length, "two measured runs of " + r);
+            assertEquals(4000, Arrays.stream(r.rowsPerShard()).sum(), "rows of " + r);
+        }
+        ByteArrayOutputStream report = new ByteArrayOutputStream();
+        bench.report(new PrintStream(report, true, StandardCharsets.UTF_8));
+        assertTrue(report.toString(StandardCharsets.UTF_8).contains("shard counts alternating round by round"));
+    }
+
+    @Test
     void aWarmUpIsSteadyWhenTheJitTookAtMostTwoPercentOfItsCpu() {
         assertTrue(ShardBench.warm(300, 6));
         assertFalse(ShardBench.warm(300, 6.1));
