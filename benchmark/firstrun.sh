@@ -11,11 +11,14 @@
 # Usage:
 #   benchmark/firstrun.sh [--rows 1000000] [--runs 5] [--targets embedded,sink] [--encoders driver,direct]
 #                         [--out benchmark/target/firstrun] [--cds | --aot [--training-rows 200000]]
+#                         [--native-layout]
 # --cds first builds an AppCDS archive of the jar with a small training job (-XX:ArchiveClassesAtExit, Java 17's
 # class-data sharing) and runs every measured JVM with -XX:SharedArchiveFile=<it>.
 # --aot (Java 24 and later, the `java` on PATH) first records an ahead-of-time cache with a training job of the first
 # target and encoder on a sample table of its own (-XX:AOTCacheOutput, as the Dockerfile does on Java 25) and runs
 # every measured JVM with -XX:AOTCache=<it>.
+# --native-layout runs the jar as the Dockerfile lays it out (io.deltafunnel.routes.NativeLayout): without DuckDB's
+# native libraries, this platform's library next to it, which DuckDB then loads as it is instead of extracting it.
 # Set SKIP_BUILD=1 to reuse the last build. JAVA_OPTS_EXTRA is passed to the application's JVM (e.g.
 # JAVA_OPTS_EXTRA='-XX:SharedArchiveFile=none' or '-Xshare:off' to compare without the class-data archive).
 # The machine's load average is printed at the start and the end: figures measured under load are not the product's.
@@ -30,6 +33,7 @@ OUT=benchmark/target/firstrun
 CDS=0
 AOT=0
 TRAINING_ROWS=200000
+NATIVE_LAYOUT=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --rows) ROWS=$2; shift 2 ;;
@@ -40,6 +44,7 @@ while [[ $# -gt 0 ]]; do
     --cds) CDS=1; shift ;;
     --aot) AOT=1; shift ;;
     --training-rows) TRAINING_ROWS=$2; shift 2 ;;
+    --native-layout) NATIVE_LAYOUT=1; shift ;;
     *) echo "unknown option $1 (see the header of $0)" >&2; exit 2 ;;
   esac
 done
@@ -60,6 +65,11 @@ PASSWORD='Firstrun!Passw0rd'
 LOADS=("$(cut -d' ' -f1-3 /proc/loadavg)")
 echo "firstrun: $ROWS rows, $RUNS runs for the warmed figure, java $(java -version 2>&1 | head -1)"
 echo "firstrun: load average at start: ${LOADS[0]} ($(nproc) CPUs)"
+if [[ "$NATIVE_LAYOUT" == 1 ]]; then
+  java -cp "$APP" io.deltafunnel.routes.NativeLayout "$APP" "$OUT/native"
+  APP="$OUT/native/deltafunnel-app.jar"
+  echo "firstrun: measured JVMs run $APP (the Dockerfile's layout)"
+fi
 
 SINK_PID=
 cleanup() {

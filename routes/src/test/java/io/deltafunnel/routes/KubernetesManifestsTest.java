@@ -296,8 +296,16 @@ class KubernetesManifestsTest {
         int jar = entrypoint.indexOf("-jar");
         assertTrue(jar >= 0 && jar + 1 < entrypoint.size(), "java -jar <app>: " + entrypoint);
         String appJar = entrypoint.get(jar + 1);
-        assertTrue(dockerfile.contains("routes/target/deltafunnel-app.jar " + appJar),
-                "the ENTRYPOINT runs the jar the Dockerfile copies from the routes build");
+        // the routes build's jar, copied and laid out (NativeLayout) into the directory of the jar the ENTRYPOINT runs
+        Matcher copy = Pattern.compile("(?m)^COPY --from=build \\S*routes/target/deltafunnel-app\\.jar (\\S+)$")
+                .matcher(dockerfile);
+        assertTrue(copy.find(), "the Dockerfile copies the jar of the routes build");
+        String copied = copy.group(1);
+        Path laidOut = Path.of(appJar);
+        assertTrue(dockerfile.contains("io.deltafunnel.routes.NativeLayout " + copied + " " + laidOut.getParent()),
+                "the Dockerfile lays the copied jar out into the ENTRYPOINT jar's directory");
+        assertEquals(Path.of(copied).getFileName(), laidOut.getFileName(),
+                "NativeLayout keeps the jar's name: the ENTRYPOINT runs the laid-out jar");
 
         Map<String, Object> c = container();
         // the image's own ENTRYPOINT runs the application; a command would replace it, args would be ignored by it
