@@ -141,4 +141,13 @@ final class BenchSupport {
         int n = s.length;
         return n == 0 ? Double.NaN : n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
     }
+
+    /** The median of {@code a[i] - b[i]} (each run's figure less its part {@code b}), as in the reports' "less JIT". */
+    static double medianOfDifferences(double[] a, double[] b) {
+        double[] d = new double[a.length];
+        for (int i = 0; i < d.length; i++) {
+            d[i] = a[i] - b[i];
+        }
+        return median(d);
+    }
 }

@@ -105,11 +105,7 @@ public final class ClientCpu {
 
         /** Each run's client CPU per row less its JIT compiler threads', median (NaN without the JIT's time). */
         double clientLessJitNs() {
-            double[] less = new double[clientNsPerRow.length];
-            for (int i = 0; i < less.length; i++) {
-                less[i] = clientNsPerRow[i] - jitNsPerRow[i];
-            }
-            return median(less);
+            return BenchSupport.medianOfDifferences(clientNsPerRow, jitNsPerRow);
         }
 
         double emulatorNs() {

@@ -54,8 +54,8 @@ import org.apache.camel.impl.DefaultCamelContext;
  *
  * <pre>
  * benchmark/shards.sh [--rows 1000000] [--shapes LINEITEM,NARROW] [--shards 1,2,4] [--encoders driver,direct]
- *                     [--runs 3] [--warmups 1|auto] [--alternate false] [--batch-size 65536] [--files 16] [--work-dir DIR]
- *                     [--emulator-jar JAR] [--duckdb-threads N] [--protocol-check true] [--shared-duckdb true]
+ *                     [--runs 3] [--warmups 1|auto] [--alternate false] [--batch-size 65536] [--files 16]
+ *                     [--work-dir DIR] [--emulator-jar JAR] [--duckdb-threads N] [--protocol-check true] [--shared-duckdb true]
  *                     [--init-sql "SET …;SET …"]
  * </pre>
  */
@@ -155,11 +155,7 @@ public final class ShardBench {
          * code still being compiled; NaN where the OS does not report the JIT's time.
          */
         double clientLessJitNs() {
-            double[] less = new double[clientNsPerRow.length];
-            for (int i = 0; i < less.length; i++) {
-                less[i] = clientNsPerRow[i] - jitNsPerRow[i];
-            }
-            return BenchSupport.median(less);
+            return BenchSupport.medianOfDifferences(clientNsPerRow, jitNsPerRow);
         }
 
         /** The largest shard's rows over the mean shard's (1.00 = perfectly balanced). */
@@ -558,7 +554,7 @@ public final class ShardBench {
                 + " threads' CPU time (/proc/self/task/*/stat of the C1/C2 compiler threads), code still being compiled"
                 + " while the run runs; less JIT: each run's client CPU less its JIT time, median; warm-ups: the runs before the measured ones (--warmups auto: until one whose JIT"
                 + " time is at most " + Math.round(STEADY_JIT_SHARE * 100) + "% of its client CPU, at most "
-                + MAX_AUTO_WARMUPS + "; \"not steady\" when none was); largest share: the largest shard's rows ÷ the"
+                + MAX_AUTO_WARMUPS + "; \"not steady\": the last warm-up's JIT time was above that); largest share: the largest shard's rows ÷ the"
                 + " mean.");
     }
 
