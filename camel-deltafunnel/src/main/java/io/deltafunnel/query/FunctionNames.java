@@ -22,6 +22,9 @@ import java.util.StringJoiner;
  */
 record FunctionNames(Set<String> aggregates, Set<String> userDefined) {
 
+    /** No names: what {@link ShardSafety} uses for a query that calls no function (it looks none up). */
+    static final FunctionNames NONE = new FunctionNames(Set.of(), Set.of());
+
     FunctionNames {
         aggregates = Set.copyOf(aggregates);
         userDefined = Set.copyOf(userDefined);
