@@ -44,8 +44,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * function or macro of that name (which DuckDB would call instead, {@code initSql} can create one) exists.
  * Nodes that do not read the sharded view (lookups in whole views, aggregates over them) are not restricted. The
  * outermost query must read the sharded view, or every shard would send the same rows. Aggregate functions are
- * recognised by DuckDB's own catalog ({@code duckdb_functions()}). Views created by {@code initSql} are opaque: a
- * query that reads the sharded view through such a view is not seen as reading it.
+ * recognised by DuckDB's own catalog ({@code duckdb_functions()}), which is read only for a query that calls a
+ * function or a table function ({@link #needsFunctionNames}). Views created by {@code initSql} are opaque: a query that
+ * reads the sharded view through such a view is not seen as reading it.
  */
 public final class ShardSafety {
 
