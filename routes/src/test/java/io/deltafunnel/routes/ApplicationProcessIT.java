@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The packaged application as users run it: {@code java -jar deltafunnel-app.jar}, a separate process started from a
@@ -102,6 +103,10 @@ class ApplicationProcessIT {
     }
 
     private Process start(Map<String, String> env, List<String> jvmArgs) throws IOException {
+        return start(env, jvmArgs, jar);
+    }
+
+    private Process start(Map<String, String> env, List<String> jvmArgs, Path app) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(java, "-Xmx1g"));
         if (Runtime.version().feature() >= 24) {
@@ -110,7 +115,7 @@ class ApplicationProcessIT {
             command.add("--sun-misc-unsafe-memory-access=allow");
         }
         command.addAll(jvmArgs);
-        command.addAll(List.of("-jar", jar.toString()));
+        command.addAll(List.of("-jar", app.toString()));
         ProcessBuilder pb = new ProcessBuilder(command).directory(work.toFile()).redirectErrorStream(true);
         pb.environment().keySet().removeIf(k -> k.startsWith("DELTAFUNNEL_") || k.startsWith("CAMEL_"));
         pb.environment().put("DELTAFUNNEL_SAMPLE_DIR", sample.toString());
@@ -482,5 +487,68 @@ class ApplicationProcessIT {
         assertEquals(0, r.status(), r.output());
         SampleArrowFiles.assertSampleRows(exchange, 5000);
         assertEquals(0, jarsUnder(work.resolve("home/.m2")), "nothing downloaded:\n" + r.output());
+    }
+
+    // ---- the image's layout: DuckDB's library next to the jar ----
+
+    /**
+     * The jar laid out as the Dockerfile does ({@link NativeLayout}) runs the built-in job, and its process maps
+     * DuckDB's JNI library from next to the jar, not from a copy DuckDB extracted into {@code java.io.tmpdir}.
+     */
+    @Test
+    void theNativeLayoutRunsTheJobWithDuckDbsLibraryNextToTheJar(@TempDir Path laidOut) throws Exception {
+        assumeTrue(Files.isReadable(Path.of("/proc/self/maps")), "needs /proc/<pid>/maps (Linux)");
+        NativeLayout.Result layout = NativeLayout.write(jar, laidOut,
+                NativeLayout.libraryName(System.getProperty("os.name"), System.getProperty("os.arch")));
+        // scheduled: the process stays up after its first run, so that its mappings can be read
+        Process process = start(Map.of("DELTAFUNNEL_MODE", "scheduled"), List.of(), layout.jar());
+        try {
+            String output = outputUntil(process, "DeltaFunnel run complete", 240);
+            assertTrue(output.contains("DeltaFunnel run complete on route load-table: 5,000 rows"), output);
+            List<String> mapped = Files.readAllLines(Path.of("/proc", String.valueOf(process.pid()), "maps")).stream()
+                    .filter(l -> l.contains("libduckdb_java"))
+                    .map(l -> l.substring(l.indexOf('/')))
+                    .distinct()
+                    .toList();
+            assertEquals(List.of(layout.library().toRealPath().toString()), mapped, output);
+        } finally {
+            process.destroyForcibly();
+            process.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * The process's output up to and including the first line that contains {@code needle}; fails when the process
+     * ends or {@code timeoutSeconds} pass first (a guard, not a timing assertion).
+     */
+    private static String outputUntil(Process process, String needle, int timeoutSeconds) throws Exception {
+        StringBuilder out = new StringBuilder();
+        java.util.concurrent.CountDownLatch seen = new java.util.concurrent.CountDownLatch(1);
+        Thread reader = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    synchronized (out) {
+                        out.append(line).append('\n');
+                    }
+                    if (line.contains(needle)) {
+                        seen.countDown();
+                    }
+                }
+            } catch (IOException e) {
+                // the process ended
+            }
+        });
+        reader.setDaemon(true);
+        reader.start();
+        boolean found = seen.await(timeoutSeconds, TimeUnit.SECONDS);
+        String text;
+        synchronized (out) {
+            text = out.toString();
+        }
+        System.out.println(text);
+        assertTrue(found, "no line with '" + needle + "' within " + timeoutSeconds + " s:\n" + text);
+        return text;
     }
 }
