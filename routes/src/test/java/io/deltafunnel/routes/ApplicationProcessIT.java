@@ -69,30 +69,13 @@ class ApplicationProcessIT {
      */
     private Result launch(Map<String, String> env, List<String> jvmArgs, int timeoutSeconds) throws Exception {
         Process process = start(env, jvmArgs);
-        StringBuilder out = new StringBuilder();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = r.readLine()) != null) {
-                    synchronized (out) {
-                        out.append(line).append('\n');
-                    }
-                }
-            } catch (IOException e) {
-                // the process ended
-            }
-        });
-        reader.start();
+        Output out = new Output(process, null);
         boolean ended = process.waitFor(timeoutSeconds, TimeUnit.SECONDS);
         if (!ended) {
             process.destroyForcibly();
         }
-        reader.join(10_000);
-        String text;
-        synchronized (out) {
-            text = out.toString();
-        }
+        out.reader.join(10_000);
+        String text = out.text();
         System.out.println(text);
         assertTrue(ended, "the application did not end within " + timeoutSeconds + " s:\n" + text);
         return new Result(process.exitValue(), text);
@@ -522,33 +505,48 @@ class ApplicationProcessIT {
      * ends or {@code timeoutSeconds} pass first (a guard, not a timing assertion).
      */
     private static String outputUntil(Process process, String needle, int timeoutSeconds) throws Exception {
-        StringBuilder out = new StringBuilder();
-        java.util.concurrent.CountDownLatch seen = new java.util.concurrent.CountDownLatch(1);
-        Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = r.readLine()) != null) {
-                    synchronized (out) {
-                        out.append(line).append('\n');
-                    }
-                    if (line.contains(needle)) {
-                        seen.countDown();
-                    }
-                }
-            } catch (IOException e) {
-                // the process ended
-            }
-        });
-        reader.setDaemon(true);
-        reader.start();
-        boolean found = seen.await(timeoutSeconds, TimeUnit.SECONDS);
-        String text;
-        synchronized (out) {
-            text = out.toString();
-        }
+        Output out = new Output(process, needle);
+        boolean found = out.seen.await(timeoutSeconds, TimeUnit.SECONDS);
+        String text = out.text();
         System.out.println(text);
         assertTrue(found, "no line with '" + needle + "' within " + timeoutSeconds + " s:\n" + text);
         return text;
+    }
+
+    /**
+     * A process's output (stdout and stderr), read line by line by a thread of its own until the process ends;
+     * {@link #seen} opens at the first line that contains the needle (never without one).
+     */
+    private static final class Output {
+        private final StringBuilder lines = new StringBuilder();
+        final java.util.concurrent.CountDownLatch seen = new java.util.concurrent.CountDownLatch(1);
+        final Thread reader;
+
+        Output(Process process, String needle) {
+            reader = new Thread(() -> {
+                try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                        StandardCharsets.UTF_8))) {
+                    String line;
+                    while ((line = r.readLine()) != null) {
+                        synchronized (lines) {
+                            lines.append(line).append('\n');
+                        }
+                        if (needle != null && line.contains(needle)) {
+                            seen.countDown();
+                        }
+                    }
+                } catch (IOException e) {
+                    // the process ended
+                }
+            });
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        String text() {
+            synchronized (lines) {
+                return lines.toString();
+            }
+        }
     }
 }
