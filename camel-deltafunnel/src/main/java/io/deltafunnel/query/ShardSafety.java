@@ -357,16 +357,8 @@ public final class ShardSafety {
      * check needs no catalog.
      */
     static boolean needsFunctionNames(JsonNode json) {
-        if (json.isObject() && ("FUNCTION".equals(json.path("class").asText())
-                || "TABLE_FUNCTION".equals(json.path("type").asText()))) {
-            return true;
-        }
-        for (JsonNode child : json) {
-            if (child.isContainerNode() && needsFunctionNames(child)) {
-                return true;
-            }
-        }
-        return false;
+        return anyBelow(json, n -> "FUNCTION".equals(n.path("class").asText())
+                || "TABLE_FUNCTION".equals(n.path("type").asText()));
     }
 
     /**
@@ -402,11 +394,16 @@ public final class ShardSafety {
     }
 
     private static boolean containsSubquery(JsonNode json) {
-        if (json.isObject() && "SUBQUERY".equals(json.path("class").asText())) {
+        return anyBelow(json, n -> "SUBQUERY".equals(n.path("class").asText()));
+    }
+
+    /** Whether {@code json} or any object below it satisfies {@code test}. */
+    private static boolean anyBelow(JsonNode json, java.util.function.Predicate<JsonNode> test) {
+        if (json.isObject() && test.test(json)) {
             return true;
         }
         for (JsonNode child : json) {
-            if (child.isContainerNode() && containsSubquery(child)) {
+            if (child.isContainerNode() && anyBelow(child, test)) {
                 return true;
             }
         }
@@ -415,17 +412,7 @@ public final class ShardSafety {
 
     /** Whether anything below {@code json} names the sharded view (or a CTE that reads it) as a table. */
     private boolean mentions(JsonNode json, Map<String, Boolean> ctes) {
-        if (json.isObject()) {
-            if ("BASE_TABLE".equals(json.path("type").asText()) && json.has("table_name")
-                    && isShardedTable(json, ctes)) {
-                return true;
-            }
-        }
-        for (JsonNode child : json) {
-            if (child.isContainerNode() && mentions(child, ctes)) {
-                return true;
-            }
-        }
-        return false;
+        return anyBelow(json, n -> "BASE_TABLE".equals(n.path("type").asText()) && n.has("table_name")
+                && isShardedTable(n, ctes));
     }
 }
