@@ -142,12 +142,47 @@ final class BenchSupport {
         return n == 0 ? Double.NaN : n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
     }
 
-    /** The median of {@code a[i] - b[i]} (each run's figure less its part {@code b}), as in the reports' "less JIT". */
-    static double medianOfDifferences(double[] a, double[] b) {
+    /**
+     * Two configurations' figures paired by round ({@code --alternate}: round {@code i} ran {@code a[i]} and
+     * {@code b[i]} back to back): the ratios {@code a[i] / b[i]}, their median and range. A drift of the machine
+     * between rounds moves both runs of a round alike, so it cancels in each ratio, while the ratio of the two medians
+     * can pair a slow round of one with a fast round of the other.
+     */
+    record PairedRatios(double median, double min, double max) {
+        static PairedRatios of(double[] a, double[] b) {
+            if (a.length != b.length) {
+                throw new IllegalArgumentException("paired by round: " + a.length + " runs against " + b.length);
+            }
+            double[] r = new double[a.length];
+            for (int i = 0; i < r.length; i++) {
+                r[i] = a[i] / b[i];
+                if (Double.isNaN(r[i])) { // a figure the OS did not report (the JIT's time without /proc)
+                    return new PairedRatios(Double.NaN, Double.NaN, Double.NaN);
+                }
+            }
+            double[] sorted = r.clone();
+            java.util.Arrays.sort(sorted);
+            return r.length == 0 ? new PairedRatios(Double.NaN, Double.NaN, Double.NaN)
+                    : new PairedRatios(BenchSupport.median(r), sorted[0], sorted[sorted.length - 1]);
+        }
+
+        /** {@code 1.12× [1.05–1.20×]}, or {@code -} when unknown. */
+        String text() {
+            return Double.isNaN(median) ? "-" : String.format("%.2f× [%.2f–%.2f×]", median, min, max);
+        }
+    }
+
+    /** Each run's {@code a[i] - b[i]}: its figure less its part {@code b} (as the reports' "less JIT"). */
+    static double[] differences(double[] a, double[] b) {
         double[] d = new double[a.length];
         for (int i = 0; i < d.length; i++) {
             d[i] = a[i] - b[i];
         }
-        return median(d);
+        return d;
+    }
+
+    /** The median of {@code a[i] - b[i]} (each run's figure less its part {@code b}), as in the reports' "less JIT". */
+    static double medianOfDifferences(double[] a, double[] b) {
+        return median(differences(a, b));
     }
 }

@@ -460,6 +460,16 @@ public final class ClientCpu {
                 if (!Double.isNaN(lessJit)) {
                     out.printf("- the same less each run's JIT compiler time: %.2f×%n", lessJit);
                 }
+                if (alternate) {
+                    PathResult d = result(shape, "direct");
+                    PathResult s = result(shape, "src");
+                    out.printf("- paired by round (each round's direct run ÷ the same round's source run, median"
+                            + " [min–max] over %d rounds): %s; less each run's JIT time: %s%n", runs,
+                            BenchSupport.PairedRatios.of(d.clientNsPerRow(), s.clientNsPerRow()).text(),
+                            BenchSupport.PairedRatios.of(
+                                    BenchSupport.differences(d.clientNsPerRow(), d.jitNsPerRow()),
+                                    BenchSupport.differences(s.clientNsPerRow(), s.jitNsPerRow())).text());
+                }
             }
             if (src != null && adapt != null && driver != null) {
                 out.printf("- driver route, split: source %,.0f + ours (ArrowBulkData validate + getRowData) %,.0f +"

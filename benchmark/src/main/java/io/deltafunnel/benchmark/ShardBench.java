@@ -541,6 +541,9 @@ public final class ShardBench {
                     Double.isNaN(r.emulatorNs()) ? "-" : String.format("%,.0f", r.emulatorNs()),
                     Arrays.toString(r.rowsPerShard()));
         }
+        if (alternate) {
+            reportPaired(out);
+        }
         if (!protocolCheck) {
             out.println("(--protocol-check false: the load and shard rows were NOT checked; without the producer's"
                     + " part of the protocol each shard writes straight into the target)");
@@ -556,6 +559,38 @@ public final class ShardBench {
                 + " time is at most " + Math.round(STEADY_JIT_SHARE * 100) + "% of its client CPU, at most "
                 + MAX_AUTO_WARMUPS + "; \"not steady\": the last warm-up's JIT time was above that); largest share: the largest shard's rows ÷ the"
                 + " mean.");
+    }
+
+    /**
+     * {@code --alternate}: each round's N-shard run over the same round's 1-shard run (client CPU, and less each run's
+     * JIT time), median and range over the rounds.
+     */
+    private void reportPaired(PrintStream out) {
+        out.println();
+        out.println("Paired by round (each round's N-shard run ÷ the same round's 1-shard run; median [min–max] over"
+                + " the " + runs + " rounds):");
+        out.println();
+        out.println("| shape | encoder | shards | client CPU vs 1 shard | less JIT vs 1 shard |");
+        out.println("|---|---|---:|---:|---:|");
+        for (ShardResult r : results) {
+            ShardResult one = find(r.shape(), r.encoder(), 1);
+            if (one == null || r.shards() == 1) {
+                continue;
+            }
+            out.printf("| %s | %s | %d | %s | %s |%n", r.shape(), r.encoder(), r.shards(),
+                    pairedClient(r, one).text(), pairedLessJit(r, one).text());
+        }
+    }
+
+    /** Round by round, {@code r}'s client CPU per row over {@code one}'s ({@code --alternate}). */
+    static BenchSupport.PairedRatios pairedClient(ShardResult r, ShardResult one) {
+        return BenchSupport.PairedRatios.of(r.clientNsPerRow(), one.clientNsPerRow());
+    }
+
+    /** Round by round, {@code r}'s client CPU per row less its JIT time over {@code one}'s ({@code --alternate}). */
+    static BenchSupport.PairedRatios pairedLessJit(ShardResult r, ShardResult one) {
+        return BenchSupport.PairedRatios.of(BenchSupport.differences(r.clientNsPerRow(), r.jitNsPerRow()),
+                BenchSupport.differences(one.clientNsPerRow(), one.jitNsPerRow()));
     }
 
     private String warmupsText() {

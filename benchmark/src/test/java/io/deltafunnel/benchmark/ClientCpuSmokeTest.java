@@ -88,10 +88,11 @@ class ClientCpuSmokeTest {
     void alternatingRunsMeasureEveryPathEveryRound(@TempDir Path dir) throws Exception {
         ClientCpu cpu = new ClientCpu();
         cpu.parse(new String[] {"--rows", "3000", "--runs", "2", "--warmups", "0", "--batch-size", "1024",
-                "--shapes", "LINEITEM", "--paths", "direct,direct-rej", "--alternate", "true", "--work-dir",
+                "--shapes", "LINEITEM", "--paths", "src,direct,direct-rej", "--alternate", "true", "--work-dir",
                 dir.toString()});
         cpu.run();
-        assertEquals(List.of("direct", "direct-rej"), cpu.results().stream().map(ClientCpu.PathResult::path).toList());
+        assertEquals(List.of("src", "direct", "direct-rej"),
+                cpu.results().stream().map(ClientCpu.PathResult::path).toList());
         for (ClientCpu.PathResult r : cpu.results()) {
             assertEquals(3000, r.rows(), r.path());
             assertEquals(2, r.clientNsPerRow().length, r.path());
@@ -99,6 +100,16 @@ class ClientCpuSmokeTest {
                 assertTrue(ns > 0, r.path() + ": every round measured");
             }
         }
+        // the report pairs each round's direct run with that round's source run
+        ClientCpu.PathResult src = cpu.results().get(0);
+        ClientCpu.PathResult direct = cpu.results().get(1);
+        String paired = BenchSupport.PairedRatios.of(direct.clientNsPerRow(), src.clientNsPerRow()).text();
+        assertTrue(paired.matches("\\d+\\.\\d\\d× \\[\\d+\\.\\d\\d–\\d+\\.\\d\\d×\\]"), paired);
+        java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream();
+        cpu.report(new java.io.PrintStream(buffer, true, java.nio.charset.StandardCharsets.UTF_8));
+        String report = buffer.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(report.contains("- paired by round (each round's direct run ÷ the same round's source run, median"
+                + " [min–max] over 2 rounds): " + paired + "; less each run's JIT time: "), report);
         ClientCpu jfr = new ClientCpu();
         assertThrows(IllegalArgumentException.class, () -> jfr.parse(new String[] {"--alternate", "true", "--jfr",
                 dir.resolve("jfr").toString()}));

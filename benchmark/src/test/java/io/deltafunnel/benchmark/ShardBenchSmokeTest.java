@@ -57,6 +57,7 @@ class ShardBenchSmokeTest {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
         bench.report(new PrintStream(buffer, true, StandardCharsets.UTF_8));
         String report = buffer.toString(StandardCharsets.UTF_8);
+        assertFalse(report.contains("Paired by round"), "runs are paired only when they alternate:\n" + report);
         for (String field : List.of("| shape | encoder | shards | rows/s (median) | vs 1 shard | largest share |"
                 + " client CPU ns/row | vs 1 shard | of it system | of it JIT | less JIT | vs 1 shard | warm-ups | minor faults per 1k rows |",
                 "emulator CPU ns/row", "Conditions:", "load average")) {
@@ -101,7 +102,19 @@ class ShardBenchSmokeTest {
         }
         ByteArrayOutputStream report = new ByteArrayOutputStream();
         bench.report(new PrintStream(report, true, StandardCharsets.UTF_8));
-        assertTrue(report.toString(StandardCharsets.UTF_8).contains("shard counts alternating round by round"));
+        String text = report.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("shard counts alternating round by round"), text);
+        // each round's 2-shard run over the same round's 1-shard run
+        ShardBench.ShardResult one = bench.results().get(0);
+        ShardBench.ShardResult two = bench.results().get(1);
+        BenchSupport.PairedRatios paired = ShardBench.pairedClient(two, one);
+        double r1 = two.clientNsPerRow()[0] / one.clientNsPerRow()[0];
+        double r2 = two.clientNsPerRow()[1] / one.clientNsPerRow()[1];
+        assertEquals(Math.min(r1, r2), paired.min(), 1e-12);
+        assertEquals(Math.max(r1, r2), paired.max(), 1e-12);
+        assertEquals((r1 + r2) / 2, paired.median(), 1e-12);
+        assertTrue(text.contains("Paired by round") && text.contains("| NARROW | none | 2 | " + paired.text() + " | "
+                + ShardBench.pairedLessJit(two, one).text() + " |"), text);
     }
 
     @Test
