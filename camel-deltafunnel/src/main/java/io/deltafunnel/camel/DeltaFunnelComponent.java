@@ -2,6 +2,7 @@ package io.deltafunnel.camel;
 
 import java.util.Map;
 
+import io.deltafunnel.delta.SharedSnapshots;
 import io.deltafunnel.query.DuckDbInstances;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -16,13 +17,15 @@ import org.apache.camel.util.PropertiesHelper;
  *
  * <p>The component owns one Arrow {@link RootAllocator}; each endpoint takes a child allocator from it while
  * started. It also owns the shared in-memory DuckDB instances of its endpoints ({@link DuckDbInstances}, option
- * {@code sharedDuckDb}). The component closes both when it stops, after its endpoints.
+ * {@code sharedDuckDb}). The component closes both when it stops, after its endpoints. Its shard endpoints share each
+ * load's pinned Delta snapshots ({@link SharedSnapshots}: memory only, dropped with the component).
  */
 @Component("deltafunnel")
 public class DeltaFunnelComponent extends HealthCheckComponent {
 
     private RootAllocator rootAllocator;
     private DuckDbInstances duckDbInstances;
+    private final SharedSnapshots sharedSnapshots = new SharedSnapshots();
 
     @Override
     protected Endpoint createEndpoint(String uri, String remaining, Map<String, Object> parameters) throws Exception {
@@ -53,6 +56,11 @@ public class DeltaFunnelComponent extends HealthCheckComponent {
             rootAllocator = new RootAllocator();
         }
         return rootAllocator;
+    }
+
+    /** The Delta snapshots this component's shard routes share within a load ({@link SharedSnapshots}). */
+    SharedSnapshots sharedSnapshots() {
+        return sharedSnapshots;
     }
 
     /** The shared in-memory DuckDB instances of this component's endpoints, created on first use. */

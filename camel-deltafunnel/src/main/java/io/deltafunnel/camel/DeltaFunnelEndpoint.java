@@ -159,7 +159,7 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
      */
     private RunSource.Sharding sharding(String key, List<DeltaTableSpec> specs) {
         DeltaFunnelConfiguration c = configuration;
-        return RunSource.Sharding.of(describe(), c.getShardCount(), c.getShardIndex(), c.getShardView(),
+        RunSource.Sharding sharding = RunSource.Sharding.of(describe(), c.getShardCount(), c.getShardIndex(), c.getShardView(),
                 c.getLoadId(), key, specs, () -> {
                     if (c.getLoadPlanStore() != null) {
                         return c.getLoadPlanStore();
@@ -172,6 +172,8 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
                     }
                     return new MssqlLoadPlans(ds::getConnection, c.getStateTable());
                 }, duckDbSettings());
+        // the shard routes of one load in this Camel context read each pinned snapshot once
+        return sharding == null ? null : sharding.sharing(getComponent().sharedSnapshots());
     }
 
     DuckDbSettings duckDbSettings() {

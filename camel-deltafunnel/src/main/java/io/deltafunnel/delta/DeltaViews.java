@@ -35,7 +35,16 @@ public final class DeltaViews {
      */
     public static List<DeltaSnapshot> register(Connection duckdb, List<DeltaTableSpec> specs, String shardView,
             ShardFilter shard) throws DeltaException {
-        return register(duckdb, specs, shardView, shard, true);
+        return register(duckdb, specs, shardView, shard, SnapshotSource.LOG, true);
+    }
+
+    /**
+     * As {@link #register(Connection, List, String, ShardFilter)}, with each spec's snapshot from {@code source} (the
+     * snapshots the shard routes of one load share, {@link SharedSnapshots#forLoad}).
+     */
+    public static List<DeltaSnapshot> register(Connection duckdb, List<DeltaTableSpec> specs, String shardView,
+            ShardFilter shard, SnapshotSource source) throws DeltaException {
+        return register(duckdb, specs, shardView, shard, source, true);
     }
 
     /**
@@ -45,15 +54,15 @@ public final class DeltaViews {
      */
     public static List<DeltaSnapshot> registerQuietly(Connection duckdb, List<DeltaTableSpec> specs)
             throws DeltaException {
-        return register(duckdb, specs, null, null, false);
+        return register(duckdb, specs, null, null, SnapshotSource.LOG, false);
     }
 
     private static List<DeltaSnapshot> register(Connection duckdb, List<DeltaTableSpec> specs, String shardView,
-            ShardFilter shard, boolean announce) throws DeltaException {
+            ShardFilter shard, SnapshotSource source, boolean announce) throws DeltaException {
         List<DeltaSnapshot> snapshots = new ArrayList<>(specs.size());
         for (DeltaTableSpec spec : specs) {
             long started = System.nanoTime();
-            DeltaSnapshot snapshot = DeltaLog.snapshot(duckdb, spec.path(), spec.version(), spec.timestamp());
+            DeltaSnapshot snapshot = source.snapshot(duckdb, spec);
             if (shard != null && spec.view().equals(shardView)) {
                 long all = snapshot.fileCount();
                 snapshot = snapshot.shard(shard);

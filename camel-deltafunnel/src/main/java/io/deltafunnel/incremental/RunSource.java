@@ -12,6 +12,8 @@ import io.deltafunnel.delta.DeltaLog;
 import io.deltafunnel.delta.DeltaSnapshot;
 import io.deltafunnel.delta.DeltaTableSpec;
 import io.deltafunnel.delta.ShardFilter;
+import io.deltafunnel.delta.SharedSnapshots;
+import io.deltafunnel.delta.SnapshotSource;
 import io.deltafunnel.handoff.HandoffPhase;
 import io.deltafunnel.handoff.HandoffStats;
 import io.deltafunnel.handoff.IncrementalLoad;
@@ -70,14 +72,26 @@ public final class RunSource {
      * @param count   N, the number of shards
      * @param view    the view whose files are split; the other views are read whole
      * @param duckDb  for pinning the latest versions when this shard makes the plan
+     * @param shared  the snapshots the shard routes of one load share in this JVM, or null (each reads its own)
      */
     public record Sharding(LoadPlanStore plans, String loadKey, String loadId, int index, int count, String view,
-            DuckDbSettings duckDb) {
+            DuckDbSettings duckDb, SharedSnapshots shared) {
         public Sharding {
             Objects.requireNonNull(plans, "plans");
             Objects.requireNonNull(loadKey, "loadKey");
             Objects.requireNonNull(view, "view");
             ShardFilter.of(index, count); // validates
+        }
+
+        /** A shard that reads its own snapshots (no {@link SharedSnapshots}). */
+        public Sharding(LoadPlanStore plans, String loadKey, String loadId, int index, int count, String view,
+                DuckDbSettings duckDb) {
+            this(plans, loadKey, loadId, index, count, view, duckDb, null);
+        }
+
+        /** This shard, sharing its load's snapshots with the other shard routes of {@code shared}. */
+        public Sharding sharing(SharedSnapshots shared) {
+            return new Sharding(plans, loadKey, loadId, index, count, view, duckDb, shared);
         }
 
         /**
@@ -146,6 +160,11 @@ public final class RunSource {
     private final List<DeltaTableSpec> specs;
     private final IncrementalPlanner planner;
     private final Sharding sharding;
+    /**
+     * The sharded view's snapshot {@link #pin} read for the plan this poll is making, offered to the load's shards
+     * when the plan is recorded; confined to the one poller thread of the consumer, like the rest of a poll.
+     */
+    private DeltaSnapshot pinnedSnapshot;
 
     /** An unsharded source: see {@link #RunSource(String, List, IncrementalPlanner, Sharding)}. */
     public RunSource(String description, List<DeltaTableSpec> specs, IncrementalPlanner planner) {
@@ -198,7 +217,8 @@ public final class RunSource {
             return shardPoll();
         }
         if (planner == null) {
-            return new Poll(true, null, null, specs.isEmpty() ? null : snapshots(specs, null, null));
+            return new Poll(true, null, null,
+                    specs.isEmpty() ? null : snapshots(specs, null, null, SnapshotSource.LOG));
         }
         IncrementalPlanner.Plan plan = planner.plan();
         if (!plan.changed()) {
@@ -211,11 +231,19 @@ public final class RunSource {
     private Poll shardPoll() throws Exception {
         Sharding s = sharding;
         LoadPlan plan;
+        pinnedSnapshot = null;
         try {
             plan = s.plans().join(s.loadKey(), s.loadId(), s.count(), s.index(), this::pin);
         } catch (NothingToLoad unchanged) {
             LOG.info("{}: unchanged, nothing to load ({})", description, unchanged.load.describe());
             return new Poll(false, unchanged.load, null, null);
+        }
+        DeltaSnapshot pinned = pinnedSnapshot;
+        pinnedSnapshot = null;
+        if (plan.created() && pinned != null && s.shared() != null) {
+            // the snapshot this shard read for the plan's file assignment: the shards of the load in this JVM (this
+            // one too) take it instead of replaying the log again
+            s.shared().offer(plan.loadId(), s.count(), pinned);
         }
         ShardAssignment shard = new ShardAssignment(s.plans().stateTableName(), s.loadKey(), plan.loadId(), s.index(),
                 s.count(), plan.shardDone());
@@ -242,7 +270,7 @@ public final class RunSource {
             return new Poll(true, plan.incremental(), shard,
                     IncrementalPlanner.preparer(plan.incremental(), s.view(), filter));
         }
-        List<DeltaTableSpec> pinned = new ArrayList<>(specs.size());
+        List<DeltaTableSpec> pinnedSpecs = new ArrayList<>(specs.size());
         for (DeltaTableSpec spec : specs) {
             Long version = plan.versions().get(spec.path());
             if (version == null) {
@@ -251,9 +279,10 @@ public final class RunSource {
                         + plan.versions().keySet() + ": were the shards started with other delta.<view> tables?",
                         plan.loadId(), s.index(), HandoffStats.ZERO, null);
             }
-            pinned.add(new DeltaTableSpec(spec.view(), spec.path(), version, null));
+            pinnedSpecs.add(new DeltaTableSpec(spec.view(), spec.path(), version, null));
         }
-        return new Poll(true, null, shard, snapshots(pinned, s.view(), filter));
+        return new Poll(true, null, shard, snapshots(pinnedSpecs, s.view(), filter,
+                s.shared() == null ? SnapshotSource.LOG : s.shared().forLoad(plan.loadId(), s.count())));
     }
 
     /** The pins of a new load: the latest (or pinned) version of every table, or the incremental run's versions. */
@@ -282,13 +311,18 @@ public final class RunSource {
         Map<String, Integer> files = Map.of();
         try (Connection duck = DuckDbConnections.open(sharding.duckDb())) {
             for (DeltaTableSpec spec : specs) {
+                if (spec.view().equals(sharding.view())) {
+                    // the sharded view's snapshot (latest, or its pin): its version and its files' assignment
+                    DeltaSnapshot snapshot = SnapshotSource.LOG.snapshot(duck, spec);
+                    putVersion(versions, spec.path(), snapshot.version());
+                    files = assignment(snapshot);
+                    pinnedSnapshot = snapshot;
+                    continue;
+                }
                 long version = spec.version() != null ? spec.version()
                         : spec.timestamp() != null ? DeltaLog.snapshot(duck, spec.path(), null, spec.timestamp()).version()
                         : DeltaLog.latestVersion(duck, spec.path());
                 putVersion(versions, spec.path(), version);
-                if (spec.view().equals(sharding.view())) {
-                    files = assignment(DeltaLog.snapshot(duck, spec.path(), version, null));
-                }
             }
         }
         return new LoadPlan.Pinned(versions, null, files);
@@ -311,7 +345,8 @@ public final class RunSource {
     }
 
     /** The preparer of a snapshot poll ({@link SnapshotPreparer}). */
-    static SnapshotPreparer snapshots(List<DeltaTableSpec> specs, String shardView, ShardFilter shard) {
-        return new SnapshotPreparer(specs, shardView, shard);
+    static SnapshotPreparer snapshots(List<DeltaTableSpec> specs, String shardView, ShardFilter shard,
+            SnapshotSource source) {
+        return new SnapshotPreparer(specs, shardView, shard, source);
     }
 }

@@ -11,6 +11,7 @@ import io.deltafunnel.delta.DeltaSnapshot;
 import io.deltafunnel.delta.DeltaTableSpec;
 import io.deltafunnel.delta.DeltaViews;
 import io.deltafunnel.delta.ShardFilter;
+import io.deltafunnel.delta.SnapshotSource;
 import io.deltafunnel.query.PinningPreparer;
 
 /**
@@ -26,17 +27,20 @@ final class SnapshotPreparer implements PinningPreparer {
     private final List<DeltaTableSpec> specs;
     private final String shardView;
     private final ShardFilter shard;
+    private final SnapshotSource source;
     /** View (lower case) to its live rows by the log's statistics, from the last preparation; absent when unknown. */
     private volatile Map<String, Long> liveRecords = Map.of();
 
     /**
      * @param shardView the view whose files are split, or null (not sharded)
      * @param shard     the shard's files of {@code shardView}, or null (not sharded)
+     * @param source    where the snapshots come from: the logs, or those the shard routes of a load share
      */
-    SnapshotPreparer(List<DeltaTableSpec> specs, String shardView, ShardFilter shard) {
+    SnapshotPreparer(List<DeltaTableSpec> specs, String shardView, ShardFilter shard, SnapshotSource source) {
         this.specs = List.copyOf(specs);
         this.shardView = shardView;
         this.shard = shard;
+        this.source = java.util.Objects.requireNonNull(source, "source");
     }
 
     @Override
@@ -46,7 +50,7 @@ final class SnapshotPreparer implements PinningPreparer {
             Long version = pinned.get(spec.view());
             effective.add(version == null ? spec : new DeltaTableSpec(spec.view(), spec.path(), version, null));
         }
-        List<DeltaSnapshot> snapshots = DeltaViews.register(connection, effective, shardView, shard);
+        List<DeltaSnapshot> snapshots = DeltaViews.register(connection, effective, shardView, shard, source);
         Map<String, Long> versions = new LinkedHashMap<>();
         Map<String, Long> rows = new LinkedHashMap<>();
         for (int i = 0; i < effective.size(); i++) {
