@@ -218,6 +218,26 @@ public final class DirectBulkWriter {
         for (int c = 0; bounded != null && c < kinds.length; c++) {
             kinds[c] = hotKind(bounded[c]);
         }
+        if (bounded != null && selection == null && ColumnTiles.applies(bounded, kinds)) {
+            ColumnTiles tiles = new ColumnTiles(bounded, kinds);
+            int i = from;
+            while (i < to) {
+                int written = tiles.write(w, i, to);
+                if (written == 0) {
+                    // a value the tiles do not take (non-ASCII text, or no room for one whole row): this row by row
+                    writeRows(w, encoders, i, i + 1, null, bounded, kinds, rowReserve);
+                    i++;
+                } else {
+                    i += written;
+                }
+            }
+            return;
+        }
+        writeRows(w, encoders, from, to, selection, bounded, kinds, rowReserve);
+    }
+
+    private static void writeRows(TdsMessageWriter w, DirectEncoders.Encoder[] encoders, int from, int to,
+            BulkBatch selection, DirectEncoders.Bounded[] bounded, int[] kinds, int rowReserve) throws IOException {
         for (int i = from; i < to; i++) {
             int r = selection == null ? i : selection.row(i);
             if (bounded != null && w.spillRoom() >= rowReserve) {
@@ -245,17 +265,17 @@ public final class DirectBulkWriter {
         }
     }
 
-    private static final int OTHER = 0;
-    private static final int TEXT = 1;
-    private static final int INTEGER = 2;
-    private static final int DECIMAL = 3;
-    private static final int DATE = 4;
+    static final int OTHER = 0;
+    static final int TEXT = 1;
+    static final int INTEGER = 2;
+    static final int DECIMAL = 3;
+    static final int DATE = 4;
 
     /**
      * Which of the common encoder classes {@code e} is, when its column has no NULL in the batch (so that
      * {@link DirectEncoders.Bounded#put} is the whole value), else {@link #OTHER}.
      */
-    private static int hotKind(DirectEncoders.Bounded e) {
+    static int hotKind(DirectEncoders.Bounded e) {
         if (e.mayBeNull) {
             return OTHER;
         }

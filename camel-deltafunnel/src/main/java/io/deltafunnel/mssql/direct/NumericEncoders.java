@@ -102,10 +102,35 @@ final class NumericEncoders {
 
         @Override
         int put(byte[] b, int p, int row) {
-            int r = Objects.checkIndex(row, count);
+            return write(b, p, Objects.checkIndex(row, count));
+        }
+
+        /** {@link #put} of a row already checked to be within the vector. */
+        private int write(byte[] b, int p, int r) {
             b[p] = (byte) width;
             LE.set(b, p + 1, int64 ? MemoryUtil.getLong(address + 8L * r) : MemoryUtil.getInt(address + 4L * r));
             return p + 1 + width;
+        }
+
+        /** The bytes of every value: its length byte and the integer. */
+        int size() {
+            return 1 + width;
+        }
+
+        /**
+         * {@link #put} of rows {@code row0 .. row0 + k - 1} at {@code cur[j]}, each position advanced past its value
+         * ({@link ColumnTiles}); with {@code keep}, the 8 bytes at {@code pos[j + 1]} (the next row's start, which an
+         * 8-byte store may reach) are kept as they were.
+         */
+        void putColumn(byte[] b, int[] cur, int[] pos, int row0, int k, boolean keep) {
+            Objects.checkFromIndexSize(row0, k, count);
+            for (int j = 0; j < k; j++) {
+                long kept = keep ? (long) LE.get(b, pos[j + 1]) : 0L;
+                cur[j] = write(b, cur[j], row0 + j);
+                if (keep) {
+                    LE.set(b, pos[j + 1], kept);
+                }
+            }
         }
     }
 
@@ -253,13 +278,35 @@ final class NumericEncoders {
 
         @Override
         int put(byte[] b, int p, int row) {
-            long at = address + 16L * Objects.checkIndex(row, count);
+            return write(b, p, Objects.checkIndex(row, count));
+        }
+
+        /** {@link #put} of a row already checked to be within the vector. */
+        private int write(byte[] b, int p, int r) {
+            long at = address + 16L * r;
             long lo = MemoryUtil.getLong(at);
             boolean negative = MemoryUtil.getLong(at + 8) < 0;
             b[p] = (byte) len;
             b[p + 1] = (byte) (negative ? 0 : 1);
             LE.set(b, p + 2, negative ? -lo : lo);
             return p + 1 + len;
+        }
+
+        /** The bytes of every value: its length byte, the sign and the magnitude. */
+        int size() {
+            return 1 + len;
+        }
+
+        /** {@link #put} of {@code k} rows at once, as {@link RawInteger#putColumn}. */
+        void putColumn(byte[] b, int[] cur, int[] pos, int row0, int k, boolean keep) {
+            Objects.checkFromIndexSize(row0, k, count);
+            for (int j = 0; j < k; j++) {
+                long kept = keep ? (long) LE.get(b, pos[j + 1]) : 0L;
+                cur[j] = write(b, cur[j], row0 + j);
+                if (keep) {
+                    LE.set(b, pos[j + 1], kept);
+                }
+            }
         }
     }
 

@@ -141,9 +141,30 @@ final class TemporalEncoders {
         int put(byte[] b, int p, int row) {
             long epochDay = days == null ? MemoryUtil.getInt(address + 4L * Objects.checkIndex(row, count))
                     : days.get(row);
+            return write(b, p, epochDay);
+        }
+
+        private static int write(byte[] b, int p, long epochDay) {
             b[p] = 3;
             LE.set(b, p + 1, TemporalCodec.dateDays(epochDay));
             return p + 4;
+        }
+
+        /** Whether the days are read straight from a 32-bit day vector ({@link #putColumn} needs that). */
+        boolean raw() {
+            return days == null;
+        }
+
+        /** {@link #put} of {@code k} rows at once from the raw day vector, as {@link NumericEncoders.RawInteger#putColumn}. */
+        void putColumn(byte[] b, int[] cur, int[] pos, int row0, int k, boolean keep) {
+            Objects.checkFromIndexSize(row0, k, count);
+            for (int j = 0; j < k; j++) {
+                long kept = keep ? (long) LE.get(b, pos[j + 1]) : 0L;
+                cur[j] = write(b, cur[j], MemoryUtil.getInt(address + 4L * (row0 + j)));
+                if (keep) {
+                    LE.set(b, pos[j + 1], kept);
+                }
+            }
         }
     }
 

@@ -270,6 +270,55 @@ final class TextEncoders {
             return p + 2 + bytes;
         }
 
+        /** Whether {@link #putColumn} can write this column: a USHORT length, not PLP. */
+        boolean bounded() {
+            return !plp;
+        }
+
+        /**
+         * The bytes {@link #put} writes for {@code row} when its value is ASCII ({@code 2 + 2 n}), or -1 when it could
+         * not be (more UTF-8 bytes than the column's UTF-16 bound) or its offsets are out of the data buffer (then
+         * {@link #put} says so).
+         */
+        int asciiSize(int row) {
+            long o = offsets + 4L * Objects.checkIndex(row, count);
+            int start = MemoryUtil.getInt(o);
+            int n = MemoryUtil.getInt(o + 4) - start;
+            if (start < 0 || n < 0 || start + (long) n > dataCapacity || 2 * n > maxBytes) {
+                return -1;
+            }
+            return 2 + 2 * n;
+        }
+
+        /**
+         * {@link #put} of rows {@code row0 .. row0 + k - 1} whose values {@link #asciiSize} measured, at
+         * {@code cur[j]}, each advanced past its value, as {@link NumericEncoders.RawInteger#putColumn}. Returns
+         * {@code k}, or the first row (from 0) whose value is not ASCII: from there nothing is written.
+         */
+        int putColumn(byte[] b, int[] cur, int[] pos, int row0, int k, boolean keep) {
+            Objects.checkFromIndexSize(row0, k, count);
+            long o = offsets + 4L * row0;
+            int start = MemoryUtil.getInt(o);
+            for (int j = 0; j < k; j++) {
+                int end = MemoryUtil.getInt(o + 4L * (j + 1));
+                int n = end - start;
+                int p = cur[j];
+                long kept = keep ? (long) LONGS.get(b, pos[j + 1]) : 0L;
+                if (!widenAscii(data + start, n, b, p, end + 8L <= dataCapacity)) {
+                    if (keep) {
+                        LONGS.set(b, pos[j + 1], kept);
+                    }
+                    return j;
+                }
+                if (keep) {
+                    LONGS.set(b, pos[j + 1], kept);
+                }
+                cur[j] = p + 2 + 2 * n;
+                start = end;
+            }
+            return k;
+        }
+
         /**
          * Writes the UTF-16LE of the {@code n} UTF-8 bytes at {@code start} into {@code b} at {@code q}, through the
          * arrays, for a value {@link #widenAscii} did not write (a byte of 0x80 or more, or more UTF-8 bytes than the

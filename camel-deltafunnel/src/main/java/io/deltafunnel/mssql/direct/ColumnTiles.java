@@ -1,0 +1,163 @@
+package io.deltafunnel.mssql.direct;
+
+import java.io.IOException;
+
+import io.deltafunnel.tds.TdsMessageWriter;
+import io.deltafunnel.tds.TokenType;
+
+/**
+ * The direct writer's rows written column by column, a tile of rows at a time, for a batch whose every column is one
+ * of the common encoders with no NULL ({@link DirectBulkWriter#writeRows}): int/bigint, decimal (p &le; 18, same
+ * scale), date, and nvarchar(n) from Utf8. The bytes are exactly those the row-by-row loop writes.
+ *
+ * <p>A tile: the rows that fit in what the message writer can take at once ({@link TdsMessageWriter#spillRoom}), at
+ * most {@value #MAX_ROWS}. Each row's size is known before anything is written (fixed per column, and {@code 2 + 2 n}
+ * for text of {@code n} UTF-8 bytes when it is ASCII), so each row's start is too: the ROW tokens go first, then one
+ * tight loop per column writes that column's values into all the tile's rows, and the tile is committed as a whole.
+ * The encoders store 8 bytes at a time and may write up to 8 bytes past a value's end; within a row the next column
+ * overwrites them, and for a column that may reach into the next row's start (its following columns can be shorter
+ * than 8 bytes) the 8 bytes there are kept. A text value that turns out not to be ASCII ends the tile before its
+ * row; a row the tiles cannot take (its text not ASCII, or longer in UTF-8 than the column's UTF-16 bound) is left to
+ * the row-by-row loop.
+ *
+ * <p>Not thread-safe: one per {@link DirectBulkWriter#writeRows} call; it holds only its position arrays.
+ */
+final class ColumnTiles {
+
+    static final int MAX_ROWS = 256;
+
+    private final DirectEncoders.Bounded[] encoders;
+    private final int[] kinds;
+    /** 1 (the ROW token) plus every non-text column's bytes. */
+    private final int fixed;
+    private final TextEncoders.Utf8ToUtf16[] texts;
+    /** Per column: whether its 8-byte stores may reach into the next row (then the next row's start is kept). */
+    private final boolean[] keep;
+    private final int[] pos = new int[MAX_ROWS + 1];
+    private final int[] cur = new int[MAX_ROWS];
+
+    /** Whether every column is one {@link ColumnTiles} writes (no NULL in the batch, see the class comment). */
+    static boolean applies(DirectEncoders.Bounded[] encoders, int[] kinds) {
+        for (int c = 0; c < encoders.length; c++) {
+            boolean ok = switch (kinds[c]) {
+                case DirectBulkWriter.TEXT -> ((TextEncoders.Utf8ToUtf16) encoders[c]).bounded();
+                case DirectBulkWriter.INTEGER, DirectBulkWriter.DECIMAL -> true;
+                case DirectBulkWriter.DATE -> ((TemporalEncoders.DateDays) encoders[c]).raw();
+                default -> false;
+            };
+            if (!ok) {
+                return false;
+            }
+        }
+        return encoders.length > 0;
+    }
+
+    ColumnTiles(DirectEncoders.Bounded[] encoders, int[] kinds) {
+        this.encoders = encoders;
+        this.kinds = kinds;
+        int n = encoders.length;
+        int fixedBytes = 1;
+        int textCount = 0;
+        int[] minSize = new int[n];
+        for (int c = 0; c < n; c++) {
+            minSize[c] = switch (kinds[c]) {
+                case DirectBulkWriter.TEXT -> 2;
+                case DirectBulkWriter.INTEGER -> ((NumericEncoders.RawInteger) encoders[c]).size();
+                case DirectBulkWriter.DECIMAL -> ((NumericEncoders.RawDecimal128) encoders[c]).size();
+                default -> 4; // date
+            };
+            if (kinds[c] == DirectBulkWriter.TEXT) {
+                textCount++;
+            } else {
+                fixedBytes += minSize[c];
+            }
+        }
+        this.fixed = fixedBytes;
+        this.texts = new TextEncoders.Utf8ToUtf16[textCount];
+        this.keep = new boolean[n];
+        int t = 0;
+        int tail = 0;
+        for (int c = n - 1; c >= 0; c--) {
+            keep[c] = tail < 8;
+            tail += minSize[c];
+        }
+        for (int c = 0; c < n; c++) {
+            if (kinds[c] == DirectBulkWriter.TEXT) {
+                texts[t++] = (TextEncoders.Utf8ToUtf16) encoders[c];
+            }
+        }
+    }
+
+    /**
+     * Writes and commits a tile of rows from {@code from} (before {@code to}); returns how many, or 0 when row
+     * {@code from} is one the row-by-row loop must write.
+     */
+    int write(TdsMessageWriter w, int from, int to) throws IOException {
+        int max = Math.min(to - from, MAX_ROWS);
+        while (true) {
+            int k = size(w, from, max);
+            if (k == 0) {
+                return 0;
+            }
+            int done = fill(w.buffer(), from, k);
+            if (done == k) {
+                w.commitSpilling(pos[k]);
+                return k;
+            }
+            // a value that is not ASCII at row from + done: the tile ends before it (nothing was committed)
+            max = done;
+        }
+    }
+
+    /** Measures up to {@code max} rows from {@code from} into {@link #pos}; returns how many fit. */
+    private int size(TdsMessageWriter w, int from, int max) {
+        int p = w.position();
+        // the last value's 8-byte stores may reach 8 bytes past the tile
+        int end = p + w.spillRoom() - 8;
+        int k = 0;
+        rows:
+        while (k < max) {
+            int r = from + k;
+            int size = fixed;
+            for (TextEncoders.Utf8ToUtf16 t : texts) {
+                int bytes = t.asciiSize(r);
+                if (bytes < 0) {
+                    break rows;
+                }
+                size += bytes;
+            }
+            if (p + size > end) {
+                break;
+            }
+            pos[k++] = p;
+            p += size;
+        }
+        pos[k] = p;
+        return k;
+    }
+
+    /** Writes the {@code k} measured rows column by column; returns {@code k}, or the first row whose text is not ASCII. */
+    private int fill(byte[] b, int from, int k) {
+        for (int j = 0; j < k; j++) {
+            b[pos[j]] = (byte) TokenType.ROW;
+            cur[j] = pos[j] + 1;
+        }
+        for (int c = 0; c < encoders.length; c++) {
+            DirectEncoders.Bounded e = encoders[c];
+            switch (kinds[c]) {
+                case DirectBulkWriter.TEXT -> {
+                    int done = ((TextEncoders.Utf8ToUtf16) e).putColumn(b, cur, pos, from, k, keep[c]);
+                    if (done < k) {
+                        return done;
+                    }
+                }
+                case DirectBulkWriter.INTEGER -> ((NumericEncoders.RawInteger) e).putColumn(b, cur, pos, from, k,
+                        keep[c]);
+                case DirectBulkWriter.DECIMAL -> ((NumericEncoders.RawDecimal128) e).putColumn(b, cur, pos, from, k,
+                        keep[c]);
+                default -> ((TemporalEncoders.DateDays) e).putColumn(b, cur, pos, from, k, keep[c]);
+            }
+        }
+        return k;
+    }
+}

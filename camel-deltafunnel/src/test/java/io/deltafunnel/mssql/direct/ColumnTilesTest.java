@@ -1,0 +1,235 @@
+package io.deltafunnel.mssql.direct;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import io.deltafunnel.arrow.read.ArrowColumnType;
+import io.deltafunnel.arrow.read.ArrowColumnTypes;
+import io.deltafunnel.mssql.bind.BoundColumn;
+import io.deltafunnel.mssql.bind.TargetBinding;
+import io.deltafunnel.mssql.bind.TargetColumn;
+import io.deltafunnel.tds.PacketType;
+import io.deltafunnel.tds.TdsMessageWriter;
+import io.deltafunnel.tds.TokenType;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link ColumnTiles}: a batch whose columns are all int/bigint, decimal, date and nvarchar(n) without NULLs is
+ * written column by column, a tile of rows at a time, and the message is byte for byte the one written value by value
+ * ({@link DirectEncoders.Encoder#value}). Covered: every such column last in the row (whose 8-byte stores reach the
+ * next row's start), text of every length around the 8-byte steps and empty, non-ASCII text inside a tile (the tile
+ * ends before it; the row goes row by row), text longer in UTF-8 than the column's UTF-16 bound, rows straddling packet
+ * ends, tiny packets, several packets per write, and tiles of {@value ColumnTiles#MAX_ROWS} rows.
+ */
+class ColumnTilesTest {
+
+    /** A column kind of the layouts. */
+    private enum Kind { BIGINT, INT, DEC9, DEC5, DATE, TEXT }
+
+    private static final List<List<Kind>> LAYOUTS = List.of(
+            // LINEITEM's order: ints, decimals, two short texts, dates, texts last
+            List.of(Kind.BIGINT, Kind.INT, Kind.DEC9, Kind.DEC5, Kind.TEXT, Kind.TEXT, Kind.DATE, Kind.DATE,
+                    Kind.TEXT, Kind.TEXT),
+            List.of(Kind.TEXT, Kind.BIGINT, Kind.INT),
+            List.of(Kind.TEXT, Kind.DATE),
+            List.of(Kind.BIGINT, Kind.DEC5),
+            List.of(Kind.TEXT),
+            List.of(Kind.INT),
+            List.of(Kind.DATE, Kind.TEXT, Kind.DEC9, Kind.TEXT));
+
+    @Test
+    void tilesWriteTheBytesOfTheRowByRowLoop() throws Exception {
+        Random random = new Random(20261206);
+        int layout = 0;
+        for (List<Kind> kinds : LAYOUTS) {
+            for (boolean nonAscii : new boolean[] {false, true}) {
+                check(kinds, 700, random, nonAscii, "layout " + layout + (nonAscii ? " with non-ASCII text" : ""));
+            }
+            layout++;
+        }
+    }
+
+    private void check(List<Kind> kinds, int rows, Random random, boolean nonAscii, String what) throws Exception {
+        try (BufferAllocator a = new RootAllocator()) {
+            List<FieldVector> vectors = new ArrayList<>();
+            List<TargetColumn> targets = new ArrayList<>();
+            for (int c = 0; c < kinds.size(); c++) {
+                String name = "c" + c;
+                switch (kinds.get(c)) {
+                    case BIGINT -> {
+                        vectors.add(new BigIntVector(name, a));
+                        targets.add(new TargetColumn(name, "bigint", null, 19, 0, null, false, c + 1));
+                    }
+                    case INT -> {
+                        vectors.add(new IntVector(name, a));
+                        targets.add(new TargetColumn(name, "int", null, 10, 0, null, false, c + 1));
+                    }
+                    case DEC9 -> {
+                        vectors.add(new DecimalVector(name, a, 15, 2));
+                        targets.add(new TargetColumn(name, "decimal", null, 15, 2, null, false, c + 1));
+                    }
+                    case DEC5 -> {
+                        vectors.add(new DecimalVector(name, a, 9, 2));
+                        targets.add(new TargetColumn(name, "decimal", null, 9, 2, null, false, c + 1));
+                    }
+                    case DATE -> {
+                        vectors.add(new DateDayVector(name, a));
+                        targets.add(new TargetColumn(name, "date", null, null, null, 0, false, c + 1));
+                    }
+                    case TEXT -> {
+                        vectors.add(new VarCharVector(name, a));
+                        targets.add(new TargetColumn(name, "nvarchar", 20, null, null, null, false, c + 1,
+                                "SQL_Latin1_General_CP1_CI_AS", false));
+                    }
+                }
+            }
+            try (VectorSchemaRoot root = new VectorSchemaRoot(vectors)) {
+                root.allocateNew();
+                for (int r = 0; r < rows; r++) {
+                    for (int c = 0; c < kinds.size(); c++) {
+                        FieldVector v = vectors.get(c);
+                        switch (kinds.get(c)) {
+                            case BIGINT -> ((BigIntVector) v).setSafe(r, random.nextLong());
+                            case INT -> ((IntVector) v).setSafe(r, random.nextInt());
+                            case DEC9 -> ((DecimalVector) v).setSafe(r,
+                                    BigDecimal.valueOf(random.nextLong() % 1_000_000_000_000_000L, 2));
+                            case DEC5 -> ((DecimalVector) v).setSafe(r,
+                                    BigDecimal.valueOf(random.nextInt(2 * 999_999_999) - 999_999_999L, 2));
+                            case DATE -> ((DateDayVector) v).setSafe(r, random.nextInt(2_900_000) - 719_162);
+                            case TEXT -> ((VarCharVector) v).setSafe(r, text(random, nonAscii)
+                                    .getBytes(StandardCharsets.UTF_8));
+                        }
+                    }
+                }
+                root.setRowCount(rows);
+                DirectEncoders.Encoder[] encoders = new DirectEncoders.Encoder[targets.size()];
+                for (int c = 0; c < encoders.length; c++) {
+                    FieldVector v = root.getVector(c);
+                    ArrowColumnType type = ArrowColumnTypes.forField(v.getField());
+                    BoundColumn column = new BoundColumn(c, v.getName(), type, targets.get(c),
+                            TargetBinding.of(type.kind(), targets.get(c), false));
+                    encoders[c] = DirectEncoders.forColumn(column, v);
+                }
+                DirectEncoders.Bounded[] bounded = java.util.Arrays.copyOf(encoders, encoders.length,
+                        DirectEncoders.Bounded[].class);
+                int[] hot = new int[encoders.length];
+                for (int c = 0; c < hot.length; c++) {
+                    hot[c] = DirectBulkWriter.hotKind(bounded[c]);
+                }
+                assertTrue(ColumnTiles.applies(bounded, hot), what + ": the tiles take this batch");
+                for (int packet : new int[] {64, 100, 512, 4096, 32767}) {
+                    byte[] expected = message(packet, 1, w -> {
+                        for (int i = 0; i < rows; i++) {
+                            w.writeByte(TokenType.ROW);
+                            for (DirectEncoders.Encoder e : encoders) {
+                                e.value(w, i);
+                            }
+                        }
+                    });
+                    for (int perWrite : new int[] {1, 3}) {
+                        byte[] actual = message(packet, perWrite,
+                                w -> DirectBulkWriter.writeRows(w, encoders, 0, rows, null));
+                        assertArrayEquals(expected, actual, what + ", packet " + packet + ", " + perWrite
+                                + " per write");
+                        // a range that starts inside the batch
+                        byte[] tail = message(packet, perWrite, w -> {
+                            for (int i = 17; i < rows; i++) {
+                                w.writeByte(TokenType.ROW);
+                                for (DirectEncoders.Encoder e : encoders) {
+                                    e.value(w, i);
+                                }
+                            }
+                        });
+                        assertArrayEquals(tail, message(packet, perWrite,
+                                w -> DirectBulkWriter.writeRows(w, encoders, 17, rows, null)), what + ", from row 17");
+                    }
+                }
+                // with room for many rows, a tile takes up to MAX_ROWS of them at once
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                TdsMessageWriter w = new TdsMessageWriter(out, PacketType.BULK_LOAD, 32767);
+                int first = new ColumnTiles(bounded, hot).write(w, 0, rows);
+                if (!nonAscii) {
+                    assertTrue(first > 1, what + ": a tile of " + first + " rows");
+                }
+            }
+        }
+    }
+
+    /** ASCII of 0..20 characters (every 8-byte step and its tail), or, one in 9 when asked, non-ASCII text. */
+    private static String text(Random random, boolean nonAscii) {
+        if (nonAscii && random.nextInt(9) == 0) {
+            return switch (random.nextInt(3)) {
+                case 0 -> "é" + "x".repeat(random.nextInt(12));
+                case 1 -> "€€€€€€€€"; // 24 UTF-8 bytes, 8 UTF-16 units: longer in UTF-8 than the bound of 20
+                default -> "ab😀";
+            };
+        }
+        StringBuilder sb = new StringBuilder();
+        int n = random.nextInt(21);
+        for (int i = 0; i < n; i++) {
+            sb.append((char) (' ' + random.nextInt(95)));
+        }
+        return sb.toString();
+    }
+
+    @Test
+    void aBatchWithANullOrAnotherTypeStaysRowByRow() throws Exception {
+        try (BufferAllocator a = new RootAllocator();
+                VectorSchemaRoot root = new VectorSchemaRoot(List.<FieldVector>of(new IntVector("i", a),
+                        new VarCharVector("s", a)))) {
+            root.allocateNew();
+            ((IntVector) root.getVector(0)).setSafe(0, 1);
+            ((IntVector) root.getVector(0)).setNull(1);
+            ((VarCharVector) root.getVector(1)).setSafe(0, "a".getBytes(StandardCharsets.UTF_8));
+            ((VarCharVector) root.getVector(1)).setSafe(1, "b".getBytes(StandardCharsets.UTF_8));
+            root.setRowCount(2);
+            List<TargetColumn> targets = List.of(new TargetColumn("i", "int", null, 10, 0, null, true, 1),
+                    new TargetColumn("s", "nvarchar", 5, null, null, null, false, 2, "SQL_Latin1_General_CP1_CI_AS",
+                            false));
+            DirectEncoders.Bounded[] bounded = new DirectEncoders.Bounded[2];
+            int[] hot = new int[2];
+            for (int c = 0; c < 2; c++) {
+                FieldVector v = root.getVector(c);
+                ArrowColumnType type = ArrowColumnTypes.forField(v.getField());
+                BoundColumn column = new BoundColumn(c, v.getName(), type, targets.get(c),
+                        TargetBinding.of(type.kind(), targets.get(c), false));
+                bounded[c] = (DirectEncoders.Bounded) DirectEncoders.forColumn(column, v);
+                hot[c] = DirectBulkWriter.hotKind(bounded[c]);
+            }
+            assertEquals(DirectBulkWriter.OTHER, hot[0], "a column with a NULL is not one of the common kinds");
+            assertFalse(ColumnTiles.applies(bounded, hot));
+        }
+    }
+
+    @FunctionalInterface
+    private interface Body {
+        void write(TdsMessageWriter w) throws Exception;
+    }
+
+    private static byte[] message(int packet, int perWrite, Body body) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        TdsMessageWriter w = new TdsMessageWriter(out, PacketType.BULK_LOAD, packet, perWrite);
+        w.writeByte(0x81); // a lead byte, so that rows start at odd positions
+        body.write(w);
+        w.end();
+        return out.toByteArray();
+    }
+}
