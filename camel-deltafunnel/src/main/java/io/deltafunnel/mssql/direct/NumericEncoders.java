@@ -120,7 +120,9 @@ final class NumericEncoders {
         /**
          * {@link #put} of rows {@code row0 .. row0 + k - 1} at {@code cur[j]}, each position advanced past its value
          * ({@link ColumnTiles}); with {@code keep}, the 8 bytes at {@code pos[j + 1]} (the next row's start, which an
-         * 8-byte store may reach) are kept as they were.
+         * 8-byte store may reach) are kept as they were. {@link RawDecimal128} and {@link TemporalEncoders.DateDays}
+         * have the same loop of their own: a loop shared through a common method would call {@code write} through
+         * one call site for every class, which the JIT does not inline.
          */
         void putColumn(byte[] b, int[] cur, int[] pos, int row0, int k, boolean keep) {
             Objects.checkFromIndexSize(row0, k, count);

@@ -136,29 +136,15 @@ class ColumnTilesTest {
                 }
                 assertTrue(ColumnTiles.applies(bounded, hot), what + ": the tiles take this batch");
                 for (int packet : new int[] {64, 100, 512, 4096, 32767}) {
-                    byte[] expected = message(packet, 1, w -> {
-                        for (int i = 0; i < rows; i++) {
-                            w.writeByte(TokenType.ROW);
-                            for (DirectEncoders.Encoder e : encoders) {
-                                e.value(w, i);
-                            }
-                        }
-                    });
+                    byte[] expected = DirectRowWriteTest.message(packet, 1, valueByValue(encoders, 0, rows));
                     for (int perWrite : new int[] {1, 3}) {
-                        byte[] actual = message(packet, perWrite,
+                        byte[] actual = DirectRowWriteTest.message(packet, perWrite,
                                 w -> DirectBulkWriter.writeRows(w, encoders, 0, rows, null));
                         assertArrayEquals(expected, actual, what + ", packet " + packet + ", " + perWrite
                                 + " per write");
                         // a range that starts inside the batch
-                        byte[] tail = message(packet, perWrite, w -> {
-                            for (int i = 17; i < rows; i++) {
-                                w.writeByte(TokenType.ROW);
-                                for (DirectEncoders.Encoder e : encoders) {
-                                    e.value(w, i);
-                                }
-                            }
-                        });
-                        assertArrayEquals(tail, message(packet, perWrite,
+                        byte[] tail = DirectRowWriteTest.message(packet, perWrite, valueByValue(encoders, 17, rows));
+                        assertArrayEquals(tail, DirectRowWriteTest.message(packet, perWrite,
                                 w -> DirectBulkWriter.writeRows(w, encoders, 17, rows, null)), what + ", from row 17");
                     }
                 }
@@ -219,17 +205,15 @@ class ColumnTilesTest {
         }
     }
 
-    @FunctionalInterface
-    private interface Body {
-        void write(TdsMessageWriter w) throws Exception;
-    }
-
-    private static byte[] message(int packet, int perWrite, Body body) throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        TdsMessageWriter w = new TdsMessageWriter(out, PacketType.BULK_LOAD, packet, perWrite);
-        w.writeByte(0x81); // a lead byte, so that rows start at odd positions
-        body.write(w);
-        w.end();
-        return out.toByteArray();
+    /** Rows {@code from} to {@code to}, each value written by its encoder's {@code value}: the reference. */
+    private static DirectRowWriteTest.Body valueByValue(DirectEncoders.Encoder[] encoders, int from, int to) {
+        return w -> {
+            for (int i = from; i < to; i++) {
+                w.writeByte(TokenType.ROW);
+                for (DirectEncoders.Encoder e : encoders) {
+                    e.value(w, i);
+                }
+            }
+        };
     }
 }

@@ -114,12 +114,14 @@ class DirectRowWriteTest {
         }
     }
 
+    /** What a test writes into a message. */
     @FunctionalInterface
-    private interface Body {
+    interface Body {
         void write(TdsMessageWriter w) throws Exception;
     }
 
-    private static byte[] message(int packet, int perWrite, Body body) throws Exception {
+    /** A BULK_LOAD message of {@code packet}-byte packets, {@code perWrite} per write: a lead byte, then {@code body}. */
+    static byte[] message(int packet, int perWrite, Body body) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         TdsMessageWriter w = new TdsMessageWriter(out, PacketType.BULK_LOAD, packet, perWrite);
         w.writeByte(0x81); // a lead byte, so that rows start at odd positions
