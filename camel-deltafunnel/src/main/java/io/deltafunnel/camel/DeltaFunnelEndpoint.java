@@ -159,8 +159,8 @@ public class DeltaFunnelEndpoint extends ScheduledPollEndpoint {
      */
     private RunSource.Sharding sharding(String key, List<DeltaTableSpec> specs) {
         DeltaFunnelConfiguration c = configuration;
-        RunSource.Sharding sharding = RunSource.Sharding.of(describe(), c.getShardCount(), c.getShardIndex(), c.getShardView(),
-                c.getLoadId(), key, specs, () -> {
+        RunSource.Sharding sharding = RunSource.Sharding.of(describe(), c.getShardCount(), c.getShardIndex(),
+                c.getShardView(), c.getLoadId(), key, specs, () -> {
                     if (c.getLoadPlanStore() != null) {
                         return c.getLoadPlanStore();
                     }

@@ -136,7 +136,10 @@ final class ColumnTiles {
         return k;
     }
 
-    /** Writes the {@code k} measured rows column by column; returns {@code k}, or the first row whose text is not ASCII. */
+    /**
+     * Writes the {@code k} measured rows column by column; returns {@code k}, or the first row whose text is not
+     * ASCII.
+     */
     private int fill(byte[] b, int from, int k) {
         for (int j = 0; j < k; j++) {
             b[pos[j]] = (byte) TokenType.ROW;

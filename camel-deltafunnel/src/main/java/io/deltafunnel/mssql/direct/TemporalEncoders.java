@@ -155,7 +155,10 @@ final class TemporalEncoders {
             return days == null;
         }
 
-        /** {@link #put} of {@code k} rows at once from the raw day vector, as {@link NumericEncoders.RawInteger#putColumn}. */
+        /**
+         * {@link #put} of {@code k} rows at once from the raw day vector, as
+         * {@link NumericEncoders.RawInteger#putColumn}.
+         */
         void putColumn(byte[] b, int[] cur, int[] pos, int row0, int k, boolean keep) {
             Objects.checkFromIndexSize(row0, k, count);
             for (int j = 0; j < k; j++) {

@@ -164,7 +164,8 @@ class ColumnTilesTest {
         if (nonAscii && random.nextInt(9) == 0) {
             return switch (random.nextInt(3)) {
                 case 0 -> "é" + "x".repeat(random.nextInt(12));
-                case 1 -> "€€€€€€€€"; // 24 UTF-8 bytes, 8 UTF-16 units: longer in UTF-8 than the bound of 20
+                // 24 UTF-8 bytes, 8 UTF-16 units: longer in UTF-8 than the bound of 20
+                case 1 -> "€€€€€€€€";
                 default -> "ab😀";
             };
         }

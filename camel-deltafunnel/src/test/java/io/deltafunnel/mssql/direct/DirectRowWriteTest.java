@@ -120,7 +120,7 @@ class DirectRowWriteTest {
         void write(TdsMessageWriter w) throws Exception;
     }
 
-    /** A BULK_LOAD message of {@code packet}-byte packets, {@code perWrite} per write: a lead byte, then {@code body}. */
+    /** A BULK_LOAD message of {@code packet}-byte packets, {@code perWrite} per write: a lead byte, then the body. */
     static byte[] message(int packet, int perWrite, Body body) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         TdsMessageWriter w = new TdsMessageWriter(out, PacketType.BULK_LOAD, packet, perWrite);
