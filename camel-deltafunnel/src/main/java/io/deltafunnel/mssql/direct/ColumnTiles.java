@@ -7,12 +7,13 @@ import io.deltafunnel.tds.TokenType;
 
 /**
  * The direct writer's rows written column by column, a tile of rows at a time, for a batch whose every column is one
- * of the common encoders with no NULL ({@link DirectBulkWriter#writeRows}): int/bigint, decimal (p &le; 18, same
- * scale), date, and nvarchar(n) from Utf8. The bytes are exactly those the row-by-row loop writes.
+ * of the common encoders ({@link DirectBulkWriter#writeRows}): int/bigint, decimal (p &le; 18, same scale), date, and
+ * nvarchar(n) from Utf8, with or without NULLs. The bytes are exactly those the row-by-row loop writes.
  *
  * <p>A tile: the rows that fit in what the message writer can take at once ({@link TdsMessageWriter#spillRoom}), at
- * most {@value #MAX_ROWS}. Each row's size is known before anything is written (fixed per column, and {@code 2 + 2 n}
- * for text of {@code n} UTF-8 bytes when it is ASCII), so each row's start is too: the ROW tokens go first, then one
+ * most {@value #MAX_ROWS}. Each row's size is known before anything is written (fixed per column, {@code 2 + 2 n}
+ * for text of {@code n} UTF-8 bytes when it is ASCII, the marker's 1 or 2 bytes for a NULL), so each row's start is
+ * too: the ROW tokens go first, then one
  * tight loop per column writes that column's values into all the tile's rows, and the tile is committed as a whole.
  * The encoders store 8 bytes at a time and may write up to 8 bytes past a value's end; within a row the next column
  * overwrites them, and for a column that may reach into the next row's start (its following columns can be shorter
@@ -28,62 +29,79 @@ final class ColumnTiles {
 
     private final DirectEncoders.Bounded[] encoders;
     private final int[] kinds;
-    /** 1 (the ROW token) plus every non-text column's bytes. */
+    /** 1 (the ROW token) plus the bytes of every column whose values all have one size (no NULL, not text). */
     private final int fixed;
-    private final TextEncoders.Utf8ToUtf16[] texts;
+    /** The columns whose size varies by row: text, and the others when the batch has a NULL in them. */
+    private final int[] varying;
     /** Per column: whether its 8-byte stores may reach into the next row (then the next row's start is kept). */
     private final boolean[] keep;
     private final int[] pos = new int[MAX_ROWS + 1];
     private final int[] cur = new int[MAX_ROWS];
 
-    /** Whether every column is one {@link ColumnTiles} writes (no NULL in the batch, see the class comment). */
-    static boolean applies(DirectEncoders.Bounded[] encoders, int[] kinds) {
-        for (int c = 0; c < encoders.length; c++) {
-            boolean ok = switch (kinds[c]) {
-                case DirectBulkWriter.TEXT -> ((TextEncoders.Utf8ToUtf16) encoders[c]).bounded();
-                case DirectBulkWriter.INTEGER, DirectBulkWriter.DECIMAL -> true;
-                case DirectBulkWriter.DATE -> ((TemporalEncoders.DateDays) encoders[c]).raw();
-                default -> false;
-            };
-            if (!ok) {
+    /**
+     * The kind {@link ColumnTiles} writes {@code e} as ({@link DirectBulkWriter#TEXT}, {@code INTEGER},
+     * {@code DECIMAL}, {@code DATE}), NULLs or not, or {@link DirectBulkWriter#OTHER}.
+     */
+    static int kind(DirectEncoders.Bounded e) {
+        if (e instanceof TextEncoders.Utf8ToUtf16 t) {
+            return t.bounded() ? DirectBulkWriter.TEXT : DirectBulkWriter.OTHER;
+        }
+        if (e instanceof NumericEncoders.RawInteger) {
+            return DirectBulkWriter.INTEGER;
+        }
+        if (e instanceof NumericEncoders.RawDecimal128) {
+            return DirectBulkWriter.DECIMAL;
+        }
+        return e instanceof TemporalEncoders.DateDays d && d.raw() ? DirectBulkWriter.DATE : DirectBulkWriter.OTHER;
+    }
+
+    /** Whether every column is one {@link ColumnTiles} writes (see the class comment). */
+    static boolean applies(DirectEncoders.Bounded[] encoders) {
+        for (DirectEncoders.Bounded e : encoders) {
+            if (kind(e) == DirectBulkWriter.OTHER) {
                 return false;
             }
         }
         return encoders.length > 0;
     }
 
-    ColumnTiles(DirectEncoders.Bounded[] encoders, int[] kinds) {
+    ColumnTiles(DirectEncoders.Bounded[] encoders) {
         this.encoders = encoders;
-        this.kinds = kinds;
         int n = encoders.length;
+        this.kinds = new int[n];
         int fixedBytes = 1;
-        int textCount = 0;
+        int varyingCount = 0;
         int[] minSize = new int[n];
         for (int c = 0; c < n; c++) {
-            minSize[c] = switch (kinds[c]) {
+            DirectEncoders.Bounded e = encoders[c];
+            kinds[c] = kind(e);
+            // a NULL is a 1-byte marker (0xFFFF for text) and writes nothing past it
+            int value = switch (kinds[c]) {
                 case DirectBulkWriter.TEXT -> 2;
-                case DirectBulkWriter.INTEGER -> ((NumericEncoders.RawInteger) encoders[c]).size();
-                case DirectBulkWriter.DECIMAL -> ((NumericEncoders.RawDecimal128) encoders[c]).size();
-                default -> 4; // date
+                case DirectBulkWriter.INTEGER -> ((NumericEncoders.RawInteger) e).size();
+                case DirectBulkWriter.DECIMAL -> ((NumericEncoders.RawDecimal128) e).size();
+                default -> ((TemporalEncoders.DateDays) e).size();
             };
-            if (kinds[c] == DirectBulkWriter.TEXT) {
-                textCount++;
+            if (kinds[c] == DirectBulkWriter.TEXT || e.mayBeNull) {
+                varyingCount++;
+                minSize[c] = kinds[c] == DirectBulkWriter.TEXT ? 2 : 1;
             } else {
-                fixedBytes += minSize[c];
+                fixedBytes += value;
+                minSize[c] = value;
             }
         }
         this.fixed = fixedBytes;
-        this.texts = new TextEncoders.Utf8ToUtf16[textCount];
+        this.varying = new int[varyingCount];
         this.keep = new boolean[n];
-        int t = 0;
+        int v = 0;
         int tail = 0;
         for (int c = n - 1; c >= 0; c--) {
             keep[c] = tail < 8;
             tail += minSize[c];
         }
         for (int c = 0; c < n; c++) {
-            if (kinds[c] == DirectBulkWriter.TEXT) {
-                texts[t++] = (TextEncoders.Utf8ToUtf16) encoders[c];
+            if (kinds[c] == DirectBulkWriter.TEXT || encoders[c].mayBeNull) {
+                varying[v++] = c;
             }
         }
     }
@@ -119,8 +137,14 @@ final class ColumnTiles {
         while (k < max) {
             int r = from + k;
             int size = fixed;
-            for (TextEncoders.Utf8ToUtf16 t : texts) {
-                int bytes = t.asciiSize(r);
+            for (int c : varying) {
+                DirectEncoders.Bounded e = encoders[c];
+                int bytes = switch (kinds[c]) {
+                    case DirectBulkWriter.TEXT -> ((TextEncoders.Utf8ToUtf16) e).asciiSize(r);
+                    case DirectBulkWriter.INTEGER -> ((NumericEncoders.RawInteger) e).size(r);
+                    case DirectBulkWriter.DECIMAL -> ((NumericEncoders.RawDecimal128) e).size(r);
+                    default -> ((TemporalEncoders.DateDays) e).size(r);
+                };
                 if (bytes < 0) {
                     break rows;
                 }

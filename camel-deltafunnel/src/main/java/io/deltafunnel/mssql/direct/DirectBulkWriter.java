@@ -218,8 +218,8 @@ public final class DirectBulkWriter {
         for (int c = 0; bounded != null && c < kinds.length; c++) {
             kinds[c] = hotKind(bounded[c]);
         }
-        if (bounded != null && selection == null && ColumnTiles.applies(bounded, kinds)) {
-            ColumnTiles tiles = new ColumnTiles(bounded, kinds);
+        if (bounded != null && selection == null && ColumnTiles.applies(bounded)) {
+            ColumnTiles tiles = new ColumnTiles(bounded);
             int i = from;
             while (i < to) {
                 int written = tiles.write(w, i, to);

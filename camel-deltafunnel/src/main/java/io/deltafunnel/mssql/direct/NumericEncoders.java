@@ -112,9 +112,14 @@ final class NumericEncoders {
             return p + 1 + width;
         }
 
-        /** The bytes of every value: its length byte and the integer. */
+        /** The bytes of a value: its length byte and the integer. */
         int size() {
             return 1 + width;
+        }
+
+        /** The bytes of {@code row}: {@link #size()}, or the NULL marker's one byte. */
+        int size(int row) {
+            return mayBeNull && nulls.isNull(row) ? 1 : 1 + width;
         }
 
         /**
@@ -127,6 +132,10 @@ final class NumericEncoders {
         void putColumn(byte[] b, int[] cur, int[] pos, int row0, int k, boolean keep) {
             Objects.checkFromIndexSize(row0, k, count);
             for (int j = 0; j < k; j++) {
+                if (mayBeNull && nulls.isNull(row0 + j)) {
+                    b[cur[j]++] = 0; // the NULL marker: one byte, nothing past it
+                    continue;
+                }
                 long kept = keep ? (long) LE.get(b, pos[j + 1]) : 0L;
                 cur[j] = write(b, cur[j], row0 + j);
                 if (keep) {
@@ -294,15 +303,24 @@ final class NumericEncoders {
             return p + 1 + len;
         }
 
-        /** The bytes of every value: its length byte, the sign and the magnitude. */
+        /** The bytes of a value: its length byte, the sign and the magnitude. */
         int size() {
             return 1 + len;
+        }
+
+        /** The bytes of {@code row}: {@link #size()}, or the NULL marker's one byte. */
+        int size(int row) {
+            return mayBeNull && nulls.isNull(row) ? 1 : 1 + len;
         }
 
         /** {@link #put} of {@code k} rows at once, as {@link RawInteger#putColumn}. */
         void putColumn(byte[] b, int[] cur, int[] pos, int row0, int k, boolean keep) {
             Objects.checkFromIndexSize(row0, k, count);
             for (int j = 0; j < k; j++) {
+                if (mayBeNull && nulls.isNull(row0 + j)) {
+                    b[cur[j]++] = 0; // the NULL marker: one byte, nothing past it
+                    continue;
+                }
                 long kept = keep ? (long) LE.get(b, pos[j + 1]) : 0L;
                 cur[j] = write(b, cur[j], row0 + j);
                 if (keep) {

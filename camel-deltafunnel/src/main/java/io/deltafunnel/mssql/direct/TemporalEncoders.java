@@ -155,6 +155,16 @@ final class TemporalEncoders {
             return days == null;
         }
 
+        /** The bytes of a value: its length byte and 3 bytes of days. */
+        int size() {
+            return 4;
+        }
+
+        /** The bytes of {@code row}: {@link #size()}, or the NULL marker's one byte. */
+        int size(int row) {
+            return mayBeNull && nulls.isNull(row) ? 1 : 4;
+        }
+
         /**
          * {@link #put} of {@code k} rows at once from the raw day vector, as
          * {@link NumericEncoders.RawInteger#putColumn}.
@@ -162,6 +172,10 @@ final class TemporalEncoders {
         void putColumn(byte[] b, int[] cur, int[] pos, int row0, int k, boolean keep) {
             Objects.checkFromIndexSize(row0, k, count);
             for (int j = 0; j < k; j++) {
+                if (mayBeNull && nulls.isNull(row0 + j)) {
+                    b[cur[j]++] = 0; // the NULL marker: one byte, nothing past it
+                    continue;
+                }
                 long kept = keep ? (long) LE.get(b, pos[j + 1]) : 0L;
                 cur[j] = write(b, cur[j], MemoryUtil.getInt(address + 4L * (row0 + j)));
                 if (keep) {

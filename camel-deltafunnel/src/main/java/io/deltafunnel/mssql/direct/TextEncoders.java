@@ -276,11 +276,14 @@ final class TextEncoders {
         }
 
         /**
-         * The bytes {@link #put} writes for {@code row} when its value is ASCII ({@code 2 + 2 n}), or -1 when it could
-         * not be (more UTF-8 bytes than the column's UTF-16 bound) or its offsets are out of the data buffer (then
-         * {@link #put} says so).
+         * The bytes {@link #put} writes for {@code row} when its value is ASCII ({@code 2 + 2 n}; 2 for NULL's marker),
+         * or -1 when it could not be (more UTF-8 bytes than the column's UTF-16 bound) or its offsets are out of the
+         * data buffer (then {@link #put} says so).
          */
         int asciiSize(int row) {
+            if (mayBeNull && nulls.isNull(row)) {
+                return 2;
+            }
             long o = offsets + 4L * Objects.checkIndex(row, count);
             int start = MemoryUtil.getInt(o);
             int n = MemoryUtil.getInt(o + 4) - start;
@@ -301,8 +304,15 @@ final class TextEncoders {
             int start = MemoryUtil.getInt(o);
             for (int j = 0; j < k; j++) {
                 int end = MemoryUtil.getInt(o + 4L * (j + 1));
-                int n = end - start;
                 int p = cur[j];
+                if (mayBeNull && nulls.isNull(row0 + j)) {
+                    b[p] = (byte) 0xFF; // the NULL marker: 0xFFFF, nothing past it
+                    b[p + 1] = (byte) 0xFF;
+                    cur[j] = p + 2;
+                    start = end;
+                    continue;
+                }
+                int n = end - start;
                 long kept = keep ? (long) LONGS.get(b, pos[j + 1]) : 0L;
                 if (!widenAscii(data + start, n, b, p, end + 8L <= dataCapacity)) {
                     if (keep) {

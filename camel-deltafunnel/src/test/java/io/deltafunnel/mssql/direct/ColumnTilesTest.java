@@ -27,17 +27,19 @@ import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.TimeStampMicroVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link ColumnTiles}: a batch whose columns are all int/bigint, decimal, date and nvarchar(n) without NULLs is
- * written column by column, a tile of rows at a time, and the message is byte for byte the one written value by value
- * ({@link DirectEncoders.Encoder#value}). Covered: every such column last in the row (whose 8-byte stores reach the
- * next row's start), text of every length around the 8-byte steps and empty, non-ASCII text inside a tile (the tile
- * ends before it; the row goes row by row), text longer in UTF-8 than the column's UTF-16 bound, rows straddling packet
- * ends, tiny packets, several packets per write, and tiles of {@value ColumnTiles#MAX_ROWS} rows.
+ * {@link ColumnTiles}: a batch whose columns are all int/bigint, decimal, date and nvarchar(n), with or without
+ * NULLs, is written column by column, a tile of rows at a time, and the message is byte for byte the one written
+ * value by value ({@link DirectEncoders.Encoder#value}). Covered: NULLs in every column (a fifth of the values), every
+ * such column last in the row (whose 8-byte stores reach the next row's start), text of every length around the 8-byte
+ * steps and empty, non-ASCII text inside a tile (the tile ends before it; the row goes row by row), text longer in
+ * UTF-8 than the column's UTF-16 bound, rows straddling packet ends, tiny packets, several packets per write, and tiles
+ * of {@value ColumnTiles#MAX_ROWS} rows.
  */
 class ColumnTilesTest {
 
@@ -61,13 +63,17 @@ class ColumnTilesTest {
         int layout = 0;
         for (List<Kind> kinds : LAYOUTS) {
             for (boolean nonAscii : new boolean[] {false, true}) {
-                check(kinds, 700, random, nonAscii, "layout " + layout + (nonAscii ? " with non-ASCII text" : ""));
+                for (boolean nulls : new boolean[] {false, true}) {
+                    check(kinds, 700, random, nonAscii, nulls, "layout " + layout
+                            + (nonAscii ? " with non-ASCII text" : "") + (nulls ? " with NULLs" : ""));
+                }
             }
             layout++;
         }
     }
 
-    private void check(List<Kind> kinds, int rows, Random random, boolean nonAscii, String what) throws Exception {
+    private void check(List<Kind> kinds, int rows, Random random, boolean nonAscii, boolean nulls, String what)
+            throws Exception {
         try (BufferAllocator a = new RootAllocator()) {
             List<FieldVector> vectors = new ArrayList<>();
             List<TargetColumn> targets = new ArrayList<>();
@@ -76,27 +82,27 @@ class ColumnTilesTest {
                 switch (kinds.get(c)) {
                     case BIGINT -> {
                         vectors.add(new BigIntVector(name, a));
-                        targets.add(new TargetColumn(name, "bigint", null, 19, 0, null, false, c + 1));
+                        targets.add(new TargetColumn(name, "bigint", null, 19, 0, null, nulls, c + 1));
                     }
                     case INT -> {
                         vectors.add(new IntVector(name, a));
-                        targets.add(new TargetColumn(name, "int", null, 10, 0, null, false, c + 1));
+                        targets.add(new TargetColumn(name, "int", null, 10, 0, null, nulls, c + 1));
                     }
                     case DEC9 -> {
                         vectors.add(new DecimalVector(name, a, 15, 2));
-                        targets.add(new TargetColumn(name, "decimal", null, 15, 2, null, false, c + 1));
+                        targets.add(new TargetColumn(name, "decimal", null, 15, 2, null, nulls, c + 1));
                     }
                     case DEC5 -> {
                         vectors.add(new DecimalVector(name, a, 9, 2));
-                        targets.add(new TargetColumn(name, "decimal", null, 9, 2, null, false, c + 1));
+                        targets.add(new TargetColumn(name, "decimal", null, 9, 2, null, nulls, c + 1));
                     }
                     case DATE -> {
                         vectors.add(new DateDayVector(name, a));
-                        targets.add(new TargetColumn(name, "date", null, null, null, 0, false, c + 1));
+                        targets.add(new TargetColumn(name, "date", null, null, null, 0, nulls, c + 1));
                     }
                     case TEXT -> {
                         vectors.add(new VarCharVector(name, a));
-                        targets.add(new TargetColumn(name, "nvarchar", 20, null, null, null, false, c + 1,
+                        targets.add(new TargetColumn(name, "nvarchar", 20, null, null, null, nulls, c + 1,
                                 "SQL_Latin1_General_CP1_CI_AS", false));
                     }
                 }
@@ -106,6 +112,10 @@ class ColumnTilesTest {
                 for (int r = 0; r < rows; r++) {
                     for (int c = 0; c < kinds.size(); c++) {
                         FieldVector v = vectors.get(c);
+                        if (nulls && random.nextInt(5) == 0) {
+                            setNull(v, r);
+                            continue;
+                        }
                         switch (kinds.get(c)) {
                             case BIGINT -> ((BigIntVector) v).setSafe(r, random.nextLong());
                             case INT -> ((IntVector) v).setSafe(r, random.nextInt());
@@ -130,11 +140,10 @@ class ColumnTilesTest {
                 }
                 DirectEncoders.Bounded[] bounded = java.util.Arrays.copyOf(encoders, encoders.length,
                         DirectEncoders.Bounded[].class);
-                int[] hot = new int[encoders.length];
-                for (int c = 0; c < hot.length; c++) {
-                    hot[c] = DirectBulkWriter.hotKind(bounded[c]);
+                assertTrue(ColumnTiles.applies(bounded), what + ": the tiles take this batch");
+                if (nulls) {
+                    assertTrue(java.util.Arrays.stream(bounded).allMatch(e -> e.mayBeNull), what + ": NULLs in each");
                 }
-                assertTrue(ColumnTiles.applies(bounded, hot), what + ": the tiles take this batch");
                 for (int packet : new int[] {64, 100, 512, 4096, 32767}) {
                     byte[] expected = DirectRowWriteTest.message(packet, 1, valueByValue(encoders, 0, rows));
                     for (int perWrite : new int[] {1, 3}) {
@@ -151,7 +160,7 @@ class ColumnTilesTest {
                 // with room for many rows, a tile takes up to MAX_ROWS of them at once
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
                 TdsMessageWriter w = new TdsMessageWriter(out, PacketType.BULK_LOAD, 32767);
-                int first = new ColumnTiles(bounded, hot).write(w, 0, rows);
+                int first = new ColumnTiles(bounded).write(w, 0, rows);
                 if (!nonAscii) {
                     assertTrue(first > 1, what + ": a tile of " + first + " rows");
                 }
@@ -177,32 +186,43 @@ class ColumnTilesTest {
         return sb.toString();
     }
 
+    /** A NULL in a slot of each vector type the layouts use. */
+    private static void setNull(FieldVector v, int row) {
+        if (v instanceof BigIntVector x) {
+            x.setNull(row);
+        } else if (v instanceof IntVector x) {
+            x.setNull(row);
+        } else if (v instanceof DecimalVector x) {
+            x.setNull(row);
+        } else if (v instanceof DateDayVector x) {
+            x.setNull(row);
+        } else {
+            ((VarCharVector) v).setNull(row);
+        }
+    }
+
     @Test
-    void aBatchWithANullOrAnotherTypeStaysRowByRow() throws Exception {
+    void aBatchWithAnotherTypeStaysRowByRow() throws Exception {
         try (BufferAllocator a = new RootAllocator();
                 VectorSchemaRoot root = new VectorSchemaRoot(List.<FieldVector>of(new IntVector("i", a),
-                        new VarCharVector("s", a)))) {
+                        new TimeStampMicroVector("u", a)))) {
             root.allocateNew();
             ((IntVector) root.getVector(0)).setSafe(0, 1);
-            ((IntVector) root.getVector(0)).setNull(1);
-            ((VarCharVector) root.getVector(1)).setSafe(0, "a".getBytes(StandardCharsets.UTF_8));
-            ((VarCharVector) root.getVector(1)).setSafe(1, "b".getBytes(StandardCharsets.UTF_8));
-            root.setRowCount(2);
-            List<TargetColumn> targets = List.of(new TargetColumn("i", "int", null, 10, 0, null, true, 1),
-                    new TargetColumn("s", "nvarchar", 5, null, null, null, false, 2, "SQL_Latin1_General_CP1_CI_AS",
-                            false));
+            ((TimeStampMicroVector) root.getVector(1)).setSafe(0, 1_600_000_000_000_000L);
+            root.setRowCount(1);
+            List<TargetColumn> targets = List.of(new TargetColumn("i", "int", null, 10, 0, null, false, 1),
+                    new TargetColumn("u", "datetime2", null, null, null, 6, false, 2));
             DirectEncoders.Bounded[] bounded = new DirectEncoders.Bounded[2];
-            int[] hot = new int[2];
             for (int c = 0; c < 2; c++) {
                 FieldVector v = root.getVector(c);
                 ArrowColumnType type = ArrowColumnTypes.forField(v.getField());
                 BoundColumn column = new BoundColumn(c, v.getName(), type, targets.get(c),
                         TargetBinding.of(type.kind(), targets.get(c), false));
                 bounded[c] = (DirectEncoders.Bounded) DirectEncoders.forColumn(column, v);
-                hot[c] = DirectBulkWriter.hotKind(bounded[c]);
             }
-            assertEquals(DirectBulkWriter.OTHER, hot[0], "a column with a NULL is not one of the common kinds");
-            assertFalse(ColumnTiles.applies(bounded, hot));
+            assertEquals(DirectBulkWriter.INTEGER, ColumnTiles.kind(bounded[0]));
+            assertEquals(DirectBulkWriter.OTHER, ColumnTiles.kind(bounded[1]), "datetime2 is not one of the kinds");
+            assertFalse(ColumnTiles.applies(bounded));
         }
     }
 
