@@ -8,13 +8,13 @@ import io.deltafunnel.tds.TokenType;
 /**
  * The direct writer's rows written column by column, a tile of rows at a time, for a batch whose every column is one
  * of the common encoders ({@link DirectBulkWriter#writeRows}): int/bigint, decimal (p &le; 18, same scale), date, and
- * nvarchar(n) from Utf8, with or without NULLs. The bytes are exactly those the row-by-row loop writes.
+ * nvarchar(n) and nvarchar(max) from Utf8, with or without NULLs. The bytes are exactly those the row-by-row loop writes.
  *
  * <p>A tile: the rows that fit in what the message writer can take at once ({@link TdsMessageWriter#spillRoom}), at
- * most {@value #MAX_ROWS}. Each row's size is known before anything is written (fixed per column, {@code 2 + 2 n}
- * for text of {@code n} UTF-8 bytes when it is ASCII, the marker's 1 or 2 bytes for a NULL), so each row's start is
- * too: the ROW tokens go first, then one
- * tight loop per column writes that column's values into all the tile's rows, and the tile is committed as a whole.
+ * most {@value #MAX_ROWS}. Each row's size is known before anything is written (fixed per column; {@code 2 + 2 n}
+ * for text of {@code n} UTF-8 bytes when it is ASCII, {@code 16 + 2 n} as PLP; a NULL's marker), so each row's start
+ * is too: the ROW tokens go first, then one tight loop per column writes that column's values into all the tile's
+ * rows, and the tile is committed as a whole.
  * The encoders store 8 bytes at a time and may write up to 8 bytes past a value's end; within a row the next column
  * overwrites them, and for a column that may reach into the next row's start (its following columns can be shorter
  * than 8 bytes) the 8 bytes there are kept. A text value that turns out not to be ASCII ends the tile before its
@@ -43,8 +43,8 @@ final class ColumnTiles {
      * {@code DECIMAL}, {@code DATE}), NULLs or not, or {@link DirectBulkWriter#OTHER}.
      */
     static int kind(DirectEncoders.Bounded e) {
-        if (e instanceof TextEncoders.Utf8ToUtf16 t) {
-            return t.bounded() ? DirectBulkWriter.TEXT : DirectBulkWriter.OTHER;
+        if (e instanceof TextEncoders.Utf8ToUtf16) {
+            return DirectBulkWriter.TEXT;
         }
         if (e instanceof NumericEncoders.RawInteger) {
             return DirectBulkWriter.INTEGER;
@@ -77,14 +77,14 @@ final class ColumnTiles {
             kinds[c] = kind(e);
             // a NULL is a 1-byte marker (0xFFFF for text) and writes nothing past it
             int value = switch (kinds[c]) {
-                case DirectBulkWriter.TEXT -> 2;
+                case DirectBulkWriter.TEXT -> ((TextEncoders.Utf8ToUtf16) e).minSize();
                 case DirectBulkWriter.INTEGER -> ((NumericEncoders.RawInteger) e).size();
                 case DirectBulkWriter.DECIMAL -> ((NumericEncoders.RawDecimal128) e).size();
                 default -> ((TemporalEncoders.DateDays) e).size();
             };
             if (kinds[c] == DirectBulkWriter.TEXT || e.mayBeNull) {
                 varyingCount++;
-                minSize[c] = kinds[c] == DirectBulkWriter.TEXT ? 2 : 1;
+                minSize[c] = kinds[c] == DirectBulkWriter.TEXT ? value : 1;
             } else {
                 fixedBytes += value;
                 minSize[c] = value;

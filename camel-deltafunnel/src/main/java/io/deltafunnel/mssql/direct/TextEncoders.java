@@ -270,25 +270,29 @@ final class TextEncoders {
             return p + 2 + bytes;
         }
 
-        /** Whether {@link #putColumn} can write this column: a USHORT length, not PLP. */
-        boolean bounded() {
-            return !plp;
+        /** The fewest bytes a value of this column takes: a NULL's marker or an empty value. */
+        int minSize() {
+            return plp ? 8 : 2;
         }
 
         /**
-         * The bytes {@link #put} writes for {@code row} when its value is ASCII ({@code 2 + 2 n}; 2 for NULL's marker),
-         * or -1 when it could not be (more UTF-8 bytes than the column's UTF-16 bound) or its offsets are out of the
-         * data buffer (then {@link #put} says so).
+         * The bytes {@link #put} writes for {@code row} when its value is ASCII ({@code 2 + 2 n}, as PLP
+         * {@code 16 + 2 n} or 12 when empty) or NULL (the marker: 2 bytes, as PLP 8), or -1 when it could not be ASCII
+         * (more UTF-8 bytes than the column's UTF-16 bound) or its offsets are out of the data buffer (then
+         * {@link #put} says so).
          */
         int asciiSize(int row) {
             if (mayBeNull && nulls.isNull(row)) {
-                return 2;
+                return plp ? 8 : 2;
             }
             long o = offsets + 4L * Objects.checkIndex(row, count);
             int start = MemoryUtil.getInt(o);
             int n = MemoryUtil.getInt(o + 4) - start;
             if (start < 0 || n < 0 || start + (long) n > dataCapacity || 2 * n > maxBytes) {
                 return -1;
+            }
+            if (plp) {
+                return n == 0 ? 8 + PLP_TERMINATOR : PLP_HEADER + 2 * n + PLP_TERMINATOR;
             }
             return 2 + 2 * n;
         }
@@ -305,25 +309,39 @@ final class TextEncoders {
             for (int j = 0; j < k; j++) {
                 int end = MemoryUtil.getInt(o + 4L * (j + 1));
                 int p = cur[j];
-                if (mayBeNull && nulls.isNull(row0 + j)) {
-                    b[p] = (byte) 0xFF; // the NULL marker: 0xFFFF, nothing past it
-                    b[p + 1] = (byte) 0xFF;
-                    cur[j] = p + 2;
-                    start = end;
-                    continue;
-                }
                 int n = end - start;
-                long kept = keep ? (long) LONGS.get(b, pos[j + 1]) : 0L;
-                if (!widenAscii(data + start, n, b, p, end + 8L <= dataCapacity)) {
+                if (mayBeNull && nulls.isNull(row0 + j)) {
+                    // the NULL marker (0xFFFF, as PLP eight 0xFF), nothing past it
+                    if (plp) {
+                        LONGS.set(b, p, -1L);
+                        cur[j] = p + 8;
+                    } else {
+                        b[p] = (byte) 0xFF;
+                        b[p + 1] = (byte) 0xFF;
+                        cur[j] = p + 2;
+                    }
+                } else if (plp && n == 0) {
+                    LONGS.set(b, p, 0L);
+                    INTS.set(b, p + 8, 0);
+                    cur[j] = p + 8 + PLP_TERMINATOR;
+                } else {
+                    long kept = keep ? (long) LONGS.get(b, pos[j + 1]) : 0L;
+                    // as PLP, the USHORT length widenAscii writes lands in the chunk length's upper bytes, overwritten
+                    int q = plp ? p + PLP_HEADER - 2 : p;
+                    boolean ascii = widenAscii(data + start, n, b, q, end + 8L <= dataCapacity);
+                    if (ascii && plp) {
+                        LONGS.set(b, p, 2L * n);
+                        INTS.set(b, p + 8, 2 * n);
+                        INTS.set(b, q + 2 + 2 * n, 0);
+                    }
                     if (keep) {
                         LONGS.set(b, pos[j + 1], kept);
                     }
-                    return j;
+                    if (!ascii) {
+                        return j;
+                    }
+                    cur[j] = q + 2 + 2 * n + (plp ? PLP_TERMINATOR : 0);
                 }
-                if (keep) {
-                    LONGS.set(b, pos[j + 1], kept);
-                }
-                cur[j] = p + 2 + 2 * n;
                 start = end;
             }
             return k;

@@ -33,18 +33,18 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link ColumnTiles}: a batch whose columns are all int/bigint, decimal, date and nvarchar(n), with or without
- * NULLs, is written column by column, a tile of rows at a time, and the message is byte for byte the one written
- * value by value ({@link DirectEncoders.Encoder#value}). Covered: NULLs in every column (a fifth of the values), every
- * such column last in the row (whose 8-byte stores reach the next row's start), text of every length around the 8-byte
- * steps and empty, non-ASCII text inside a tile (the tile ends before it; the row goes row by row), text longer in
- * UTF-8 than the column's UTF-16 bound, rows straddling packet ends, tiny packets, several packets per write, and tiles
- * of {@value ColumnTiles#MAX_ROWS} rows.
+ * {@link ColumnTiles}: a batch whose columns are all int/bigint, decimal, date and nvarchar(n), with or without NULLs,
+ * is written column by column, a tile of rows at a time, and the message is byte for byte the one written value by
+ * value ({@link DirectEncoders.Encoder#value}). Covered: nvarchar(max) (PLP), NULLs in every column (a fifth of the
+ * values), every such column last in the row (whose 8-byte stores reach the next row's start), text of every length
+ * around the 8-byte steps and empty, non-ASCII text inside a tile (the tile ends before it; the row goes row by row),
+ * text longer in UTF-8 than the column's UTF-16 bound, rows straddling packet ends, tiny packets, several packets per
+ * write, and tiles of {@value ColumnTiles#MAX_ROWS} rows.
  */
 class ColumnTilesTest {
 
     /** A column kind of the layouts. */
-    private enum Kind { BIGINT, INT, DEC9, DEC5, DATE, TEXT }
+    private enum Kind { BIGINT, INT, DEC9, DEC5, DATE, TEXT, MAXTEXT }
 
     private static final List<List<Kind>> LAYOUTS = List.of(
             // LINEITEM's order: ints, decimals, two short texts, dates, texts last
@@ -55,7 +55,10 @@ class ColumnTilesTest {
             List.of(Kind.BIGINT, Kind.DEC5),
             List.of(Kind.TEXT),
             List.of(Kind.INT),
-            List.of(Kind.DATE, Kind.TEXT, Kind.DEC9, Kind.TEXT));
+            List.of(Kind.DATE, Kind.TEXT, Kind.DEC9, Kind.TEXT),
+            // nvarchar(max): PLP values (an empty one is 12 bytes, a NULL 8)
+            List.of(Kind.INT, Kind.MAXTEXT, Kind.TEXT, Kind.MAXTEXT),
+            List.of(Kind.MAXTEXT));
 
     @Test
     void tilesWriteTheBytesOfTheRowByRowLoop() throws Exception {
@@ -105,6 +108,11 @@ class ColumnTilesTest {
                         targets.add(new TargetColumn(name, "nvarchar", 20, null, null, null, nulls, c + 1,
                                 "SQL_Latin1_General_CP1_CI_AS", false));
                     }
+                    case MAXTEXT -> {
+                        vectors.add(new VarCharVector(name, a));
+                        targets.add(new TargetColumn(name, "nvarchar", -1, null, null, null, nulls, c + 1,
+                                "SQL_Latin1_General_CP1_CI_AS", false));
+                    }
                 }
             }
             try (VectorSchemaRoot root = new VectorSchemaRoot(vectors)) {
@@ -124,7 +132,7 @@ class ColumnTilesTest {
                             case DEC5 -> ((DecimalVector) v).setSafe(r,
                                     BigDecimal.valueOf(random.nextInt(2 * 999_999_999) - 999_999_999L, 2));
                             case DATE -> ((DateDayVector) v).setSafe(r, random.nextInt(2_900_000) - 719_162);
-                            case TEXT -> ((VarCharVector) v).setSafe(r, text(random, nonAscii)
+                            case TEXT, MAXTEXT -> ((VarCharVector) v).setSafe(r, text(random, nonAscii)
                                     .getBytes(StandardCharsets.UTF_8));
                         }
                     }
