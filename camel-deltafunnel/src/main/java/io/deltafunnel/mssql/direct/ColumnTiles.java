@@ -8,7 +8,8 @@ import io.deltafunnel.tds.TokenType;
 /**
  * The direct writer's rows written column by column, a tile of rows at a time, for a batch whose every column is one
  * of the common encoders ({@link DirectBulkWriter#writeRows}): int/bigint, decimal (p &le; 18, same scale), date, and
- * nvarchar(n) and nvarchar(max) from Utf8, with or without NULLs. The bytes are exactly those the row-by-row loop writes.
+ * nvarchar(n) and nvarchar(max) from Utf8, with or without NULLs. The bytes are exactly those the row-by-row loop
+ * writes.
  *
  * <p>A tile: the rows that fit in what the message writer can take at once ({@link TdsMessageWriter#spillRoom}), at
  * most {@value #MAX_ROWS}. Each row's size is known before anything is written (fixed per column; {@code 2 + 2 n}
