@@ -207,7 +207,8 @@ public final class DirectBulkWriter {
      * {@linkplain DirectEncoders.Bounded bounded} (the usual case), a row goes straight into the packet buffer with
      * one check per row instead of one per field, also at a packet's end (the bytes past it are moved behind the next
      * packet's header, {@link TdsMessageWriter#commitSpilling}); value by value only when a row's most bytes exceed a
-     * packet's payload, or some column is not bounded.
+     * packet's payload, or some column is not bounded. Without a selection, when every column is one of the kinds
+     * {@link ColumnTiles} takes, the rows go column by column, a tile of rows at a time, with the same bytes.
      */
     static void writeRows(TdsMessageWriter w, DirectEncoders.Encoder[] encoders, int from, int to,
             BulkBatch selection) throws IOException {
@@ -225,7 +226,7 @@ public final class DirectBulkWriter {
                 int written = tiles.write(w, i, to);
                 if (written == 0) {
                     // a value the tiles do not take (non-ASCII text, or no room for one whole row): this row by row
-                    writeRows(w, encoders, i, i + 1, null, bounded, kinds, rowReserve);
+                    writeRowByRow(w, encoders, i, i + 1, null, bounded, kinds, rowReserve);
                     i++;
                 } else {
                     i += written;
@@ -233,10 +234,10 @@ public final class DirectBulkWriter {
             }
             return;
         }
-        writeRows(w, encoders, from, to, selection, bounded, kinds, rowReserve);
+        writeRowByRow(w, encoders, from, to, selection, bounded, kinds, rowReserve);
     }
 
-    private static void writeRows(TdsMessageWriter w, DirectEncoders.Encoder[] encoders, int from, int to,
+    private static void writeRowByRow(TdsMessageWriter w, DirectEncoders.Encoder[] encoders, int from, int to,
             BulkBatch selection, DirectEncoders.Bounded[] bounded, int[] kinds, int rowReserve) throws IOException {
         for (int i = from; i < to; i++) {
             int r = selection == null ? i : selection.row(i);
