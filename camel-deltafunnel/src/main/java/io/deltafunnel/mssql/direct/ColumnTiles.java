@@ -76,7 +76,7 @@ final class ColumnTiles {
         for (int c = 0; c < n; c++) {
             DirectEncoders.Bounded e = encoders[c];
             kinds[c] = kind(e);
-            // a NULL is a 1-byte marker (0xFFFF for text) and writes nothing past it
+            // a NULL is its marker (1 byte; 0xFFFF for text, eight 0xFF as PLP) and writes nothing past it
             int value = switch (kinds[c]) {
                 case DirectBulkWriter.TEXT -> ((TextEncoders.Utf8ToUtf16) e).minSize();
                 case DirectBulkWriter.INTEGER -> ((NumericEncoders.RawInteger) e).size();
