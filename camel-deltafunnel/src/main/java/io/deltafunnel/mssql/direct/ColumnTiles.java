@@ -30,6 +30,8 @@ final class ColumnTiles {
 
     private final DirectEncoders.Bounded[] encoders;
     private final int[] kinds;
+    /** Per column other than text: the bytes of a value (a NULL's marker is 1). */
+    private final int[] valueSize;
     /** 1 (the ROW token) plus the bytes of every column whose values all have one size (no NULL, not text). */
     private final int fixed;
     /** The columns whose size varies by row: text, and the others when the batch has a NULL in them. */
@@ -70,6 +72,7 @@ final class ColumnTiles {
         this.encoders = encoders;
         int n = encoders.length;
         this.kinds = new int[n];
+        this.valueSize = new int[n];
         int fixedBytes = 1;
         int varyingCount = 0;
         int[] minSize = new int[n];
@@ -83,6 +86,7 @@ final class ColumnTiles {
                 case DirectBulkWriter.DECIMAL -> ((NumericEncoders.RawDecimal128) e).size();
                 default -> ((TemporalEncoders.DateDays) e).size();
             };
+            valueSize[c] = value;
             if (kinds[c] == DirectBulkWriter.TEXT || e.mayBeNull) {
                 varyingCount++;
                 minSize[c] = kinds[c] == DirectBulkWriter.TEXT ? value : 1;
@@ -140,12 +144,9 @@ final class ColumnTiles {
             int size = fixed;
             for (int c : varying) {
                 DirectEncoders.Bounded e = encoders[c];
-                int bytes = switch (kinds[c]) {
-                    case DirectBulkWriter.TEXT -> ((TextEncoders.Utf8ToUtf16) e).asciiSize(r);
-                    case DirectBulkWriter.INTEGER -> ((NumericEncoders.RawInteger) e).size(r);
-                    case DirectBulkWriter.DECIMAL -> ((NumericEncoders.RawDecimal128) e).size(r);
-                    default -> ((TemporalEncoders.DateDays) e).size(r);
-                };
+                // a varying column other than text is one with NULLs in the batch
+                int bytes = kinds[c] == DirectBulkWriter.TEXT ? ((TextEncoders.Utf8ToUtf16) e).asciiSize(r)
+                        : e.nulls.isNull(r) ? 1 : valueSize[c];
                 if (bytes < 0) {
                     break rows;
                 }

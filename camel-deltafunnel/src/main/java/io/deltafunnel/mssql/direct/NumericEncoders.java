@@ -117,11 +117,6 @@ final class NumericEncoders {
             return 1 + width;
         }
 
-        /** The bytes of {@code row}: {@link #size()}, or the NULL marker's one byte. */
-        int size(int row) {
-            return mayBeNull && nulls.isNull(row) ? 1 : 1 + width;
-        }
-
         /**
          * {@link #put} of rows {@code row0 .. row0 + k - 1} at {@code cur[j]}, each position advanced past its value
          * ({@link ColumnTiles}); with {@code keep}, the 8 bytes at {@code pos[j + 1]} (the next row's start, which an
@@ -306,11 +301,6 @@ final class NumericEncoders {
         /** The bytes of a value: its length byte, the sign and the magnitude. */
         int size() {
             return 1 + len;
-        }
-
-        /** The bytes of {@code row}: {@link #size()}, or the NULL marker's one byte. */
-        int size(int row) {
-            return mayBeNull && nulls.isNull(row) ? 1 : 1 + len;
         }
 
         /** {@link #put} of {@code k} rows at once, as {@link RawInteger#putColumn}. */

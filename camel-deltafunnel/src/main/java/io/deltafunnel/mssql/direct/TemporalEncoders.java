@@ -160,11 +160,6 @@ final class TemporalEncoders {
             return 4;
         }
 
-        /** The bytes of {@code row}: {@link #size()}, or the NULL marker's one byte. */
-        int size(int row) {
-            return mayBeNull && nulls.isNull(row) ? 1 : 4;
-        }
-
         /**
          * {@link #put} of {@code k} rows at once from the raw day vector, as
          * {@link NumericEncoders.RawInteger#putColumn}.
