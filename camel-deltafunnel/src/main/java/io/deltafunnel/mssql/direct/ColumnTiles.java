@@ -27,6 +27,9 @@ import io.deltafunnel.tds.TokenType;
 final class ColumnTiles {
 
     static final int MAX_ROWS = 256;
+    /** The rows measured at a time: a tile is usually some tens of rows (a packet's worth), so few are measured for
+     * nothing. */
+    static final int CHUNK = 16;
 
     private final DirectEncoders.Bounded[] encoders;
     private final int[] kinds;
@@ -38,6 +41,7 @@ final class ColumnTiles {
     private final int[] varying;
     /** Per column: whether its 8-byte stores may reach into the next row (then the next row's start is kept). */
     private final boolean[] keep;
+    private final int[] rowSize = new int[MAX_ROWS];
     private final int[] pos = new int[MAX_ROWS + 1];
     private final int[] cur = new int[MAX_ROWS];
 
@@ -132,34 +136,54 @@ final class ColumnTiles {
         }
     }
 
-    /** Measures up to {@code max} rows from {@code from} into {@link #pos}; returns how many fit. */
+    /**
+     * Measures up to {@code max} rows from {@code from} into {@link #pos}, {@value #CHUNK} rows at a time and column
+     * by column within them; returns how many fit (0 when row {@code from} is one the tiles cannot take).
+     */
     private int size(TdsMessageWriter w, int from, int max) {
         int p = w.position();
         // the last value's 8-byte stores may reach 8 bytes past the tile
         int end = p + w.spillRoom() - 8;
         int k = 0;
-        rows:
         while (k < max) {
-            int r = from + k;
-            int size = fixed;
-            for (int c : varying) {
-                DirectEncoders.Bounded e = encoders[c];
-                // a varying column other than text is one with NULLs in the batch
-                int bytes = kinds[c] == DirectBulkWriter.TEXT ? ((TextEncoders.Utf8ToUtf16) e).asciiSize(r)
-                        : e.nulls.isNull(r) ? 1 : valueSize[c];
-                if (bytes < 0) {
-                    break rows;
+            int m = measure(from + k, k, Math.min(CHUNK, max - k));
+            for (int j = k; j < k + m; j++) {
+                if (p + rowSize[j] > end) {
+                    pos[j] = p;
+                    return j;
                 }
-                size += bytes;
+                pos[j] = p;
+                p += rowSize[j];
             }
-            if (p + size > end) {
-                break;
+            k += m;
+            pos[k] = p;
+            if (m < CHUNK) {
+                // the last rows asked for, or a row the tiles cannot take
+                return k;
             }
-            pos[k++] = p;
-            p += size;
         }
-        pos[k] = p;
         return k;
+    }
+
+    /**
+     * The sizes of {@code m} rows from {@code row} into {@link #rowSize} from {@code at}; returns {@code m}, or the
+     * first of them (from 0) that the tiles cannot take.
+     */
+    private int measure(int row, int at, int m) {
+        java.util.Arrays.fill(rowSize, at, at + m, fixed);
+        for (int c : varying) {
+            DirectEncoders.Bounded e = encoders[c];
+            if (kinds[c] == DirectBulkWriter.TEXT) {
+                m = ((TextEncoders.Utf8ToUtf16) e).addAsciiSizes(rowSize, at, row, m);
+            } else {
+                // a varying column other than text is one with NULLs in the batch: the marker is 1 byte
+                int value = valueSize[c];
+                for (int j = 0; j < m; j++) {
+                    rowSize[at + j] += e.nulls.isNull(row + j) ? 1 : value;
+                }
+            }
+        }
+        return m;
     }
 
     /**

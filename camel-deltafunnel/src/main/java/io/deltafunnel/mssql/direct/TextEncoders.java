@@ -276,29 +276,41 @@ final class TextEncoders {
         }
 
         /**
-         * The bytes {@link #put} writes for {@code row} when its value is ASCII ({@code 2 + 2 n}, as PLP
-         * {@code 16 + 2 n} or 12 when empty) or NULL (the marker: 2 bytes, as PLP 8), or -1 when it could not be ASCII
-         * (more UTF-8 bytes than the column's UTF-16 bound) or its offsets are out of the data buffer (then
-         * {@link #put} says so).
+         * Adds to {@code size[at + j]} the bytes {@link #put} writes for row {@code row0 + j}, {@code j < k}, when its
+         * value is ASCII ({@code 2 + 2 n}, as PLP {@code 16 + 2 n} or 12 when empty) or NULL (the marker: 2 bytes, as
+         * PLP 8). Returns {@code k}, or the first {@code j} whose value could not be ASCII (more UTF-8 bytes than the
+         * column's UTF-16 bound) or whose offsets are out of the data buffer (then {@link #put} says so): from there
+         * nothing is added.
          */
-        int asciiSize(int row) {
-            if (mayBeNull && nulls.isNull(row)) {
-                return plp ? 8 : 2;
-            }
-            long o = offsets + 4L * Objects.checkIndex(row, count);
+        int addAsciiSizes(int[] size, int at, int row0, int k) {
+            Objects.checkFromIndexSize(row0, k, count);
+            long o = offsets + 4L * row0;
             int start = MemoryUtil.getInt(o);
-            int n = MemoryUtil.getInt(o + 4) - start;
-            if (start < 0 || n < 0 || start + (long) n > dataCapacity || 2 * n > maxBytes) {
-                return -1;
+            if (start < 0) {
+                return 0;
             }
-            if (plp) {
-                return n == 0 ? 8 + PLP_TERMINATOR : PLP_HEADER + 2 * n + PLP_TERMINATOR;
+            int framing = plp ? PLP_HEADER + PLP_TERMINATOR : 2;
+            for (int j = 0; j < k; j++) {
+                int end = MemoryUtil.getInt(o + 4L * (j + 1));
+                int n = end - start;
+                // offsets that go back or past the data (never from a valid vector, NULLs included) end the tiles
+                if (n < 0 || end > dataCapacity) {
+                    return j;
+                }
+                if (mayBeNull && nulls.isNull(row0 + j)) {
+                    size[at + j] += plp ? 8 : 2;
+                } else if (2 * n > maxBytes) {
+                    return j;
+                } else {
+                    size[at + j] += plp && n == 0 ? 8 + PLP_TERMINATOR : framing + 2 * n;
+                }
+                start = end;
             }
-            return 2 + 2 * n;
+            return k;
         }
 
         /**
-         * {@link #put} of rows {@code row0 .. row0 + k - 1} whose values {@link #asciiSize} measured, at
+         * {@link #put} of rows {@code row0 .. row0 + k - 1} whose values {@link #addAsciiSizes} measured, at
          * {@code cur[j]}, each advanced past its value, as {@link NumericEncoders.RawInteger#putColumn}. Returns
          * {@code k}, or the first row (from 0) whose value is not ASCII: from there nothing is written.
          */
