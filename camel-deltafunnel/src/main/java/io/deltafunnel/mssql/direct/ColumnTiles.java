@@ -1,6 +1,7 @@
 package io.deltafunnel.mssql.direct;
 
 import java.io.IOException;
+import java.util.Arrays;
 
 import io.deltafunnel.tds.TdsMessageWriter;
 import io.deltafunnel.tds.TokenType;
@@ -13,9 +14,9 @@ import io.deltafunnel.tds.TokenType;
  *
  * <p>A tile: the rows that fit in what the message writer can take at once ({@link TdsMessageWriter#spillRoom}), at
  * most {@value #MAX_ROWS}. Each row's size is known before anything is written (fixed per column; {@code 2 + 2 n}
- * for text of {@code n} UTF-8 bytes when it is ASCII, {@code 16 + 2 n} as PLP; a NULL's marker), so each row's start
- * is too: the ROW tokens go first, then one tight loop per column writes that column's values into all the tile's
- * rows, and the tile is committed as a whole.
+ * for text of {@code n} UTF-8 bytes when it is ASCII, {@code 16 + 2 n} as PLP; a NULL's marker; measured
+ * {@value #CHUNK} rows at a time, column by column), so each row's start is too: the ROW tokens go first, then one
+ * tight loop per column writes that column's values into all the tile's rows, and the tile is committed as a whole.
  * The encoders store 8 bytes at a time and may write up to 8 bytes past a value's end; within a row the next column
  * overwrites them, and for a column that may reach into the next row's start (its following columns can be shorter
  * than 8 bytes) the 8 bytes there are kept. A text value that turns out not to be ASCII ends the tile before its
@@ -27,8 +28,10 @@ import io.deltafunnel.tds.TokenType;
 final class ColumnTiles {
 
     static final int MAX_ROWS = 256;
-    /** The rows measured at a time: a tile is usually some tens of rows (a packet's worth), so few are measured for
-     * nothing. */
+    /**
+     * The rows measured at a time: a tile is usually some tens of rows (what fits in a packet and the next), so few
+     * rows past its end are measured for nothing.
+     */
     static final int CHUNK = 16;
 
     private final DirectEncoders.Bounded[] encoders;
@@ -170,7 +173,7 @@ final class ColumnTiles {
      * first of them (from 0) that the tiles cannot take.
      */
     private int measure(int row, int at, int m) {
-        java.util.Arrays.fill(rowSize, at, at + m, fixed);
+        Arrays.fill(rowSize, at, at + m, fixed);
         for (int c : varying) {
             DirectEncoders.Bounded e = encoders[c];
             if (kinds[c] == DirectBulkWriter.TEXT) {
