@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Comparator;
 import java.util.Properties;
@@ -57,12 +56,19 @@ final class BenchSupport {
         return ds;
     }
 
-    /** A new connection as {@code sa}; the caller closes it. */
+    /**
+     * A new connection as {@code sa}; the caller closes it. The driver is called directly, not found through
+     * {@code DriverManager}, which refuses a driver class of another class loader ({@link EncodeAb}'s builds).
+     */
     static Connection sqlServer(String jdbcUrl) throws SQLException {
         Properties p = new Properties();
         p.setProperty("user", "sa");
         p.setProperty("password", PASSWORD);
-        return DriverManager.getConnection(jdbcUrl, p);
+        Connection c = new com.microsoft.sqlserver.jdbc.SQLServerDriver().connect(jdbcUrl, p);
+        if (c == null) {
+            throw new SQLException("not a SQL Server JDBC URL: " + jdbcUrl);
+        }
+        return c;
     }
 
     /**

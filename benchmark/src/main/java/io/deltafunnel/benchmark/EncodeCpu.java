@@ -47,49 +47,101 @@ public final class EncodeCpu {
         int batches = args.length > 0 ? Integer.parseInt(args[0]) : 60;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 7;
         int rows = args.length > 2 ? Integer.parseInt(args[2]) : 65_536;
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         Path jar = EmulatorProcess.findJar();
         try (EmulatorProcess emulator = EmulatorProcess.start(jar, "sink");
-                BufferAllocator allocator = new RootAllocator();
-                VectorSchemaRoot root = lineitem(allocator, rows)) {
-            try (Connection c = BenchSupport.sqlServer(emulator.url()); Statement st = c.createStatement()) {
-                st.execute(Shape.LINEITEM.createTableSql("encode_lineitem"));
+                Session session = new Session(emulator.url(), "encode_lineitem", rows)) {
+            System.out.printf("EncodeCpu: LINEITEM, %,d rows per batch, %d batches per round, %d rounds, packet"
+                    + " size %d, load average %s%n", rows, batches, rounds, session.packetSize(),
+                    java.nio.file.Files.readString(Path.of("/proc/loadavg")).trim());
+            session.round(batches); // warm-up
+            long[] total = new long[rounds];
+            long[] user = new long[rounds];
+            for (int r = 0; r < rounds; r++) {
+                long[] cpu = session.round(batches);
+                total[r] = cpu[0];
+                user[r] = cpu[1];
+                System.out.printf("  round %d: thread CPU %d ns/row (user %d, kernel %d)%n", r + 1, total[r],
+                        user[r], total[r] - user[r]);
             }
-            TableName table = TableName.parse("dbo.encode_lineitem");
-            List<TargetColumn> targets = targets();
-            try (DirectTdsConnection connection = DirectTdsConnection.open(
-                    DirectUrl.parse(emulator.url(), "sa", BenchSupport.PASSWORD))) {
-                DirectBulkWriter writer = new DirectBulkWriter(connection).tableLock(true);
-                System.out.printf("EncodeCpu: LINEITEM, %,d rows per batch, %d batches per round, %d rounds, packet"
-                        + " size %d, load average %s%n", rows, batches, rounds, connection.packetSize(),
-                        java.nio.file.Files.readString(Path.of("/proc/loadavg")).trim());
-                for (int i = 0; i < batches; i++) { // warm-up
-                    writer.write(table, root, targets);
+            System.out.printf("median: thread CPU %d ns/row, user %d ns/row; load average %s%n", median(total),
+                    median(user), java.nio.file.Files.readString(Path.of("/proc/loadavg")).trim());
+        }
+    }
+
+    /**
+     * One LINEITEM batch and one direct connection to the server at {@code url}, a table of LINEITEM's columns created
+     * there, and {@link #round} to write the batch into it again and again. {@link EncodeAb} makes one per build, each
+     * in its own class loader, so its methods take and return only JDK types. Owns the allocator, the batch and the
+     * connection; {@link #close} releases them. Not thread-safe: the thread that calls {@link #round} is the one
+     * measured.
+     */
+    public static final class Session implements AutoCloseable {
+        private final BufferAllocator allocator;
+        private final VectorSchemaRoot root;
+        private final DirectTdsConnection connection;
+        private final DirectBulkWriter writer;
+        private final TableName table;
+        private final List<TargetColumn> targets = targets();
+        private final int rows;
+
+        /** Creates table {@code dbo.<name>} (it must not exist) and opens the connection. */
+        public Session(String url, String name, int rows) throws Exception {
+            this.rows = rows;
+            this.table = TableName.parse("dbo." + name);
+            try (Connection c = BenchSupport.sqlServer(url); Statement st = c.createStatement()) {
+                st.execute(Shape.LINEITEM.createTableSql(name));
+            }
+            allocator = new RootAllocator();
+            VectorSchemaRoot batch = null;
+            DirectTdsConnection open = null;
+            try {
+                batch = lineitem(allocator, rows);
+                open = DirectTdsConnection.open(DirectUrl.parse(url, "sa", BenchSupport.PASSWORD));
+            } catch (Exception | Error e) {
+                if (batch != null) {
+                    batch.close();
                 }
-                long[] total = new long[rounds];
-                long[] user = new long[rounds];
-                for (int r = 0; r < rounds; r++) {
-                    long cpu0 = threads.getCurrentThreadCpuTime();
-                    long user0 = threads.getCurrentThreadUserTime();
-                    long written = 0;
-                    for (int i = 0; i < batches; i++) {
-                        written += writer.write(table, root, targets);
-                    }
-                    if (written != (long) rows * batches) {
-                        throw new IllegalStateException("the server counted " + written + " rows");
-                    }
-                    total[r] = (threads.getCurrentThreadCpuTime() - cpu0) / ((long) rows * batches);
-                    user[r] = (threads.getCurrentThreadUserTime() - user0) / ((long) rows * batches);
-                    System.out.printf("  round %d: thread CPU %d ns/row (user %d, kernel %d)%n", r + 1, total[r],
-                            user[r], total[r] - user[r]);
-                }
-                System.out.printf("median: thread CPU %d ns/row, user %d ns/row; load average %s%n", median(total),
-                        median(user), java.nio.file.Files.readString(Path.of("/proc/loadavg")).trim());
+                allocator.close();
+                throw e;
+            }
+            root = batch;
+            connection = open;
+            writer = new DirectBulkWriter(connection).tableLock(true);
+        }
+
+        public int packetSize() {
+            return connection.packetSize();
+        }
+
+        /**
+         * Writes the batch {@code batches} times; returns this thread's CPU time and its user part, each in
+         * nanoseconds per row.
+         */
+        public long[] round(int batches) throws Exception {
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            long cpu0 = threads.getCurrentThreadCpuTime();
+            long user0 = threads.getCurrentThreadUserTime();
+            long written = 0;
+            for (int i = 0; i < batches; i++) {
+                written += writer.write(table, root, targets);
+            }
+            long cpu = threads.getCurrentThreadCpuTime() - cpu0;
+            long user = threads.getCurrentThreadUserTime() - user0;
+            if (written != (long) rows * batches) {
+                throw new IllegalStateException("the server counted " + written + " rows");
+            }
+            return new long[] {cpu / ((long) rows * batches), user / ((long) rows * batches)};
+        }
+
+        @Override
+        public void close() throws Exception {
+            try (BufferAllocator a = allocator; VectorSchemaRoot r = root; DirectTdsConnection c = connection) {
+                // closed in reverse order: the connection, the batch, then its allocator
             }
         }
     }
 
-    private static long median(long[] v) {
+    static long median(long[] v) {
         long[] s = v.clone();
         Arrays.sort(s);
         return s[s.length / 2];

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Two builds of the direct writer in one JVM (io.deltafunnel.benchmark.EncodeAb): EncodeCpu's LINEITEM batch written
+# with build A's and build B's camel-deltafunnel jar in turn, round by round, each jar in a class loader of its own.
+# Arguments: A.jar B.jar [batches per round, 20] [rounds, 24] [rows per batch, 65536]. To get the jar of a commit:
+#   git stash; mvn -B -q -o install -pl camel-deltafunnel -DskipTests; cp camel-deltafunnel/target/*.jar /tmp/a.jar
+#   git stash pop; mvn -B -q -o install -pl camel-deltafunnel -DskipTests; cp camel-deltafunnel/target/*.jar /tmp/b.jar
+#   benchmark/encode-ab.sh /tmp/a.jar /tmp/b.jar
+# Set SKIP_BUILD=1 to reuse the last build (the benchmark's classes and class path). JAVA_OPTS_EXTRA is appended to the
+# JVM options.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
+  mvn -B -q -pl benchmark -am package -DskipTests
+fi
+CP="benchmark/target/classes:$(cat benchmark/target/classpath.txt)"
+# shellcheck disable=SC2086
+exec java -Xms1g -Xmx1g --add-opens=java.base/java.nio=ALL-UNNAMED ${JAVA_OPTS_EXTRA:-} -cp "$CP" \
+  io.deltafunnel.benchmark.EncodeAb "$@"
