@@ -126,7 +126,7 @@ final class TextEncoders {
                 byte[] utf8 = in.getBuffer();
                 int bytes;
                 byte[] data;
-                if (unicode && isAscii(utf8, n)) {
+                if (unicode && Utf16Le.isAscii(utf8, n)) {
                     // ASCII: UTF-16LE is each byte and a zero, widened straight into the packet
                     if (plp) {
                         w.writeLong(2L * n);
@@ -143,9 +143,9 @@ final class TextEncoders {
                     if (out.length < 2 * n) {
                         out = new byte[Math.max(2 * n, 2 * out.length)];
                     }
-                    bytes = utf8ToUtf16le(utf8, n, out);
+                    bytes = Utf16Le.utf8ToUtf16le(utf8, n, out);
                     data = out;
-                } else if (utf8Collation || isAscii(utf8, n)) {
+                } else if (utf8Collation || Utf16Le.isAscii(utf8, n)) {
                     bytes = n; // ASCII is the same in every code page SQL Server uses; UTF-8 collations take UTF-8
                     data = utf8;
                 } else if (charsetKnown) {
@@ -260,7 +260,7 @@ final class TextEncoders {
             if (plp) {
                 return putPlp(b, p, row, start, n);
             }
-            if (2 * n <= maxBytes && widenAscii(data + start, n, b, p, start + n + 8L <= dataCapacity)) {
+            if (2 * n <= maxBytes && Utf16Le.widenAscii(data + start, n, b, p, start + n + 8L <= dataCapacity)) {
                 return p + 2 + 2 * n;
             }
             // non-ASCII (or longer in UTF-8 than the column in UTF-16)
@@ -340,7 +340,7 @@ final class TextEncoders {
                     long kept = keep ? (long) LONGS.get(b, pos[j + 1]) : 0L;
                     // as PLP, the USHORT length widenAscii writes lands in the chunk length's upper bytes, overwritten
                     int q = plp ? p + PLP_HEADER - 2 : p;
-                    boolean ascii = widenAscii(data + start, n, b, q, end + 8L <= dataCapacity);
+                    boolean ascii = Utf16Le.widenAscii(data + start, n, b, q, end + 8L <= dataCapacity);
                     if (ascii && plp) {
                         LONGS.set(b, p, 2L * n);
                         INTS.set(b, p + 8, 2 * n);
@@ -361,7 +361,7 @@ final class TextEncoders {
 
         /**
          * Writes the UTF-16LE of the {@code n} UTF-8 bytes at {@code start} into {@code b} at {@code q}, through the
-         * arrays, for a value {@link #widenAscii} did not write (a byte of 0x80 or more, or more UTF-8 bytes than the
+         * arrays, for a value {@link Utf16Le#widenAscii} did not write (a byte of 0x80 or more, or more UTF-8 bytes than the
          * column's UTF-16 bound); returns its byte count.
          */
         private int transcode(byte[] b, int q, int row, int start, int n) {
@@ -372,7 +372,7 @@ final class TextEncoders {
             if (out.length < 2 * n) {
                 out = new byte[Math.max(2 * n, 2 * out.length)];
             }
-            int bytes = utf8ToUtf16le(in, n, out);
+            int bytes = Utf16Le.utf8ToUtf16le(in, n, out);
             if (bytes > maxBytes) {
                 // the producer's check refuses such a value before anything is sent; with PLP, maxBytes is twice
                 // the batch's longest UTF-8 value, which no UTF-16 of it exceeds
@@ -394,7 +394,7 @@ final class TextEncoders {
             int bytes;
             // widenAscii writes its USHORT length just before the value: here into the chunk length's upper bytes,
             // which are overwritten below (n is at most PLP_BOUNDED_UTF8: utf16Plp made this encoder for no longer)
-            if (widenAscii(data + start, n, b, q - 2, start + n + 8L <= dataCapacity)) {
+            if (Utf16Le.widenAscii(data + start, n, b, q - 2, start + n + 8L <= dataCapacity)) {
                 bytes = 2 * n;
             } else {
                 bytes = transcode(b, q, row, start, n);
@@ -410,51 +410,6 @@ final class TextEncoders {
     private static final int PLP_HEADER = 12;
     /** The PLP terminator: a chunk of length 0. */
     private static final int PLP_TERMINATOR = 4;
-
-    /**
-     * Writes the USHORT length {@code 2 n} and the {@code n} bytes at native address {@code at} widened to UTF-16LE
-     * into {@code b} at {@code p} (which has room for {@code 2 + 2 n + 8} bytes: the last step may store up to 6
-     * bytes beyond the value); returns whether every byte was ASCII. When one was not, what was written is garbage
-     * beyond the caller's position and must not be committed. With {@code overread}, the 8 bytes after the value
-     * are readable memory: the last 1..7 bytes are read as one long and the bytes beyond the value masked off.
-     */
-    static boolean widenAscii(long at, int n, byte[] b, int p, boolean overread) {
-        b[p] = (byte) (2 * n);
-        b[p + 1] = (byte) ((2 * n) >>> 8);
-        int q = p + 2;
-        long seen = 0;
-        int i = 0;
-        for (; i + 8 <= n; i += 8, q += 16) {
-            long x = MemoryUtil.getLong(at + i);
-            seen |= x;
-            LONGS.set(b, q, widen(x));
-            LONGS.set(b, q + 8, widen(x >>> 32));
-        }
-        int rest = n - i;
-        if (overread && rest > 0) {
-            long x = MemoryUtil.getLong(at + i) & (-1L >>> (64 - 8 * rest));
-            seen |= x;
-            LONGS.set(b, q, widen(x));
-            if (rest > 4) {
-                LONGS.set(b, q + 8, widen(x >>> 32));
-            }
-            return (seen & 0x8080_8080_8080_8080L) == 0;
-        }
-        for (; i < n; i++, q += 2) {
-            byte c = MemoryUtil.getByte(at + i);
-            seen |= c; // a byte >= 0x80 is negative: its sign extension sets bit 7 too
-            b[q] = c;
-            b[q + 1] = 0;
-        }
-        return (seen & 0x8080_8080_8080_8080L) == 0;
-    }
-
-    /** The low 4 bytes b0..b3 of {@code x} as the little-endian long b0 0 b1 0 b2 0 b3 0. */
-    private static long widen(long x) {
-        long y = x & 0xFFFF_FFFFL;
-        y = (y | y << 16) & 0x0000_FFFF_0000_FFFFL;
-        return (y | y << 8) & 0x00FF_00FF_00FF_00FFL;
-    }
 
     /**
      * Why a character target cannot be encoded whatever the values, or null: char/varchar/text need the column's
@@ -528,21 +483,6 @@ final class TextEncoders {
         };
     }
 
-    static boolean isAscii(byte[] b, int n) {
-        int i = 0;
-        for (; i + 8 <= n; i += 8) {
-            if (((long) LONGS.get(b, i) & 0x8080_8080_8080_8080L) != 0) {
-                return false;
-            }
-        }
-        for (; i < n; i++) {
-            if (b[i] < 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /**
      * Slow path, unreachable under the producer's rules (they refuse non-ASCII text for char/varchar before anything
      * is sent): non-ASCII text into a single-byte code page, refusing characters the code page lacks.
@@ -568,45 +508,5 @@ final class TextEncoders {
             w.writeInt(n).writeBytes(data, 0, n);
         }
         w.writeInt(0);
-    }
-
-    /** Transcodes valid UTF-8 (as Arrow guarantees) to UTF-16LE; returns the byte count written. */
-    static int utf8ToUtf16le(byte[] in, int n, byte[] out) {
-        int o = 0;
-        int i = 0;
-        while (i < n) {
-            int b = in[i];
-            if (b >= 0) { // ASCII fast path
-                out[o] = (byte) b;
-                out[o + 1] = 0;
-                o += 2;
-                i++;
-                continue;
-            }
-            b &= 0xFF;
-            int cp;
-            if (b < 0xE0) {
-                cp = (b & 0x1F) << 6 | (in[i + 1] & 0x3F);
-                i += 2;
-            } else if (b < 0xF0) {
-                cp = (b & 0x0F) << 12 | (in[i + 1] & 0x3F) << 6 | (in[i + 2] & 0x3F);
-                i += 3;
-            } else {
-                cp = (b & 0x07) << 18 | (in[i + 1] & 0x3F) << 12 | (in[i + 2] & 0x3F) << 6 | (in[i + 3] & 0x3F);
-                i += 4;
-            }
-            if (cp >= 0x10000) {
-                int hi = Character.highSurrogate(cp);
-                int lo = Character.lowSurrogate(cp);
-                out[o++] = (byte) hi;
-                out[o++] = (byte) (hi >>> 8);
-                out[o++] = (byte) lo;
-                out[o++] = (byte) (lo >>> 8);
-            } else {
-                out[o++] = (byte) cp;
-                out[o++] = (byte) (cp >>> 8);
-            }
-        }
-        return o;
     }
 }

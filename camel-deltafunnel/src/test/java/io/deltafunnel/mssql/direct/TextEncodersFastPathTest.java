@@ -214,7 +214,7 @@ class TextEncodersFastPathTest {
                 for (boolean overread : new boolean[] {false, true}) {
                     byte[] b = new byte[2 + 2 * n + 8];
                     org.junit.jupiter.api.Assertions.assertTrue(
-                            TextEncoders.widenAscii(buf.memoryAddress(), n, b, 0, overread));
+                            Utf16Le.widenAscii(buf.memoryAddress(), n, b, 0, overread));
                     assertArrayEquals(java.util.Arrays.copyOf(expected, 2 + 2 * n),
                             java.util.Arrays.copyOf(b, 2 + 2 * n), "n " + n + ", overread " + overread);
                 }
@@ -222,9 +222,9 @@ class TextEncodersFastPathTest {
             for (boolean overread : new boolean[] {false, true}) {
                 // the non-ASCII byte is the 21st: in the tail of a 21-byte value, in the first step of one at 20
                 org.junit.jupiter.api.Assertions.assertFalse(
-                        TextEncoders.widenAscii(buf.memoryAddress(), 21, new byte[60], 0, overread));
+                        Utf16Le.widenAscii(buf.memoryAddress(), 21, new byte[60], 0, overread));
                 org.junit.jupiter.api.Assertions.assertFalse(
-                        TextEncoders.widenAscii(buf.memoryAddress() + 20, 8, new byte[60], 0, overread));
+                        Utf16Le.widenAscii(buf.memoryAddress() + 20, 8, new byte[60], 0, overread));
             }
         }
     }

@@ -1,0 +1,121 @@
+package io.deltafunnel.mssql.direct;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+import org.apache.arrow.memory.util.MemoryUtil;
+
+/**
+ * UTF-8 to UTF-16LE, byte by byte and 8 bytes at a time: the conversions {@link TextEncoders} writes nvarchar/nchar/
+ * ntext values with. Stateless; no method allocates.
+ */
+final class Utf16Le {
+
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
+            ByteOrder.LITTLE_ENDIAN);
+
+    private Utf16Le() {
+    }
+
+    /**
+     * Writes the USHORT length {@code 2 n} and the {@code n} bytes at native address {@code at} widened to UTF-16LE
+     * into {@code b} at {@code p} (which has room for {@code 2 + 2 n + 8} bytes: the last step may store up to 6
+     * bytes beyond the value); returns whether every byte was ASCII. When one was not, what was written is garbage
+     * beyond the caller's position and must not be committed. With {@code overread}, the 8 bytes after the value
+     * are readable memory: the last 1..7 bytes are read as one long and the bytes beyond the value masked off.
+     */
+    static boolean widenAscii(long at, int n, byte[] b, int p, boolean overread) {
+        b[p] = (byte) (2 * n);
+        b[p + 1] = (byte) ((2 * n) >>> 8);
+        int q = p + 2;
+        long seen = 0;
+        int i = 0;
+        for (; i + 8 <= n; i += 8, q += 16) {
+            long x = MemoryUtil.getLong(at + i);
+            seen |= x;
+            LONGS.set(b, q, widen(x));
+            LONGS.set(b, q + 8, widen(x >>> 32));
+        }
+        int rest = n - i;
+        if (overread && rest > 0) {
+            long x = MemoryUtil.getLong(at + i) & (-1L >>> (64 - 8 * rest));
+            seen |= x;
+            LONGS.set(b, q, widen(x));
+            if (rest > 4) {
+                LONGS.set(b, q + 8, widen(x >>> 32));
+            }
+            return (seen & 0x8080_8080_8080_8080L) == 0;
+        }
+        for (; i < n; i++, q += 2) {
+            byte c = MemoryUtil.getByte(at + i);
+            seen |= c; // a byte >= 0x80 is negative: its sign extension sets bit 7 too
+            b[q] = c;
+            b[q + 1] = 0;
+        }
+        return (seen & 0x8080_8080_8080_8080L) == 0;
+    }
+
+    /** The low 4 bytes b0..b3 of {@code x} as the little-endian long b0 0 b1 0 b2 0 b3 0. */
+    private static long widen(long x) {
+        long y = x & 0xFFFF_FFFFL;
+        y = (y | y << 16) & 0x0000_FFFF_0000_FFFFL;
+        return (y | y << 8) & 0x00FF_00FF_00FF_00FFL;
+    }
+
+    /** Whether the first {@code n} bytes of {@code b} are all ASCII (below 0x80). */
+    static boolean isAscii(byte[] b, int n) {
+        int i = 0;
+        for (; i + 8 <= n; i += 8) {
+            if (((long) LONGS.get(b, i) & 0x8080_8080_8080_8080L) != 0) {
+                return false;
+            }
+        }
+        for (; i < n; i++) {
+            if (b[i] < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Transcodes valid UTF-8 (as Arrow guarantees) to UTF-16LE; returns the byte count written. */
+    static int utf8ToUtf16le(byte[] in, int n, byte[] out) {
+        int o = 0;
+        int i = 0;
+        while (i < n) {
+            int b = in[i];
+            if (b >= 0) { // ASCII fast path
+                out[o] = (byte) b;
+                out[o + 1] = 0;
+                o += 2;
+                i++;
+                continue;
+            }
+            b &= 0xFF;
+            int cp;
+            if (b < 0xE0) {
+                cp = (b & 0x1F) << 6 | (in[i + 1] & 0x3F);
+                i += 2;
+            } else if (b < 0xF0) {
+                cp = (b & 0x0F) << 12 | (in[i + 1] & 0x3F) << 6 | (in[i + 2] & 0x3F);
+                i += 3;
+            } else {
+                cp = (b & 0x07) << 18 | (in[i + 1] & 0x3F) << 12 | (in[i + 2] & 0x3F) << 6 | (in[i + 3] & 0x3F);
+                i += 4;
+            }
+            if (cp >= 0x10000) {
+                int hi = Character.highSurrogate(cp);
+                int lo = Character.lowSurrogate(cp);
+                out[o++] = (byte) hi;
+                out[o++] = (byte) (hi >>> 8);
+                out[o++] = (byte) lo;
+                out[o++] = (byte) (lo >>> 8);
+            } else {
+                out[o++] = (byte) cp;
+                out[o++] = (byte) (cp >>> 8);
+            }
+        }
+        return o;
+    }
+}
