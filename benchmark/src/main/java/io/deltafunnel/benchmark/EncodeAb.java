@@ -19,10 +19,12 @@ import io.deltafunnel.mssql.direct.DirectBulkWriter;
  * written with build A, then with build B (then B before A in the next round), each build's
  * {@code camel-deltafunnel} jar in a class loader of its own over the same Arrow, tds-codec and driver classes. The
  * machine's drift between processes, which moves one path by ±15–25% here, moves both builds alike within a round,
- * so their ratio, paired by round, shows differences of a few percent that separate JVMs cannot.
+ * so their ratio, paired by round, shows differences of a few percent that separate JVMs cannot. Rounds are short
+ * by default (5 batches): the machine also changes pace within a JVM, and a change between a round's two halves
+ * spoils that round's pair.
  *
  * <pre>
- * java -cp ... io.deltafunnel.benchmark.EncodeAb A.jar B.jar [batches per round, 20] [rounds, 24] [rows, 65536]
+ * java -cp ... io.deltafunnel.benchmark.EncodeAb A.jar B.jar [batches per round, 5] [rounds, 80] [rows, 65536]
  * </pre>
  *
  * Prints each round's thread CPU per row for A and B, then each build's median and B's over A's, paired by round
@@ -38,8 +40,8 @@ public final class EncodeAb {
         if (args.length < 2) {
             throw new IllegalArgumentException("usage: EncodeAb A.jar B.jar [batches] [rounds] [rows]");
         }
-        run(Path.of(args[0]), Path.of(args[1]), args.length > 2 ? Integer.parseInt(args[2]) : 20,
-                args.length > 3 ? Integer.parseInt(args[3]) : 24, args.length > 4 ? Integer.parseInt(args[4]) : 65_536,
+        run(Path.of(args[0]), Path.of(args[1]), args.length > 2 ? Integer.parseInt(args[2]) : 5,
+                args.length > 3 ? Integer.parseInt(args[3]) : 80, args.length > 4 ? Integer.parseInt(args[4]) : 65_536,
                 System.getProperty("java.class.path"), System.out);
     }
 
