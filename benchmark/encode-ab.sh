@@ -8,11 +8,4 @@
 # Set SKIP_BUILD=1 to reuse the last build (the benchmark's classes and class path). JAVA_OPTS_EXTRA is appended to the
 # JVM options.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
-  mvn -B -q -pl benchmark -am package -DskipTests
-fi
-CP="benchmark/target/classes:$(cat benchmark/target/classpath.txt)"
-# shellcheck disable=SC2086
-exec java -Xms1g -Xmx1g --add-opens=java.base/java.nio=ALL-UNNAMED ${JAVA_OPTS_EXTRA:-} -cp "$CP" \
-  io.deltafunnel.benchmark.EncodeAb "$@"
+ENCODE_MAIN=io.deltafunnel.benchmark.EncodeAb exec "$(dirname "$0")/encode-cpu.sh" "$@"
