@@ -85,7 +85,13 @@ final class ViewBuilder {
                         locations.add(files.get(i).location());
                     }
                 }
-                PhysicalSchema physical = physicalSchema(duckdb, table, locations);
+                List<AddFile> firstLayer = new ArrayList<>(locations.size());
+                for (int i = 0; i < files.size(); i++) {
+                    if (layerOf[i] == 0) {
+                        firstLayer.add(files.get(i));
+                    }
+                }
+                PhysicalSchema physical = physicalSchema(duckdb, table, firstLayer, locations);
                 if (!physical.uniform()) {
                     ShreddingLayouts.check(duckdb, table, locations, columns, physical.columns());
                 }
@@ -176,10 +182,7 @@ final class ViewBuilder {
      */
     static PhysicalSchema physicalSchema(Connection duckdb, String table, List<String> locations) throws DeltaException {
         String list = SqlText.list(locations);
-        String signatures = "SELECT count(DISTINCT sig), min(file_name) FROM (SELECT file_name, list(name || ':' || "
-                + "coalesce(duckdb_type, '') || ':' || coalesce(repetition_type, '') ORDER BY column_id) AS sig "
-                + "FROM parquet_schema(" + list + ") WHERE column_id > 0 GROUP BY file_name)";
-        Map<String, DuckType> result = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        String signatures = "SELECT count(DISTINCT sig), min(file_name) FROM (" + signatureQuery(list) + ")";
         try {
             boolean uniform;
             String sample;
@@ -188,28 +191,125 @@ final class ViewBuilder {
                 uniform = rs.getLong(1) <= 1;
                 sample = rs.getString(2);
             }
+            FileSchemas.footersRead(locations.size());
             String source = uniform ? SqlText.list(List.of(sample == null ? locations.get(0) : sample)) : list;
-            try (Statement st = duckdb.createStatement();
-                    ResultSet rs = st.executeQuery("DESCRIBE SELECT * FROM read_parquet(" + source
-                            + ", hive_partitioning = false" + (uniform ? "" : ", union_by_name = true") + ")")) {
-                while (rs.next()) {
-                    result.put(rs.getString(1), DuckType.parse(rs.getString(2)));
+            return new PhysicalSchema(describe(duckdb, source, uniform), uniform);
+        } catch (SQLException e) {
+            throw failure(duckdb, table, locations, e);
+        }
+    }
+
+    /**
+     * {@link #physicalSchema(Connection, String, List)} with what {@link FileSchemas} keeps of local files
+     * ({@code files}: one layer's, in the order of {@code locations}). Every file is looked up in the file system
+     * first: a missing one fails as {@link MissingDataFileException}, naming the first. Only the footers of files
+     * not seen before (or whose size is not the log's) are read, and {@code DESCRIBE} runs only for a schema not seen
+     * before; a table whose files are all known, with one schema, reads no footer here. Files of more than one schema
+     * are described as their union, which reads every footer. A remote file, or a footer DuckDB names differently,
+     * falls back to {@link #physicalSchema(Connection, String, List)}.
+     */
+    static PhysicalSchema physicalSchema(Connection duckdb, String table, List<AddFile> files, List<String> locations)
+            throws DeltaException {
+        Map<String, String> signatureOf = new java.util.HashMap<>();
+        List<AddFile> unknown = new ArrayList<>();
+        for (AddFile f : files) {
+            java.nio.file.Path path = FileSchemas.localPath(f.location());
+            if (path == null) {
+                return physicalSchema(duckdb, table, locations);
+            }
+            long size;
+            try {
+                size = FileSchemas.size(path);
+            } catch (java.io.IOException | RuntimeException e) {
+                return physicalSchema(duckdb, table, locations); // reading every footer says what is wrong
+            }
+            if (size < 0) {
+                throw new MissingDataFileException(table, f.location(), null);
+            }
+            String known = size == f.size() ? FileSchemas.signature(f) : null;
+            if (known != null) {
+                signatureOf.put(f.location(), known);
+            } else {
+                unknown.add(f);
+            }
+        }
+        try {
+            if (!unknown.isEmpty()) {
+                List<String> unknownLocations = unknown.stream().map(AddFile::location).toList();
+                Map<String, String> read = new java.util.HashMap<>();
+                try (Statement st = duckdb.createStatement();
+                        ResultSet rs = st.executeQuery(signatureQuery(SqlText.list(unknownLocations)))) {
+                    while (rs.next()) {
+                        read.put(rs.getString(1), rs.getString(2));
+                    }
+                } catch (SQLException e) {
+                    throw failure(duckdb, table, unknownLocations, e);
+                }
+                FileSchemas.footersRead(unknown.size());
+                for (AddFile f : unknown) {
+                    String signature = read.get(f.location());
+                    if (signature == null) {
+                        return physicalSchema(duckdb, table, locations);
+                    }
+                    if (FileSchemas.size(FileSchemas.localPath(f.location())) == f.size()) {
+                        FileSchemas.putSignature(f, signature);
+                    }
+                    signatureOf.put(f.location(), signature);
                 }
             }
-            return new PhysicalSchema(result, uniform);
+            java.util.Set<String> distinct = new java.util.HashSet<>(signatureOf.values());
+            if (distinct.size() > 1) {
+                // more than one schema: the view unions by name, and its columns are the union of every footer's
+                return new PhysicalSchema(describe(duckdb, SqlText.list(locations), false), false);
+            }
+            String signature = distinct.iterator().next();
+            Map<String, DuckType> columns = FileSchemas.columns(signature);
+            if (columns == null) {
+                columns = java.util.Collections.unmodifiableMap(
+                        describe(duckdb, SqlText.list(List.of(locations.get(0))), true));
+                FileSchemas.putColumns(signature, columns);
+            }
+            return new PhysicalSchema(columns, true);
         } catch (SQLException e) {
-            Matcher m = MISSING.matcher(String.valueOf(e.getMessage()));
-            if (m.find()) {
-                throw new MissingDataFileException(table, m.group(1), e);
-            }
-            // DuckDB's message is not always available (a streaming connection reports "Invalid result set"),
-            // so look for a missing file directly before giving up with the generic error.
-            String missing = firstMissing(duckdb, locations, e);
-            if (missing != null) {
-                throw new MissingDataFileException(table, missing, e);
-            }
-            throw new DeltaException(table, "cannot read the data files' schema (" + e.getMessage() + ")", e);
+            throw failure(duckdb, table, locations, e);
+        } catch (java.io.IOException e) {
+            throw new DeltaException(table, "cannot look up the data files (" + e.getMessage() + ")", e);
         }
+    }
+
+    /** Each file's name and schema signature (its columns' names, types and repetitions in order). */
+    private static String signatureQuery(String list) {
+        return "SELECT file_name, list(name || ':' || coalesce(duckdb_type, '') || ':' || coalesce(repetition_type, '')"
+                + " ORDER BY column_id) AS sig FROM parquet_schema(" + list + ") WHERE column_id > 0 GROUP BY file_name";
+    }
+
+    /** The columns of {@code read_parquet(source)}, by name (case-insensitive). */
+    private static Map<String, DuckType> describe(Connection duckdb, String source, boolean uniform)
+            throws SQLException {
+        Map<String, DuckType> result = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        try (Statement st = duckdb.createStatement();
+                ResultSet rs = st.executeQuery("DESCRIBE SELECT * FROM read_parquet(" + source
+                        + ", hive_partitioning = false" + (uniform ? "" : ", union_by_name = true") + ")")) {
+            while (rs.next()) {
+                result.put(rs.getString(1), DuckType.parse(rs.getString(2)));
+            }
+        }
+        return result;
+    }
+
+    /** The failure of reading {@code locations}' schema: the first missing file named, if one is missing. */
+    private static DeltaException failure(Connection duckdb, String table, List<String> locations, SQLException e) {
+        Matcher m = MISSING.matcher(String.valueOf(e.getMessage()));
+        if (m.find()) {
+            return new MissingDataFileException(table, m.group(1), e);
+        }
+        // DuckDB's message is not always available (a streaming connection reports "Invalid result set"),
+        // so look for a missing file directly before giving up with the generic error.
+        String missing = firstMissing(duckdb, locations, e);
+        if (missing != null) {
+            return new MissingDataFileException(table, missing, e);
+        }
+        return new DeltaException(table, "cannot read the data files' schema (" + e.getMessage() + ")", e);
     }
 
     /**
