@@ -47,13 +47,20 @@ final class FileSchemas {
     private FileSchemas() {
     }
 
-    /** The local path of {@code location}, or null when it is not a local file ({@code /…} or {@code file:…}). */
+    /**
+     * The local path of {@code location}, or null when it is not a local file ({@code /…} or {@code file:…}) or
+     * not one {@link Path} can name (then it is read as a remote file is).
+     */
     static Path localPath(String location) {
-        if (location.startsWith("/")) {
-            return Path.of(location);
-        }
-        if (location.startsWith("file:")) {
-            return Path.of(URI.create(location));
+        try {
+            if (location.startsWith("/")) {
+                return Path.of(location);
+            }
+            if (location.startsWith("file:")) {
+                return Path.of(URI.create(location));
+            }
+        } catch (IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
+            return null; // InvalidPathException is an IllegalArgumentException too
         }
         return null;
     }

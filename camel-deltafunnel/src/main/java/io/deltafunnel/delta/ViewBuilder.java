@@ -212,6 +212,7 @@ final class ViewBuilder {
             throws DeltaException {
         Map<String, String> signatureOf = new java.util.HashMap<>();
         List<AddFile> unknown = new ArrayList<>();
+        List<Long> unknownSizes = new ArrayList<>();
         for (AddFile f : files) {
             java.nio.file.Path path = FileSchemas.localPath(f.location());
             if (path == null) {
@@ -231,6 +232,7 @@ final class ViewBuilder {
                 signatureOf.put(f.location(), known);
             } else {
                 unknown.add(f);
+                unknownSizes.add(size);
             }
         }
         try {
@@ -246,12 +248,13 @@ final class ViewBuilder {
                     throw failure(duckdb, table, unknownLocations, e);
                 }
                 FileSchemas.footersRead(unknown.size());
-                for (AddFile f : unknown) {
+                for (int i = 0; i < unknown.size(); i++) {
+                    AddFile f = unknown.get(i);
                     String signature = read.get(f.location());
                     if (signature == null) {
                         return physicalSchema(duckdb, table, locations);
                     }
-                    if (FileSchemas.size(FileSchemas.localPath(f.location())) == f.size()) {
+                    if (unknownSizes.get(i) == f.size()) {
                         FileSchemas.putSignature(f, signature);
                     }
                     signatureOf.put(f.location(), signature);
@@ -272,8 +275,6 @@ final class ViewBuilder {
             return new PhysicalSchema(columns, true);
         } catch (SQLException e) {
             throw failure(duckdb, table, locations, e);
-        } catch (java.io.IOException e) {
-            throw new DeltaException(table, "cannot look up the data files (" + e.getMessage() + ")", e);
         }
     }
 

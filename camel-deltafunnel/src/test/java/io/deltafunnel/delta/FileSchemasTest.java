@@ -115,5 +115,7 @@ class FileSchemasTest extends DuckDbTestSupport {
         assertNull(FileSchemas.localPath("abfss://c@a.dfs.core.windows.net/t/a.parquet"));
         assertEquals(Path.of("/tmp/t/a b.parquet"), FileSchemas.localPath("file:/tmp/t/a%20b.parquet"));
         assertEquals(Path.of("/tmp/t/a.parquet"), FileSchemas.localPath("/tmp/t/a.parquet"));
+        // not a URI (an unencoded space): read as a remote file is, not refused
+        assertNull(FileSchemas.localPath("file:/tmp/t/a b.parquet"));
     }
 }
