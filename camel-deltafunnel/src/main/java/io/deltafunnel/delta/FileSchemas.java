@@ -24,12 +24,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * </ul>
  *
  * <p>Holds only strings and immutable maps; no resource to close. Bounded: each map is cleared when it reaches its
- * limit ({@value #MAX_FILES} files, {@value #MAX_SIGNATURES} signatures), after which it fills again as files are read.
- * Thread-safe.
+ * limit ({@value #MAX_FILES} files, {@value #MAX_SIGNATURES} signatures), after which it fills again as files are read;
+ * the files of one schema share one signature string, so a full map holds about the files' locations (some tens of
+ * megabytes at the limit). Thread-safe.
  */
 final class FileSchemas {
 
-    static final int MAX_FILES = 200_000;
+    static final int MAX_FILES = 100_000;
     static final int MAX_SIGNATURES = 1_000;
 
     /** One data file as the log names it. */
@@ -40,6 +41,8 @@ final class FileSchemas {
     }
 
     private static final Map<Key, String> SIGNATURES = new ConcurrentHashMap<>();
+    /** Each distinct signature once, so that the files of one schema share its string. */
+    private static final Map<String, String> DISTINCT = new ConcurrentHashMap<>();
     private static final Map<String, Map<String, DuckType>> COLUMNS = new ConcurrentHashMap<>();
     /** Footers the schema checks read for the files' signatures, over the JVM (diagnostics and tests). */
     private static final AtomicLong FOOTERS_READ = new AtomicLong();
@@ -83,7 +86,11 @@ final class FileSchemas {
         if (SIGNATURES.size() >= MAX_FILES) {
             SIGNATURES.clear();
         }
-        SIGNATURES.put(Key.of(file), signature);
+        if (DISTINCT.size() >= MAX_SIGNATURES) {
+            DISTINCT.clear();
+        }
+        String shared = DISTINCT.putIfAbsent(signature, signature);
+        SIGNATURES.put(Key.of(file), shared == null ? signature : shared);
     }
 
     /** The columns kept for {@code signature}, or null. */
