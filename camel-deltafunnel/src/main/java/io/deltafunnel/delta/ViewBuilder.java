@@ -79,19 +79,15 @@ final class ViewBuilder {
                     layerOf[i] = seen.merge(files.get(i).location(), 1, Integer::sum) - 1;
                     layers = Math.max(layers, layerOf[i] + 1);
                 }
-                List<String> locations = new ArrayList<>(seen.keySet().size());
-                for (int i = 0; i < files.size(); i++) {
-                    if (layerOf[i] == 0) {
-                        locations.add(files.get(i).location());
-                    }
-                }
-                List<AddFile> firstLayer = new ArrayList<>(locations.size());
+                List<AddFile> firstLayer = new ArrayList<>(seen.size());
+                List<String> locations = new ArrayList<>(seen.size());
                 for (int i = 0; i < files.size(); i++) {
                     if (layerOf[i] == 0) {
                         firstLayer.add(files.get(i));
+                        locations.add(files.get(i).location());
                     }
                 }
-                PhysicalSchema physical = physicalSchema(duckdb, table, firstLayer, locations);
+                PhysicalSchema physical = physicalSchema(duckdb, table, firstLayer);
                 if (!physical.uniform()) {
                     ShreddingLayouts.check(duckdb, table, locations, columns, physical.columns());
                 }
@@ -180,7 +176,8 @@ final class ViewBuilder {
      * that a partition filter prunes; otherwise the view unions by name (missing columns read as NULL) and the
      * schema is the union. Fails naming the first missing file.
      */
-    static PhysicalSchema physicalSchema(Connection duckdb, String table, List<String> locations) throws DeltaException {
+    private static PhysicalSchema schemaFromEveryFooter(Connection duckdb, String table, List<String> locations)
+            throws DeltaException {
         String list = SqlText.list(locations);
         String signatures = "SELECT count(DISTINCT sig), min(file_name) FROM (" + signatureQuery(list) + ")";
         try {
@@ -200,29 +197,29 @@ final class ViewBuilder {
     }
 
     /**
-     * {@link #physicalSchema(Connection, String, List)} with what {@link FileSchemas} keeps of local files
-     * ({@code files}: one layer's, in the order of {@code locations}). Every file is looked up in the file system
+     * {@link #schemaFromEveryFooter} with what {@link FileSchemas} keeps of local files
+     * ({@code files}: one layer's, each location once). Every file is looked up in the file system
      * first: a missing one fails as {@link MissingDataFileException}, naming the first. Only the footers of files
      * not seen before (or whose size is not the log's) are read, and {@code DESCRIBE} runs only for a schema not seen
      * before; a table whose files are all known, with one schema, reads no footer here. Files of more than one schema
      * are described as their union, which reads every footer. A remote file, or a footer DuckDB names differently,
-     * falls back to {@link #physicalSchema(Connection, String, List)}.
+     * falls back to {@link #schemaFromEveryFooter}.
      */
-    static PhysicalSchema physicalSchema(Connection duckdb, String table, List<AddFile> files, List<String> locations)
-            throws DeltaException {
+    static PhysicalSchema physicalSchema(Connection duckdb, String table, List<AddFile> files) throws DeltaException {
+        List<String> locations = files.stream().map(AddFile::location).toList();
         Map<String, String> signatureOf = new java.util.HashMap<>();
         List<AddFile> unknown = new ArrayList<>();
         List<Long> unknownSizes = new ArrayList<>();
         for (AddFile f : files) {
             java.nio.file.Path path = FileSchemas.localPath(f.location());
             if (path == null) {
-                return physicalSchema(duckdb, table, locations);
+                return schemaFromEveryFooter(duckdb, table, locations);
             }
             long size;
             try {
                 size = FileSchemas.size(path);
             } catch (java.io.IOException | RuntimeException e) {
-                return physicalSchema(duckdb, table, locations); // reading every footer says what is wrong
+                return schemaFromEveryFooter(duckdb, table, locations); // reading every footer says what is wrong
             }
             if (size < 0) {
                 throw new MissingDataFileException(table, f.location(), null);
@@ -252,7 +249,7 @@ final class ViewBuilder {
                     AddFile f = unknown.get(i);
                     String signature = read.get(f.location());
                     if (signature == null) {
-                        return physicalSchema(duckdb, table, locations);
+                        return schemaFromEveryFooter(duckdb, table, locations);
                     }
                     if (unknownSizes.get(i) == f.size()) {
                         FileSchemas.putSignature(f, signature);
@@ -280,8 +277,9 @@ final class ViewBuilder {
 
     /** Each file's name and schema signature (its columns' names, types and repetitions in order). */
     private static String signatureQuery(String list) {
-        return "SELECT file_name, list(name || ':' || coalesce(duckdb_type, '') || ':' || coalesce(repetition_type, '')"
-                + " ORDER BY column_id) AS sig FROM parquet_schema(" + list + ") WHERE column_id > 0 GROUP BY file_name";
+        return "SELECT file_name, list(name || ':' || coalesce(duckdb_type, '') || ':'"
+                + " || coalesce(repetition_type, '') ORDER BY column_id) AS sig FROM parquet_schema(" + list + ")"
+                + " WHERE column_id > 0 GROUP BY file_name";
     }
 
     /** The columns of {@code read_parquet(source)}, by name (case-insensitive). */
