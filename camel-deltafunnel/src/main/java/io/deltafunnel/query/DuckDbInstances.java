@@ -1,7 +1,9 @@
 package io.deltafunnel.query;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -29,6 +31,10 @@ import org.duckdb.DuckDBConnection;
  * endpoints have stopped; each connection {@link #open} returns is the caller's to close. An instance lives until its
  * first connection (held here) and every connection handed out are closed. A first connection that no longer hands
  * out connections (DuckDB invalidated the instance after a fatal error) is dropped and a new instance started, once.
+ *
+ * <p><b>Worker threads.</b> A run's query stream holds a {@link #streamStarted} lease while it reads: the instance
+ * runs fewer DuckDB worker threads while several streams read at once ({@link StreamThreads}), so that N shard routes
+ * of one JVM do not run N asking threads and all of DuckDB's workers on the same cores.
  */
 public final class DuckDbInstances implements AutoCloseable {
 
@@ -36,9 +42,25 @@ public final class DuckDbInstances implements AutoCloseable {
     }
 
     private final Map<Key, DuckDBConnection> instances = new HashMap<>();
+    /** Each running instance's worker-thread budget (replaced when the instance is restarted). */
+    private final Map<Key, StreamThreads> threads = new HashMap<>();
+    private final int cores;
     /** Each running instance's function names for the shard-safety check (dropped when the instance is restarted). */
     private final Map<Key, FunctionNames.Cache> functionNames = new HashMap<>();
     private boolean closed;
+
+    /** A registry whose instances size their worker threads for this JVM's cores. */
+    public DuckDbInstances() {
+        this(Runtime.getRuntime().availableProcessors());
+    }
+
+    /** A registry whose instances size their worker threads for {@code cores} cores (tests). */
+    DuckDbInstances(int cores) {
+        if (cores < 1) {
+            throw new IllegalArgumentException("cores " + cores);
+        }
+        this.cores = cores;
+    }
 
     /**
      * A connection of its own on the shared instance of {@code settings} (started now when there is none). The caller
@@ -63,6 +85,7 @@ public final class DuckDbInstances implements AutoCloseable {
                 return first.duplicate();
             } catch (SQLException invalidated) {
                 instances.remove(key);
+                threads.remove(key);
                 try {
                     first.close();
                 } catch (SQLException closeFailure) {
@@ -82,8 +105,10 @@ public final class DuckDbInstances implements AutoCloseable {
     private Connection start(Key key, DuckDbSettings settings) throws SQLException {
         DuckDBConnection first = DuckDbConnections.openInstance(settings).unwrap(DuckDBConnection.class);
         try {
+            StreamThreads budget = new StreamThreads(threadsOf(first), cores, key.initSql());
             Connection connection = first.duplicate();
             instances.put(key, first);
+            threads.put(key, budget);
             functionNames.remove(key);
             return connection;
         } catch (SQLException | RuntimeException e) {
@@ -93,6 +118,83 @@ public final class DuckDbInstances implements AutoCloseable {
                 e.addSuppressed(closeFailure);
             }
             throw e;
+        }
+    }
+
+    private static int threadsOf(Connection c) throws SQLException {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT CAST(current_setting('threads') AS INTEGER)")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
+    /**
+     * A query stream of {@code settings}' shared instance starts reading (the instance must be running: the stream's
+     * connection was {@link #open}ed from it): the instance's worker threads are sized for one more stream
+     * ({@link StreamThreads}). The caller closes the lease when the stream ends, once.
+     *
+     * @throws SQLException when the instance refuses the new thread count
+     */
+    public synchronized StreamLease streamStarted(DuckDbSettings settings) throws SQLException {
+        Key key = new Key(settings.initSql(), settings.allowExtensionAutoInstall());
+        DuckDBConnection first = instances.get(key);
+        StreamThreads budget = threads.get(key);
+        if (first == null || budget == null) {
+            throw new IllegalStateException("no shared DuckDB instance runs for init SQL " + settings.initSql());
+        }
+        apply(first, budget.started());
+        return new StreamLease(key, first, budget);
+    }
+
+    private synchronized void streamEnded(StreamLease lease) throws SQLException {
+        int t = lease.budget.ended();
+        // an instance restarted since the stream started has a budget of its own: the old one is only counted down
+        if (!closed && instances.get(lease.key) == lease.first) {
+            apply(lease.first, t);
+        }
+    }
+
+    private static void apply(DuckDBConnection first, int threadCount) throws SQLException {
+        if (threadCount > 0) {
+            try (Statement st = first.createStatement()) {
+                st.execute("SET threads = " + threadCount);
+            }
+        }
+    }
+
+    /** The worker threads of {@code settings}' shared instance now, and its streams (for tests and diagnostics). */
+    synchronized int[] threadsAndStreams(DuckDbSettings settings) {
+        StreamThreads budget = threads.get(new Key(settings.initSql(), settings.allowExtensionAutoInstall()));
+        return budget == null ? null : new int[] {budget.threads(), budget.streams()};
+    }
+
+    /**
+     * A query stream's hold on its shared instance's worker-thread budget ({@link #streamStarted}); its owner (the
+     * run) closes it when the stream ends. Closing it again does nothing.
+     */
+    public final class StreamLease implements AutoCloseable {
+        private final Key key;
+        private final DuckDBConnection first;
+        private final StreamThreads budget;
+        private boolean ended;
+
+        private StreamLease(Key key, DuckDBConnection first, StreamThreads budget) {
+            this.key = key;
+            this.first = first;
+            this.budget = budget;
+        }
+
+        /** @throws SQLException when the instance refuses the new thread count */
+        @Override
+        public void close() throws SQLException {
+            synchronized (DuckDbInstances.this) {
+                if (ended) {
+                    return;
+                }
+                ended = true;
+                streamEnded(this);
+            }
         }
     }
 
@@ -138,6 +240,7 @@ public final class DuckDbInstances implements AutoCloseable {
             }
         }
         instances.clear();
+        threads.clear();
         if (failure != null) {
             throw failure;
         }

@@ -14,7 +14,8 @@ import org.apache.arrow.memory.BufferAllocator;
 /**
  * One run: a DuckDB connection of its own, prepared, with the query's {@link ArrowBatchStream} open on it.
  *
- * <p>The run owns its connection and stream and closes both in {@link #close()}. It does not own the
+ * <p>The run owns its connection and stream and closes both in {@link #close()}, and on a shared instance its
+ * {@linkplain DuckDbInstances#streamStarted worker-thread lease}, ended when the stream ends. It does not own the
  * allocator. Batches taken from {@link #next()} belong to the caller.
  *
  * <p><b>Replay.</b> A run can be opened again under the same {@linkplain #runId() run id} with the
@@ -26,12 +27,16 @@ public final class QueryRun implements AutoCloseable {
     private final String runId;
     private final Connection connection;
     private final ArrowBatchStream stream;
+    /** The shared instance's worker-thread lease of the stream; null on an instance of the run's own. */
+    private final DuckDbInstances.StreamLease lease;
     private final Map<String, Long> pinnedVersions;
 
-    private QueryRun(String runId, Connection connection, ArrowBatchStream stream, Map<String, Long> pinnedVersions) {
+    private QueryRun(String runId, Connection connection, ArrowBatchStream stream, DuckDbInstances.StreamLease lease,
+            Map<String, Long> pinnedVersions) {
         this.runId = runId;
         this.connection = connection;
         this.stream = stream;
+        this.lease = lease;
         this.pinnedVersions = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(pinnedVersions));
     }
 
@@ -61,6 +66,7 @@ public final class QueryRun implements AutoCloseable {
         } catch (Exception e) {
             throw new QuerySetupException(description + ": DuckDB connection failed: " + e.getMessage(), e);
         }
+        DuckDbInstances.StreamLease lease = null;
         try {
             Map<String, Long> chosen = new LinkedHashMap<>();
             for (ConnectionPreparer preparer : preparers) {
@@ -71,11 +77,21 @@ public final class QueryRun implements AutoCloseable {
                     preparer.prepare(connection);
                 }
             }
+            if (settings.shared() != null) {
+                lease = settings.shared().streamStarted(settings);
+            }
             ArrowBatchStream stream = ArrowBatchStream.open(description, connection, sql, batchSize, allocator);
-            return new QueryRun(runId, connection, stream, chosen);
+            return new QueryRun(runId, connection, stream, lease, chosen);
         } catch (Exception e) {
             QuerySetupException failure = e instanceof QuerySetupException qse ? qse
                     : new QuerySetupException(description + ": " + e.getMessage(), e);
+            if (lease != null) {
+                try {
+                    lease.close();
+                } catch (Exception leaseFailure) {
+                    failure.addSuppressed(leaseFailure);
+                }
+            }
             try {
                 connection.close();
             } catch (Exception closeFailure) {
@@ -113,16 +129,42 @@ public final class QueryRun implements AutoCloseable {
         return stream.batchesLoaded();
     }
 
+    /**
+     * Closes the stream, ends the lease and closes the connection, each even when an earlier one fails; the first
+     * failure is thrown with the later ones suppressed.
+     */
     @Override
     public void close() {
+        RuntimeException failure = null;
         try {
             stream.close();
-        } finally {
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        if (lease != null) {
             try {
-                connection.close();
+                lease.close();
             } catch (Exception e) {
-                throw new IllegalStateException("closing the DuckDB connection of run " + runId + " failed", e);
+                failure = addTo(failure, new IllegalStateException("resizing the shared DuckDB instance's worker"
+                        + " threads after run " + runId + " failed", e));
             }
         }
+        try {
+            connection.close();
+        } catch (Exception e) {
+            failure = addTo(failure, new IllegalStateException("closing the DuckDB connection of run " + runId
+                    + " failed", e));
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private static RuntimeException addTo(RuntimeException first, RuntimeException next) {
+        if (first == null) {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
     }
 }

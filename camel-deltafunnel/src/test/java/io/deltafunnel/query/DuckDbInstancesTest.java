@@ -6,11 +6,17 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
 import org.junit.jupiter.api.Test;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The shared in-memory DuckDB instances (issue #29): connections of one instance per init SQL, TEMP objects private to
@@ -100,5 +106,91 @@ class DuckDbInstancesTest {
         assertThrows(IllegalArgumentException.class,
                 () -> instances.open(new DuckDbSettings("/tmp/x.duckdb", List.of(), false)));
         instances.close();
+    }
+
+    /**
+     * Two runs read at once from one shared instance of a 2-core registry: the instance runs one thread while both
+     * stream, two again when one has ended; both read every row (issue #29 §1).
+     */
+    @Test
+    void concurrentStreamsRunTheInstanceOnFewerWorkersAndReadEveryRow() throws Exception {
+        String sql = "SELECT range AS v FROM range(300000)";
+        long expectedSum = 299_999L * 300_000L / 2;
+        try (DuckDbInstances instances = new DuckDbInstances(2); BufferAllocator allocator = new RootAllocator()) {
+            DuckDbSettings settings = DuckDbSettings.inMemory().sharedBy(instances);
+            try (Connection probe = DuckDbConnections.open(settings)) {
+                assumeTrue(Integer.parseInt(one(probe, "SELECT current_setting('threads')")) >= 2,
+                        "DuckDB starts with one thread on this machine: nothing to give up");
+                assertArrayEquals(new int[] {2, 0}, instances.threadsAndStreams(settings));
+                long[] sums = new long[2];
+                long[] rows = new long[2];
+                try (QueryRun a = QueryRun.open("a", settings, List.of(), sql, 10_000, allocator)) {
+                    assertArrayEquals(new int[] {2, 1}, instances.threadsAndStreams(settings));
+                    assertEquals("2", one(probe, "SELECT current_setting('threads')"), "one stream: as started");
+                    try (QueryRun b = QueryRun.open("b", settings, List.of(), sql, 10_000, allocator)) {
+                        assertArrayEquals(new int[] {1, 2}, instances.threadsAndStreams(settings));
+                        assertEquals("1", one(probe, "SELECT current_setting('threads')"), "two streams, two cores");
+                        boolean aDone = false;
+                        boolean bDone = false;
+                        while (!aDone || !bDone) { // batch by batch, in turn
+                            aDone = aDone || !read(a, sums, rows, 0);
+                            bDone = bDone || !read(b, sums, rows, 1);
+                        }
+                    }
+                    assertArrayEquals(new int[] {2, 1}, instances.threadsAndStreams(settings));
+                    assertEquals("2", one(probe, "SELECT current_setting('threads')"), "b ended: back to two");
+                    assertNull(a.next());
+                }
+                assertArrayEquals(new int[] {2, 0}, instances.threadsAndStreams(settings));
+                assertArrayEquals(new long[] {300_000, 300_000}, rows);
+                assertArrayEquals(new long[] {expectedSum, expectedSum}, sums);
+            }
+            assertEquals(0, allocator.getAllocatedMemory());
+        }
+    }
+
+    private static boolean read(QueryRun run, long[] sums, long[] rows, int i) {
+        try (ArrowBatch batch = run.next()) {
+            if (batch == null) {
+                return false;
+            }
+            BigIntVector v = (BigIntVector) batch.root().getVector(0);
+            for (int r = 0; r < batch.rowCount(); r++) {
+                sums[i] += v.get(r);
+            }
+            rows[i] += batch.rowCount();
+            return true;
+        }
+    }
+
+    @Test
+    void initSqlThatSetsThreadsKeepsItsCount() throws Exception {
+        try (DuckDbInstances instances = new DuckDbInstances(2); BufferAllocator allocator = new RootAllocator()) {
+            DuckDbSettings settings = new DuckDbSettings(null, List.of("SET threads = 3"), false).sharedBy(instances);
+            try (QueryRun a = QueryRun.open("a", settings, List.of(), "SELECT 1 AS v", 10, allocator);
+                    QueryRun b = QueryRun.open("b", settings, List.of(), "SELECT 2 AS v", 10, allocator);
+                    Connection probe = DuckDbConnections.open(settings)) {
+                assertArrayEquals(new int[] {3, 2}, instances.threadsAndStreams(settings));
+                assertEquals("3", one(probe, "SELECT current_setting('threads')"), "the user's count stays");
+            }
+            assertArrayEquals(new int[] {3, 0}, instances.threadsAndStreams(settings));
+        }
+    }
+
+    @Test
+    void aLeaseEndedAfterTheRegistryClosedChangesNothing() throws Exception {
+        DuckDbInstances instances = new DuckDbInstances(2);
+        DuckDbSettings settings = DuckDbSettings.inMemory().sharedBy(instances);
+        try (Connection c = DuckDbConnections.open(settings)) {
+            DuckDbInstances.StreamLease first = instances.streamStarted(settings);
+            DuckDbInstances.StreamLease second = instances.streamStarted(settings);
+            instances.close();
+            second.close(); // the registry's connection is closed: no SET on it
+            first.close();
+            first.close(); // twice: nothing
+            assertEquals("2", one(c, "SELECT 1 + 1"));
+        }
+        assertThrows(IllegalStateException.class, () -> instances.streamStarted(settings),
+                "no instance runs after close");
     }
 }

@@ -1,0 +1,88 @@
+package io.deltafunnel.query;
+
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * The worker threads of one shared DuckDB instance ({@link DuckDbInstances}), sized by how many query streams run on
+ * it at once, so that the streams' own threads and DuckDB's workers together do not outnumber the cores.
+ *
+ * <p><b>Why.</b> DuckDB's {@code threads} setting counts the thread that asks for the results (a run's consumer thread)
+ * and {@code threads - 1} background workers that the instance's queries share. One stream on a 2-core machine runs
+ * on its thread and one worker, as DuckDB intends. N shard routes in one JVM read N streams at once: N asking threads
+ * and the workers then contend for the same cores, and each row costs more CPU (issue #29 §1, docs/sharding.md
+ * "Worker threads and concurrent streams"). With S streams the instance runs {@code min(base, max(1, cores - S + 1))}
+ * threads: S asking threads plus the workers make at most the cores, and never more than the instance started with.
+ *
+ * <p><b>Not adapted.</b> An instance whose init SQL names {@code threads} (or {@code worker_threads}) keeps the count
+ * the user set; so does an instance that started with one thread.
+ *
+ * <p>Not thread-safe: {@link DuckDbInstances} calls it under its own lock. Holds no resource.
+ */
+final class StreamThreads {
+
+    private static final Pattern NAMES_THREADS = Pattern.compile("(?i)\\b(worker_)?threads\\b");
+
+    private final int base;
+    private final int cores;
+    private final boolean adapts;
+    private int streams;
+    private int applied;
+
+    /**
+     * @param base    the instance's {@code threads} setting after its init SQL ran
+     * @param cores   the cores this JVM may use ({@link Runtime#availableProcessors()})
+     * @param initSql the instance's init SQL: one that names {@code threads} turns the adaptation off
+     */
+    StreamThreads(int base, int cores, List<String> initSql) {
+        if (base < 1 || cores < 1) {
+            throw new IllegalArgumentException("threads " + base + ", cores " + cores);
+        }
+        this.base = base;
+        this.cores = cores;
+        this.adapts = base > 1 && initSql.stream().noneMatch(s -> NAMES_THREADS.matcher(s).find());
+        this.applied = base;
+    }
+
+    /** A stream starts: the thread count to set now, or 0 when it stays as it is. */
+    int started() {
+        streams++;
+        return retarget();
+    }
+
+    /** A stream ended: the thread count to set now, or 0 when it stays as it is. */
+    int ended() {
+        if (streams == 0) {
+            throw new IllegalStateException("a stream ended that had not started");
+        }
+        streams--;
+        return retarget();
+    }
+
+    /** The streams running now. */
+    int streams() {
+        return streams;
+    }
+
+    /** The thread count the instance has now (as far as this budget set it). */
+    int threads() {
+        return applied;
+    }
+
+    /** The thread count for {@code s} concurrent streams. */
+    int target(int s) {
+        if (!adapts) {
+            return base;
+        }
+        return Math.min(base, Math.max(1, cores - Math.max(s, 1) + 1));
+    }
+
+    private int retarget() {
+        int t = target(streams);
+        if (t == applied) {
+            return 0;
+        }
+        applied = t;
+        return t;
+    }
+}
