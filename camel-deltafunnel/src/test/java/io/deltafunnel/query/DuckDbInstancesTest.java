@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 
+import io.deltafunnel.handoff.QuerySetupException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -174,6 +175,20 @@ class DuckDbInstancesTest {
                 assertEquals("3", one(probe, "SELECT current_setting('threads')"), "the user's count stays");
             }
             assertArrayEquals(new int[] {3, 0}, instances.threadsAndStreams(settings));
+        }
+    }
+
+    @Test
+    void aRunWhoseQueryFailsToStartHoldsNoLease() throws Exception {
+        try (DuckDbInstances instances = new DuckDbInstances(2); BufferAllocator allocator = new RootAllocator()) {
+            DuckDbSettings settings = DuckDbSettings.inMemory().sharedBy(instances);
+            try (QueryRun a = QueryRun.open("a", settings, List.of(), "SELECT 1 AS v", 10, allocator)) {
+                QuerySetupException e = assertThrows(QuerySetupException.class, () -> QueryRun.open("b", settings, List.of(), "SELECT * FROM no_such_table", 10, allocator));
+                assertTrue(e.getMessage().contains("no_such_table"), e.getMessage());
+                assertArrayEquals(new int[] {instances.threadsAndStreams(settings)[0], 1},
+                        instances.threadsAndStreams(settings), "only a's stream is counted");
+            }
+            assertEquals(0, instances.threadsAndStreams(settings)[1]);
         }
     }
 
