@@ -143,7 +143,13 @@ public final class DuckDbInstances implements AutoCloseable {
         if (first == null || budget == null) {
             throw new IllegalStateException("no shared DuckDB instance runs for init SQL " + settings.initSql());
         }
-        apply(first, budget.started());
+        int t = budget.started();
+        try {
+            apply(first, budget, t);
+        } catch (SQLException | RuntimeException e) {
+            budget.ended(); // not started after all; the instance keeps the count it has
+            throw e;
+        }
         return new StreamLease(key, first, budget);
     }
 
@@ -151,15 +157,17 @@ public final class DuckDbInstances implements AutoCloseable {
         int t = lease.budget.ended();
         // an instance restarted since the stream started has a budget of its own: the old one is only counted down
         if (!closed && instances.get(lease.key) == lease.first) {
-            apply(lease.first, t);
+            apply(lease.first, lease.budget, t);
         }
     }
 
-    private static void apply(DuckDBConnection first, int threadCount) throws SQLException {
+    /** Sets {@code threadCount} (an int: nothing of a user's is concatenated) unless it is 0, and records it. */
+    private static void apply(DuckDBConnection first, StreamThreads budget, int threadCount) throws SQLException {
         if (threadCount > 0) {
             try (Statement st = first.createStatement()) {
                 st.execute("SET threads = " + threadCount);
             }
+            budget.applied(threadCount);
         }
     }
 

@@ -44,19 +44,30 @@ final class StreamThreads {
         this.applied = base;
     }
 
-    /** A stream starts: the thread count to set now, or 0 when it stays as it is. */
+    /**
+     * A stream starts: the thread count to set now, or 0 when it stays as it is. The caller reports the count once it
+     * is set ({@link #applied}), or {@link #ended} the stream when setting it failed.
+     */
     int started() {
         streams++;
-        return retarget();
+        return change();
     }
 
-    /** A stream ended: the thread count to set now, or 0 when it stays as it is. */
+    /** A stream ended: the thread count to set now, or 0 when it stays as it is ({@link #applied} once set). */
     int ended() {
         if (streams == 0) {
             throw new IllegalStateException("a stream ended that had not started");
         }
         streams--;
-        return retarget();
+        return change();
+    }
+
+    /** The instance now runs {@code threadCount} threads (a count {@link #started} or {@link #ended} asked for). */
+    void applied(int threadCount) {
+        if (threadCount < 1) {
+            throw new IllegalArgumentException("threads " + threadCount);
+        }
+        applied = threadCount;
     }
 
     /** The streams running now. */
@@ -64,7 +75,7 @@ final class StreamThreads {
         return streams;
     }
 
-    /** The thread count the instance has now (as far as this budget set it). */
+    /** The thread count the instance has now, as last {@link #applied}. */
     int threads() {
         return applied;
     }
@@ -77,12 +88,8 @@ final class StreamThreads {
         return Math.min(base, Math.max(1, cores - Math.max(s, 1) + 1));
     }
 
-    private int retarget() {
+    private int change() {
         int t = target(streams);
-        if (t == applied) {
-            return 0;
-        }
-        applied = t;
-        return t;
+        return t == applied ? 0 : t;
     }
 }

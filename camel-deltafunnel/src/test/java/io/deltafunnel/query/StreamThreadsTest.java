@@ -16,6 +16,7 @@ class StreamThreadsTest {
         assertEquals(0, t.started(), "one stream: its thread and one worker, as the instance started");
         assertEquals(2, t.threads());
         assertEquals(1, t.started(), "two streams: their own threads are the cores");
+        t.applied(1);
         assertEquals(0, t.started(), "more streams: still one");
         assertEquals(0, t.started());
         assertEquals(4, t.streams());
@@ -23,9 +24,22 @@ class StreamThreadsTest {
         assertEquals(0, t.ended());
         assertEquals(0, t.ended());
         assertEquals(2, t.ended(), "one stream left: the worker comes back");
+        t.applied(2);
         assertEquals(0, t.ended(), "no stream: as the instance started");
         assertEquals(2, t.threads());
         assertThrows(IllegalStateException.class, t::ended);
+    }
+
+    @Test
+    void aCountNotSetIsAskedForAgain() {
+        StreamThreads t = new StreamThreads(2, 2, List.of());
+        t.started();
+        assertEquals(1, t.started(), "two streams");
+        // setting it failed: the caller ends the stream it could not start, and nothing was applied
+        assertEquals(0, t.ended(), "back to one stream: the instance still has 2");
+        assertEquals(2, t.threads());
+        assertEquals(1, t.started(), "asked for again");
+        assertThrows(IllegalArgumentException.class, () -> t.applied(0));
     }
 
     @Test
