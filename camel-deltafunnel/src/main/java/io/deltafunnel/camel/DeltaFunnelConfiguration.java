@@ -70,10 +70,10 @@ public class DeltaFunnelConfiguration {
                             + " connection. The shared instance runs initSql once, when it starts: GLOBAL settings,"
                             + " ATTACH and secrets apply to every run, a SET SESSION option only to the first"
                             + " connection. Starting an instance costs about 0.1 s of CPU, N shard routes in one JVM"
-                            + " started 2N+1 per load (docs/sharding.md). While several runs stream from it at once,"
-                            + " the instance runs fewer DuckDB threads, max(1, cores - streams + 1) and never more than"
-                            + " it started with, unless initSql sets threads. false: a new instance per run, initSql on"
-                            + " each.")
+                            + " started 2N+1 per load (docs/sharding.md). While several runs stream at once from the"
+                            + " component's shared instances, each runs fewer DuckDB threads, max(1, cores - streams +"
+                            + " 1) and never more than it started with, unless initSql sets threads. false: a new"
+                            + " instance per run, initSql on each.")
     private boolean sharedDuckDb = true;
 
     @UriParam(label = "consumer", prefix = "delta.", multiValue = true,

@@ -32,9 +32,9 @@ import org.duckdb.DuckDBConnection;
  * first connection (held here) and every connection handed out are closed. A first connection that no longer hands
  * out connections (DuckDB invalidated the instance after a fatal error) is dropped and a new instance started, once.
  *
- * <p><b>Worker threads.</b> A run's query stream holds a {@link #streamStarted} lease while it reads: the instance
- * runs fewer DuckDB worker threads while several streams read at once ({@link StreamThreads}), so that N shard routes
- * of one JVM do not run N asking threads and all of DuckDB's workers on the same cores.
+ * <p><b>Worker threads.</b> A run's query stream holds a {@link #streamStarted} lease while it reads: the instances
+ * run fewer DuckDB worker threads while several streams read from them at once ({@link StreamThreads}), so that N
+ * shard routes of one JVM do not run N asking threads and all of DuckDB's workers on the same cores.
  */
 public final class DuckDbInstances implements AutoCloseable {
 
@@ -42,9 +42,11 @@ public final class DuckDbInstances implements AutoCloseable {
     }
 
     private final Map<Key, DuckDBConnection> instances = new HashMap<>();
-    /** Each running instance's worker-thread budget (replaced when the instance is restarted). */
+    /** Each running instance's thread count (replaced when the instance is restarted). */
     private final Map<Key, StreamThreads> threads = new HashMap<>();
     private final int cores;
+    /** The query streams reading from this registry's instances now ({@link #streamStarted}). */
+    private int streams;
     /** Each running instance's function names for the shard-safety check (dropped when the instance is restarted). */
     private final Map<Key, FunctionNames.Cache> functionNames = new HashMap<>();
     private boolean closed;
@@ -131,69 +133,82 @@ public final class DuckDbInstances implements AutoCloseable {
 
     /**
      * A query stream of {@code settings}' shared instance starts reading (the instance must be running: the stream's
-     * connection was {@link #open}ed from it): the instance's worker threads are sized for one more stream
-     * ({@link StreamThreads}). The caller closes the lease when the stream ends, once.
+     * connection was {@link #open}ed from it): every instance of this registry is sized for one more stream
+     * ({@link StreamThreads}). The caller closes the lease when the stream ends.
      *
-     * @throws SQLException when the instance refuses the new thread count
+     * @throws SQLException when an instance refuses its new thread count; the stream is then not counted
      */
     public synchronized StreamLease streamStarted(DuckDbSettings settings) throws SQLException {
         Key key = new Key(settings.initSql(), settings.allowExtensionAutoInstall());
-        DuckDBConnection first = instances.get(key);
-        StreamThreads budget = threads.get(key);
-        if (first == null || budget == null) {
+        if (!instances.containsKey(key)) {
             throw new IllegalStateException("no shared DuckDB instance runs for init SQL " + settings.initSql());
         }
-        int t = budget.started();
+        streams++;
         try {
-            apply(first, budget, t);
+            resize();
         } catch (SQLException | RuntimeException e) {
-            budget.ended(); // not started after all; the instance keeps the count it has
+            streams--; // not started after all; an instance that was resized is set back on the next change
             throw e;
         }
-        return new StreamLease(key, first, budget);
+        return new StreamLease();
     }
 
-    private synchronized void streamEnded(StreamLease lease) throws SQLException {
-        int t = lease.budget.ended();
-        // an instance restarted since the stream started has a budget of its own: the old one is only counted down
-        if (!closed && instances.get(lease.key) == lease.first) {
-            apply(lease.first, lease.budget, t);
+    private synchronized void streamEnded() throws SQLException {
+        streams--;
+        if (!closed) {
+            resize();
         }
-    }
-
-    /** Sets {@code threadCount} (an int: nothing of a user's is concatenated) unless it is 0, and records it. */
-    private static void apply(DuckDBConnection first, StreamThreads budget, int threadCount) throws SQLException {
-        if (threadCount > 0) {
-            try (Statement st = first.createStatement()) {
-                st.execute("SET threads = " + threadCount);
-            }
-            budget.applied(threadCount);
-        }
-    }
-
-    /** The worker threads of {@code settings}' shared instance now, and its streams (for tests and diagnostics). */
-    synchronized int[] threadsAndStreams(DuckDbSettings settings) {
-        StreamThreads budget = threads.get(new Key(settings.initSql(), settings.allowExtensionAutoInstall()));
-        return budget == null ? null : new int[] {budget.threads(), budget.streams()};
     }
 
     /**
-     * A query stream's hold on its shared instance's worker-thread budget ({@link #streamStarted}); its owner (the
-     * run) closes it when the stream ends. Closing it again does nothing.
+     * Sets each instance's thread count for the streams reading now where it changes ({@link StreamThreads}); an
+     * instance that refuses is left as it was, the others are still set, and the first failure is thrown.
+     */
+    private void resize() throws SQLException {
+        SQLException failure = null;
+        for (Map.Entry<Key, DuckDBConnection> e : instances.entrySet()) {
+            StreamThreads budget = threads.get(e.getKey());
+            int t = budget.change(streams);
+            if (t == 0) {
+                continue;
+            }
+            // an int: nothing of a user's is concatenated into the statement
+            try (Statement st = e.getValue().createStatement()) {
+                st.execute("SET threads = " + t);
+                budget.applied(t);
+            } catch (SQLException f) {
+                if (failure == null) {
+                    failure = f;
+                } else {
+                    failure.addSuppressed(f);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /**
+     * The thread count of {@code settings}' shared instance now, and the streams reading from this registry's
+     * instances (for tests and diagnostics); null when no instance runs for the settings.
+     */
+    synchronized int[] threadsAndStreams(DuckDbSettings settings) {
+        StreamThreads budget = threads.get(new Key(settings.initSql(), settings.allowExtensionAutoInstall()));
+        return budget == null ? null : new int[] {budget.threads(), streams};
+    }
+
+    /**
+     * A query stream's hold on the registry's thread budget ({@link #streamStarted}); its owner (the run) closes it
+     * when the stream ends. Closing it again does nothing.
      */
     public final class StreamLease implements AutoCloseable {
-        private final Key key;
-        private final DuckDBConnection first;
-        private final StreamThreads budget;
         private boolean ended;
 
-        private StreamLease(Key key, DuckDBConnection first, StreamThreads budget) {
-            this.key = key;
-            this.first = first;
-            this.budget = budget;
+        private StreamLease() {
         }
 
-        /** @throws SQLException when the instance refuses the new thread count */
+        /** @throws SQLException when an instance refuses its new thread count (the stream has ended all the same) */
         @Override
         public void close() throws SQLException {
             synchronized (DuckDbInstances.this) {
@@ -201,7 +216,7 @@ public final class DuckDbInstances implements AutoCloseable {
                     return;
                 }
                 ended = true;
-                streamEnded(this);
+                streamEnded();
             }
         }
     }

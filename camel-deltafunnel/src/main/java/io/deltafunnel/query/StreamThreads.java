@@ -4,15 +4,17 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * The worker threads of one shared DuckDB instance ({@link DuckDbInstances}), sized by how many query streams run on
- * it at once, so that the streams' own threads and DuckDB's workers together do not outnumber the cores.
+ * The thread count of one shared DuckDB instance ({@link DuckDbInstances}), sized by how many query streams read at once
+ * from the registry's instances, so that the streams' own threads and DuckDB's workers together do not outnumber the
+ * cores.
  *
  * <p><b>Why.</b> DuckDB's {@code threads} setting counts the thread that asks for the results (a run's consumer thread)
  * and {@code threads - 1} background workers that the instance's queries share. One stream on a 2-core machine runs
  * on its thread and one worker, as DuckDB intends. N shard routes in one JVM read N streams at once: N asking threads
  * and the workers then contend for the same cores, and each row costs more CPU (issue #29 §1, docs/sharding.md
- * "Worker threads and concurrent streams"). With S streams the instance runs {@code min(base, max(1, cores - S + 1))}
- * threads: S asking threads plus the workers make at most the cores, and never more than the instance started with.
+ * "Worker threads and concurrent streams"). With S streams an instance runs {@code min(base, max(1, cores - S + 1))}
+ * threads: S asking threads plus one instance's workers make at most the cores, and never more than the instance
+ * started with.
  *
  * <p><b>Not adapted.</b> An instance whose init SQL names {@code threads} (or {@code worker_threads}) keeps the count
  * the user set; so does an instance that started with one thread.
@@ -26,7 +28,6 @@ final class StreamThreads {
     private final int base;
     private final int cores;
     private final boolean adapts;
-    private int streams;
     private int applied;
 
     /**
@@ -45,34 +46,23 @@ final class StreamThreads {
     }
 
     /**
-     * A stream starts: the thread count to set now, or 0 when it stays as it is. The caller reports the count once it
-     * is set ({@link #applied}), or {@link #ended} the stream when setting it failed.
+     * The thread count to set now that {@code streams} streams read at once, or 0 when the instance has it already.
+     * The caller reports the count once it is set ({@link #applied}); one that could not be set is asked for again.
      */
-    int started() {
-        streams++;
-        return change();
-    }
-
-    /** A stream ended: the thread count to set now, or 0 when it stays as it is ({@link #applied} once set). */
-    int ended() {
-        if (streams == 0) {
-            throw new IllegalStateException("a stream ended that had not started");
+    int change(int streams) {
+        if (streams < 0) {
+            throw new IllegalArgumentException("streams " + streams);
         }
-        streams--;
-        return change();
+        int t = target(streams);
+        return t == applied ? 0 : t;
     }
 
-    /** The instance now runs {@code threadCount} threads (a count {@link #started} or {@link #ended} asked for). */
+    /** The instance now runs {@code threadCount} threads (a count {@link #change} asked for). */
     void applied(int threadCount) {
         if (threadCount < 1) {
             throw new IllegalArgumentException("threads " + threadCount);
         }
         applied = threadCount;
-    }
-
-    /** The streams running now. */
-    int streams() {
-        return streams;
     }
 
     /** The thread count the instance has now, as last {@link #applied}. */
@@ -86,10 +76,5 @@ final class StreamThreads {
             return base;
         }
         return Math.min(base, Math.max(1, cores - Math.max(s, 1) + 1));
-    }
-
-    private int change() {
-        int t = target(streams);
-        return t == applied ? 0 : t;
     }
 }

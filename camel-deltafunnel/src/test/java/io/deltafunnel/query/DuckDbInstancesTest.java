@@ -178,6 +178,31 @@ class DuckDbInstancesTest {
         }
     }
 
+    /** The streams of all the registry's instances count: two instances with one stream each run one thread each. */
+    @Test
+    void streamsOfOtherInstancesCountToo() throws Exception {
+        try (DuckDbInstances instances = new DuckDbInstances(2); BufferAllocator allocator = new RootAllocator()) {
+            DuckDbSettings plain = DuckDbSettings.inMemory().sharedBy(instances);
+            DuckDbSettings other = new DuckDbSettings(null, List.of("SET memory_limit = '1GB'"), false)
+                    .sharedBy(instances);
+            try (Connection p = DuckDbConnections.open(plain); Connection o = DuckDbConnections.open(other)) {
+                assumeTrue(Integer.parseInt(one(p, "SELECT current_setting('threads')")) >= 2,
+                        "DuckDB starts with one thread on this machine: nothing to give up");
+                try (QueryRun a = QueryRun.open("a", plain, List.of(), "SELECT 1 AS v", 10, allocator)) {
+                    assertEquals("2", one(o, "SELECT current_setting('threads')"), "one stream in all");
+                    try (QueryRun b = QueryRun.open("b", other, List.of(), "SELECT 2 AS v", 10, allocator)) {
+                        assertEquals(2, instances.size());
+                        assertEquals("1", one(p, "SELECT current_setting('threads')"), "a's instance");
+                        assertEquals("1", one(o, "SELECT current_setting('threads')"), "b's instance");
+                        assertArrayEquals(new int[] {1, 2}, instances.threadsAndStreams(other));
+                    }
+                    assertEquals("2", one(p, "SELECT current_setting('threads')"), "b ended");
+                    assertEquals("2", one(o, "SELECT current_setting('threads')"), "b's instance, no stream of its own");
+                }
+            }
+        }
+    }
+
     @Test
     void aRunWhoseQueryFailsToStartHoldsNoLease() throws Exception {
         try (DuckDbInstances instances = new DuckDbInstances(2); BufferAllocator allocator = new RootAllocator()) {

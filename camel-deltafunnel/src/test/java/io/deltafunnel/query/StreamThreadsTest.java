@@ -7,39 +7,35 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-/** How a shared instance's worker threads follow its concurrent streams (issue #29 §1). */
+/** How a shared instance's thread count follows the concurrent streams (issue #29 §1). */
 class StreamThreadsTest {
 
     @Test
-    void twoCoresRunOneThreadPerStreamOnceTwoStreamsRead() {
+    void twoCoresRunOneThreadOnceTwoStreamsRead() {
         StreamThreads t = new StreamThreads(2, 2, List.of());
-        assertEquals(0, t.started(), "one stream: its thread and one worker, as the instance started");
+        assertEquals(0, t.change(0), "no stream: as the instance started");
+        assertEquals(0, t.change(1), "one stream: its thread and one worker, as the instance started");
         assertEquals(2, t.threads());
-        assertEquals(1, t.started(), "two streams: their own threads are the cores");
+        assertEquals(1, t.change(2), "two streams: their own threads are the cores");
         t.applied(1);
-        assertEquals(0, t.started(), "more streams: still one");
-        assertEquals(0, t.started());
-        assertEquals(4, t.streams());
+        assertEquals(0, t.change(3), "more streams: still one");
+        assertEquals(0, t.change(4));
         assertEquals(1, t.threads());
-        assertEquals(0, t.ended());
-        assertEquals(0, t.ended());
-        assertEquals(2, t.ended(), "one stream left: the worker comes back");
+        assertEquals(2, t.change(1), "one stream left: the worker comes back");
         t.applied(2);
-        assertEquals(0, t.ended(), "no stream: as the instance started");
+        assertEquals(0, t.change(0));
         assertEquals(2, t.threads());
-        assertThrows(IllegalStateException.class, t::ended);
     }
 
     @Test
     void aCountNotSetIsAskedForAgain() {
         StreamThreads t = new StreamThreads(2, 2, List.of());
-        t.started();
-        assertEquals(1, t.started(), "two streams");
-        // setting it failed: the caller ends the stream it could not start, and nothing was applied
-        assertEquals(0, t.ended(), "back to one stream: the instance still has 2");
+        assertEquals(1, t.change(2));
+        // setting it failed: nothing applied, the instance still has 2
         assertEquals(2, t.threads());
-        assertEquals(1, t.started(), "asked for again");
+        assertEquals(1, t.change(2), "asked for again");
         assertThrows(IllegalArgumentException.class, () -> t.applied(0));
+        assertThrows(IllegalArgumentException.class, () -> t.change(-1));
     }
 
     @Test
@@ -61,16 +57,14 @@ class StreamThreadsTest {
         for (String sql : List.of("SET threads = 4", "set THREADS to 4", "PRAGMA threads=4", "SET worker_threads = 4",
                 "SET GLOBAL threads = 4")) {
             StreamThreads t = new StreamThreads(4, 2, List.of("SET memory_limit = '1GB'", sql));
-            assertEquals(0, t.started(), sql);
-            assertEquals(0, t.started(), sql);
+            assertEquals(0, t.change(2), sql);
+            assertEquals(0, t.change(4), sql);
             assertEquals(4, t.threads(), sql);
         }
         StreamThreads one = new StreamThreads(1, 2, List.of());
-        assertEquals(0, one.started(), "an instance of one thread has no worker to give up");
-        assertEquals(0, one.started());
+        assertEquals(0, one.change(3), "an instance of one thread has no worker to give up");
         StreamThreads named = new StreamThreads(2, 2, List.of("CREATE MACRO threadsafe(x) AS x"));
-        assertEquals(0, named.started(), "a word that only contains 'threads' does not count");
-        assertEquals(1, named.started());
+        assertEquals(1, named.change(2), "a word that only contains 'threads' does not count");
     }
 
     @Test
