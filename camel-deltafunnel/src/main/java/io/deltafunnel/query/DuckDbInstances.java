@@ -177,10 +177,13 @@ public final class DuckDbInstances implements AutoCloseable {
                 st.execute("SET threads = " + t);
                 budget.applied(t);
             } catch (SQLException f) {
+                SQLException named = new SQLException("SET threads = " + t + " on the shared DuckDB instance with init"
+                        + " SQL " + e.getKey().initSql() + " (" + streams + " streams reading) failed: "
+                        + f.getMessage(), f.getSQLState(), f);
                 if (failure == null) {
-                    failure = f;
+                    failure = named;
                 } else {
-                    failure.addSuppressed(f);
+                    failure.addSuppressed(named);
                 }
             }
         }
