@@ -2,6 +2,7 @@ package io.deltafunnel.delta;
 
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.FileSystemNotFoundException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -56,16 +57,23 @@ final class FileSchemas {
      */
     static Path localPath(String location) {
         try {
-            if (location.startsWith("/")) {
-                return Path.of(location);
-            }
-            if (location.startsWith("file:")) {
-                return Path.of(URI.create(location));
-            }
-        } catch (IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
+            return localPathOrNull(location);
+        } catch (IllegalArgumentException | FileSystemNotFoundException e) {
             return null; // InvalidPathException is an IllegalArgumentException too
         }
-        return null;
+    }
+
+    /**
+     * The local path of a local location ({@code /…} or {@code file:…}), or null for any other.
+     *
+     * @throws IllegalArgumentException     when a local location is not one {@link Path} can name
+     * @throws FileSystemNotFoundException when a {@code file:} URI names no file system
+     */
+    static Path localPathOrNull(String location) {
+        if (location.startsWith("/")) {
+            return Path.of(location);
+        }
+        return location.startsWith("file:") ? Path.of(URI.create(location)) : null;
     }
 
     /** The file's size on disk, or -1 when it does not exist. */

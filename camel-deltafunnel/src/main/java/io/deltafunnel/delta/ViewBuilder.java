@@ -1,12 +1,19 @@
 package io.deltafunnel.delta;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -207,35 +214,38 @@ final class ViewBuilder {
      */
     static PhysicalSchema physicalSchema(Connection duckdb, String table, List<AddFile> files) throws DeltaException {
         List<String> locations = files.stream().map(AddFile::location).toList();
-        Map<String, String> signatureOf = new java.util.HashMap<>();
+        Map<String, String> signatureOf = new HashMap<>();
         List<AddFile> unknown = new ArrayList<>();
-        List<Long> unknownSizes = new ArrayList<>();
+        // unknown files whose size on disk is not the log's: read now, not kept
+        Set<String> resized = new HashSet<>();
         for (AddFile f : files) {
-            java.nio.file.Path path = FileSchemas.localPath(f.location());
+            Path path = FileSchemas.localPath(f.location());
             if (path == null) {
                 return schemaFromEveryFooter(duckdb, table, locations);
             }
             long size;
             try {
                 size = FileSchemas.size(path);
-            } catch (java.io.IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException e) {
                 return schemaFromEveryFooter(duckdb, table, locations); // reading every footer says what is wrong
             }
             if (size < 0) {
                 throw new MissingDataFileException(table, f.location(), null);
+            }
+            if (size != f.size()) {
+                resized.add(f.location());
             }
             String known = size == f.size() ? FileSchemas.signature(f) : null;
             if (known != null) {
                 signatureOf.put(f.location(), known);
             } else {
                 unknown.add(f);
-                unknownSizes.add(size);
             }
         }
         try {
             if (!unknown.isEmpty()) {
                 List<String> unknownLocations = unknown.stream().map(AddFile::location).toList();
-                Map<String, String> read = new java.util.HashMap<>();
+                Map<String, String> read = new HashMap<>();
                 try (Statement st = duckdb.createStatement();
                         ResultSet rs = st.executeQuery(signatureQuery(SqlText.list(unknownLocations)))) {
                     while (rs.next()) {
@@ -245,19 +255,18 @@ final class ViewBuilder {
                     throw failure(duckdb, table, unknownLocations, e);
                 }
                 FileSchemas.footersRead(unknown.size());
-                for (int i = 0; i < unknown.size(); i++) {
-                    AddFile f = unknown.get(i);
+                for (AddFile f : unknown) {
                     String signature = read.get(f.location());
                     if (signature == null) {
                         return schemaFromEveryFooter(duckdb, table, locations);
                     }
-                    if (unknownSizes.get(i) == f.size()) {
+                    if (!resized.contains(f.location())) {
                         FileSchemas.putSignature(f, signature);
                     }
                     signatureOf.put(f.location(), signature);
                 }
             }
-            java.util.Set<String> distinct = new java.util.HashSet<>(signatureOf.values());
+            Set<String> distinct = new HashSet<>(signatureOf.values());
             if (distinct.size() > 1) {
                 // more than one schema: the view unions by name, and its columns are the union of every footer's
                 return new PhysicalSchema(describe(duckdb, SqlText.list(locations), false), false);
@@ -265,7 +274,7 @@ final class ViewBuilder {
             String signature = distinct.iterator().next();
             Map<String, DuckType> columns = FileSchemas.columns(signature);
             if (columns == null) {
-                columns = java.util.Collections.unmodifiableMap(
+                columns = Collections.unmodifiableMap(
                         describe(duckdb, SqlText.list(List.of(locations.get(0))), true));
                 FileSchemas.putColumns(signature, columns);
             }
@@ -320,10 +329,9 @@ final class ViewBuilder {
         for (String location : locations) {
             try {
                 boolean exists;
-                if (location.startsWith("/") || location.startsWith("file:")) {
-                    java.nio.file.Path path = location.startsWith("file:")
-                            ? java.nio.file.Path.of(java.net.URI.create(location)) : java.nio.file.Path.of(location);
-                    exists = java.nio.file.Files.exists(path);
+                Path path = FileSchemas.localPathOrNull(location);
+                if (path != null) {
+                    exists = Files.exists(path);
                 } else {
                     try (Statement st = duckdb.createStatement();
                             ResultSet rs = st.executeQuery("SELECT count(*) FROM glob(" + SqlText.literal(location) + ")")) {

@@ -228,8 +228,8 @@ public final class ArrowBatchStream implements AutoCloseable {
         }
     }
 
-    /** Closes the resources, adding any failure to {@code into} as suppressed. */
-    private static void closeQuietlyInto(Throwable into, AutoCloseable... resources) {
+    /** Closes the resources in order (a null one skipped), adding any failure to {@code into} as suppressed. */
+    static void closeQuietlyInto(Throwable into, AutoCloseable... resources) {
         for (AutoCloseable r : resources) {
             if (r == null) {
                 continue;

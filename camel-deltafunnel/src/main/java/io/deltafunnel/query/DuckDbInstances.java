@@ -41,9 +41,11 @@ public final class DuckDbInstances implements AutoCloseable {
     private record Key(List<String> initSql, boolean allowExtensionAutoInstall) {
     }
 
-    private final Map<Key, DuckDBConnection> instances = new HashMap<>();
-    /** Each running instance's thread count (replaced when the instance is restarted). */
-    private final Map<Key, StreamThreads> threads = new HashMap<>();
+    /** A running instance: its first connection (held here) and its thread count. */
+    private record Running(DuckDBConnection first, StreamThreads threads) {
+    }
+
+    private final Map<Key, Running> instances = new HashMap<>();
     private final int cores;
     /** The query streams reading from this registry's instances now ({@link #streamStarted}). */
     private int streams;
@@ -81,13 +83,13 @@ public final class DuckDbInstances implements AutoCloseable {
             throw new IllegalStateException("the shared DuckDB instances are closed (the component stopped)");
         }
         Key key = new Key(settings.initSql(), settings.allowExtensionAutoInstall());
-        DuckDBConnection first = instances.get(key);
-        if (first != null) {
+        Running running = instances.get(key);
+        if (running != null) {
+            DuckDBConnection first = running.first();
             try {
                 return first.duplicate();
             } catch (SQLException invalidated) {
                 instances.remove(key);
-                threads.remove(key);
                 try {
                     first.close();
                 } catch (SQLException closeFailure) {
@@ -109,8 +111,7 @@ public final class DuckDbInstances implements AutoCloseable {
         try {
             StreamThreads budget = new StreamThreads(threadsOf(first), cores, key.initSql());
             Connection connection = first.duplicate();
-            instances.put(key, first);
-            threads.put(key, budget);
+            instances.put(key, new Running(first, budget));
             functionNames.remove(key);
             return connection;
         } catch (SQLException | RuntimeException e) {
@@ -166,14 +167,14 @@ public final class DuckDbInstances implements AutoCloseable {
      */
     private void resize() throws SQLException {
         SQLException failure = null;
-        for (Map.Entry<Key, DuckDBConnection> e : instances.entrySet()) {
-            StreamThreads budget = threads.get(e.getKey());
+        for (Map.Entry<Key, Running> e : instances.entrySet()) {
+            StreamThreads budget = e.getValue().threads();
             int t = budget.change(streams);
             if (t == 0) {
                 continue;
             }
             // an int: nothing of a user's is concatenated into the statement
-            try (Statement st = e.getValue().createStatement()) {
+            try (Statement st = e.getValue().first().createStatement()) {
                 st.execute("SET threads = " + t);
                 budget.applied(t);
             } catch (SQLException f) {
@@ -197,8 +198,8 @@ public final class DuckDbInstances implements AutoCloseable {
      * instances (for tests and diagnostics); null when no instance runs for the settings.
      */
     synchronized int[] threadsAndStreams(DuckDbSettings settings) {
-        StreamThreads budget = threads.get(new Key(settings.initSql(), settings.allowExtensionAutoInstall()));
-        return budget == null ? null : new int[] {budget.threads(), streams};
+        Running running = instances.get(new Key(settings.initSql(), settings.allowExtensionAutoInstall()));
+        return running == null ? null : new int[] {running.threads().threads(), streams};
     }
 
     /**
@@ -253,9 +254,9 @@ public final class DuckDbInstances implements AutoCloseable {
     public synchronized void close() {
         closed = true;
         IllegalStateException failure = null;
-        for (Map.Entry<Key, DuckDBConnection> e : new ArrayList<>(instances.entrySet())) {
+        for (Map.Entry<Key, Running> e : new ArrayList<>(instances.entrySet())) {
             try {
-                e.getValue().close();
+                e.getValue().first().close();
             } catch (SQLException | RuntimeException f) {
                 if (failure == null) {
                     failure = new IllegalStateException("closing the shared DuckDB instance with init SQL "
@@ -266,7 +267,6 @@ public final class DuckDbInstances implements AutoCloseable {
             }
         }
         instances.clear();
-        threads.clear();
         if (failure != null) {
             throw failure;
         }

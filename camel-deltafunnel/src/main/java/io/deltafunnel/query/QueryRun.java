@@ -85,18 +85,7 @@ public final class QueryRun implements AutoCloseable {
         } catch (Exception e) {
             QuerySetupException failure = e instanceof QuerySetupException qse ? qse
                     : new QuerySetupException(description + ": " + e.getMessage(), e);
-            if (lease != null) {
-                try {
-                    lease.close();
-                } catch (Exception leaseFailure) {
-                    failure.addSuppressed(leaseFailure);
-                }
-            }
-            try {
-                connection.close();
-            } catch (Exception closeFailure) {
-                failure.addSuppressed(closeFailure);
-            }
+            ArrowBatchStream.closeQuietlyInto(failure, lease, connection);
             throw failure;
         }
     }
