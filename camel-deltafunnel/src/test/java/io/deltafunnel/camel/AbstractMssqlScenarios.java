@@ -123,6 +123,41 @@ abstract class AbstractMssqlScenarios extends MssqlRouteTestSupport {
         stopAndAssertNoArrowLeak();
     }
 
+    /**
+     * Text at the nvarchar columns' limits: ASCII batches (which the direct encoder sends as varchar in the column's
+     * collation, declared so in INSERT BULK, for the server to convert) and, in the same run and transaction, a batch
+     * with non-ASCII text (sent as UTF-16), into nvarchar(n) at exactly n characters, nvarchar(max) at 8,000 and
+     * 8,001 characters, a column of another collation, NULLs and empty strings. Every value reads back as the source.
+     */
+    @Test
+    void asciiAndUnicodeBatchesAtTheColumnsLimitsReadBackExactly() throws Exception {
+        exec("CREATE TABLE [dbo].[" + table + "] ([id] int NOT NULL, [a] nvarchar(10) NULL, [m] nvarchar(max) NULL,"
+                + " [c] nvarchar(12) COLLATE Latin1_General_100_CS_AS NULL)");
+        // batch of ids 0-1: ASCII; 2-3: ASCII, with an (max) value beyond varchar(8000); 4-5: not ASCII
+        String sql = "SELECT * FROM (VALUES"
+                + " (0, '0123456789', repeat('x', 8000), 'Mixed Case'),"
+                + " (1, '', '', NULL),"
+                + " (2, NULL, repeat('y', 8001), '  spaces  '),"
+                + " (3, '~!@$^*()_-', NULL, ''),"
+                + " (4, 'caf\u00E9', 'na\u00EFve ' || repeat('z', 8000), 'Stra\u00DFe'),"
+                + " (5, 'plain', 'plain', 'plain')"
+                + ") t(id, a, m, c) ORDER BY id";
+        runRoute(source(sql, 2), mssql(""), 3, null);
+        assertTrue(failures.isEmpty(), () -> failures.toString());
+        List<List<Object>> rows = query("SELECT [id], [a], [m], [c] FROM [dbo].[" + table + "] ORDER BY [id]");
+        assertEquals(6, rows.size());
+        assertEquals(java.util.Arrays.asList(0, "0123456789", "x".repeat(8000), "Mixed Case"), rows.get(0));
+        assertEquals(java.util.Arrays.asList(1, "", "", null), rows.get(1));
+        assertEquals(java.util.Arrays.asList(2, null, "y".repeat(8001), "  spaces  "), rows.get(2));
+        assertEquals(java.util.Arrays.asList(3, "~!@$^*()_-", null, ""), rows.get(3));
+        assertEquals(java.util.Arrays.asList(4, "caf\u00E9", "na\u00EFve " + "z".repeat(8000), "Stra\u00DFe"),
+                rows.get(4));
+        assertEquals(java.util.Arrays.asList(5, "plain", "plain", "plain"), rows.get(5));
+        assertEquals(List.of(List.of(10L, 8001L)), query("SELECT CAST(LEN([a]) AS bigint), (SELECT CAST(LEN([m]) AS"
+                + " bigint) FROM [dbo].[" + table + "] WHERE [id] = 2) FROM [dbo].[" + table + "] WHERE [id] = 0"));
+        stopAndAssertNoArrowLeak();
+    }
+
     @Test
     void bulkOptionsAreAccepted() throws Exception {
         createIdName("nvarchar(20)");

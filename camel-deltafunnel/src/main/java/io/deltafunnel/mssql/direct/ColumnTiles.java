@@ -14,7 +14,8 @@ import io.deltafunnel.tds.TokenType;
  *
  * <p>A tile: the rows that fit in what the message writer can take at once ({@link TdsMessageWriter#spillRoom}), at
  * most {@value #MAX_ROWS}. Each row's size is known before anything is written (fixed per column; {@code 2 + 2 n}
- * for text of {@code n} UTF-8 bytes when it is ASCII, {@code 16 + 2 n} as PLP; a NULL's marker; measured
+ * for text of {@code n} UTF-8 bytes when it is ASCII, {@code 16 + 2 n} as PLP, {@code 2 + n} and {@code 16 + n}
+ * when the batch's ASCII text goes as varchar; a NULL's marker; measured
  * {@value #CHUNK} rows at a time, column by column), so each row's start is too: the ROW tokens go first, then one
  * tight loop per column writes that column's values into all the tile's rows, and the tile is committed as a whole.
  * The encoders store 8 bytes at a time and may write up to 8 bytes past a value's end; within a row the next column
@@ -53,7 +54,7 @@ final class ColumnTiles {
      * {@code DECIMAL}, {@code DATE}), NULLs or not, or {@link DirectBulkWriter#OTHER}.
      */
     static int kind(DirectEncoders.Bounded e) {
-        if (e instanceof TextEncoders.Utf8ToUtf16) {
+        if (e instanceof Utf8Text) {
             return DirectBulkWriter.TEXT;
         }
         if (e instanceof NumericEncoders.RawInteger) {
@@ -88,7 +89,7 @@ final class ColumnTiles {
             kinds[c] = kind(e);
             // a NULL is its marker (1 byte; 0xFFFF for text, eight 0xFF as PLP) and writes nothing past it
             int value = switch (kinds[c]) {
-                case DirectBulkWriter.TEXT -> ((TextEncoders.Utf8ToUtf16) e).minSize();
+                case DirectBulkWriter.TEXT -> ((Utf8Text) e).minSize();
                 case DirectBulkWriter.INTEGER -> ((NumericEncoders.RawInteger) e).size();
                 case DirectBulkWriter.DECIMAL -> ((NumericEncoders.RawDecimal128) e).size();
                 default -> ((TemporalEncoders.DateDays) e).size();
@@ -177,7 +178,7 @@ final class ColumnTiles {
         for (int c : varying) {
             DirectEncoders.Bounded e = encoders[c];
             if (kinds[c] == DirectBulkWriter.TEXT) {
-                m = ((TextEncoders.Utf8ToUtf16) e).addAsciiSizes(rowSize, at, row, m);
+                m = ((Utf8Text) e).addAsciiSizes(rowSize, at, row, m);
             } else {
                 // a varying column other than text is one with NULLs in the batch: the marker is 1 byte
                 int value = valueSize[c];
@@ -202,7 +203,7 @@ final class ColumnTiles {
             DirectEncoders.Bounded e = encoders[c];
             switch (kinds[c]) {
                 case DirectBulkWriter.TEXT -> {
-                    int done = ((TextEncoders.Utf8ToUtf16) e).putColumn(b, cur, pos, from, k, keep[c]);
+                    int done = ((Utf8Text) e).putColumn(b, cur, pos, from, k, keep[c]);
                     if (done < k) {
                         return done;
                     }

@@ -39,8 +39,9 @@ import org.apache.arrow.vector.types.pojo.Field;
  * <p>Before anything is sent, every value is checked with the mssql-jdbc path's rules ({@link BulkBatch#validate},
  * {@link BatchCheck}, {@link TargetBinding}): a value that does not fit exactly raises {@link ValueOutOfRangeException}
  * naming column and row and carrying the {@link Rejection}, and nothing is sent. The writer reads the driver-neutral
- * {@link BulkBatch}; nothing of mssql-jdbc is involved. The wire type follows the target column and temporal values
- * always travel as native TDS types (never as text).
+ * {@link BulkBatch}; nothing of mssql-jdbc is involved. The wire type follows the target column, with one exception:
+ * an nvarchar column whose batch is all ASCII goes as varchar in the column's collation ({@link #asciiAsVarchar}).
+ * Temporal values always travel as native TDS types (never as text).
  *
  * <p>Encoded pairs (Arrow → target: wire type), i.e. every pair the producer accepts:
  * <ul>
@@ -51,7 +52,8 @@ import org.apache.arrow.vector.types.pojo.Field;
  *   <li>Decimal128, Decimal256, UInt64 and integers → decimal(p,s) / numeric(p,s): DECIMALN with the
  *       compact length of p (5/9/13/17), rescaled exactly to s</li>
  *   <li>Utf8, LargeUtf8, Utf8View, the {@code arrow.uuid} extension (as its 36-character text) and List/Struct/Map
- *       (as the producer's JSON) → nvarchar(n), nchar(n): NVARCHAR/NCHAR; nvarchar(max), ntext: NVARCHAR PLP;
+ *       (as the producer's JSON) → nvarchar(n), nchar(n): NVARCHAR/NCHAR (a Utf8 batch of ASCII text into
+ *       nvarchar(n) or nvarchar(max): BIGVARCHAR(n), BIGVARCHAR PLP); nvarchar(max), ntext: NVARCHAR PLP;
  *       varchar(n), char(n): BIGVARCHAR/BIGCHAR; varchar(max), text: BIGVARCHAR PLP; the char types carry the
  *       target column's collation ({@link TargetColumn#collationName()}, via tds-codec's Collation)</li>
  *   <li>Binary, LargeBinary, BinaryView, FixedSizeBinary → varbinary(n), binary(n): BIGVARBINARY/BIGBINARY;
@@ -75,6 +77,7 @@ public final class DirectBulkWriter {
     private boolean checkConstraints;
     private Map<String, Collation> serverCollations = Map.of();
     private boolean fireTriggers;
+    private boolean asciiAsVarchar = true;
 
     public DirectBulkWriter(DirectTdsConnection connection) {
         this.connection = connection;
@@ -104,6 +107,17 @@ public final class DirectBulkWriter {
     /** Adds the FIRE_TRIGGERS hint (default off). */
     public DirectBulkWriter fireTriggers(boolean fireTriggers) {
         this.fireTriggers = fireTriggers;
+        return this;
+    }
+
+    /**
+     * Whether an nvarchar(n) or nvarchar(max) column from Utf8 whose every value in a batch is ASCII goes as varchar in
+     * the column's collation, one byte per character, when that collation's code page is known (1252 or UTF-8; default
+     * on). SQL Server converts the values into the column, so the stored text is the same; the writer sends half the
+     * bytes and skips the widening. Off: always UTF-16, the wire type of the target.
+     */
+    public DirectBulkWriter asciiAsVarchar(boolean asciiAsVarchar) {
+        this.asciiAsVarchar = asciiAsVarchar;
         return this;
     }
 
@@ -141,7 +155,7 @@ public final class DirectBulkWriter {
         for (int i = 0; i < encoders.length; i++) {
             BoundColumn c = bound.get(i);
             encoders[i] = DirectEncoders.forColumn(c, batch.vector(i),
-                    serverCollations.get(c.target().name().toLowerCase(Locale.ROOT)));
+                    serverCollations.get(c.target().name().toLowerCase(Locale.ROOT)), asciiAsVarchar);
         }
         int rows = batch.rowCount();
         int round = roundRows > 0 ? roundRows : Math.max(rows, 1);
@@ -174,7 +188,7 @@ public final class DirectBulkWriter {
             }
             BoundColumn column = new BoundColumn(i, f.getName(), type, target, binding);
             bound.add(column);
-            encoders[i] = DirectEncoders.forColumn(column, root.getVector(i));
+            encoders[i] = DirectEncoders.forColumn(column, root.getVector(i), null, asciiAsVarchar);
         }
         requireFeatures(table, bound);
         if (validate) {
@@ -249,7 +263,7 @@ public final class DirectBulkWriter {
                     DirectEncoders.Bounded e = bounded[c];
                     // the common encoders by their own (final) class: a direct call instead of a virtual one
                     p = switch (kinds[c]) {
-                        case TEXT -> ((TextEncoders.Utf8ToUtf16) e).put(b, p, r);
+                        case TEXT -> ((Utf8Text) e).put(b, p, r);
                         case INTEGER -> ((NumericEncoders.RawInteger) e).put(b, p, r);
                         case DECIMAL -> ((NumericEncoders.RawDecimal128) e).put(b, p, r);
                         case DATE -> ((TemporalEncoders.DateDays) e).put(b, p, r);
@@ -280,7 +294,7 @@ public final class DirectBulkWriter {
         if (e.mayBeNull) {
             return OTHER;
         }
-        if (e instanceof TextEncoders.Utf8ToUtf16) {
+        if (e instanceof Utf8Text) {
             return TEXT;
         }
         if (e instanceof NumericEncoders.RawInteger) {
@@ -330,7 +344,14 @@ public final class DirectBulkWriter {
         StringBuilder sql = new StringBuilder("INSERT BULK ").append(table.quoted()).append(" (");
         for (int i = 0; i < targets.size(); i++) {
             TargetColumn t = targets.get(i);
-            sql.append(i == 0 ? "" : ", ").append(SqlIdentifiers.quote(t.name())).append(' ').append(declaredType(t));
+            sql.append(i == 0 ? "" : ", ").append(SqlIdentifiers.quote(t.name())).append(' ');
+            String declared = encoders[i].declaredType();
+            if (declared != null) {
+                // not the target's type (an ASCII nvarchar column as varchar): the encoder's, COLLATE included
+                sql.append(declared);
+                continue;
+            }
+            sql.append(declaredType(t));
             if (t.collationName() != null && t.type().codePageText()) {
                 sql.append(" COLLATE ").append(t.collationName());
             }

@@ -46,9 +46,11 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * The per-column encoders of {@link DirectBulkWriter}: for one (Arrow type, target column) pair, the TYPE_INFO of
  * the BULK_LOAD COLMETADATA and the value of each row, read straight from the Arrow buffers.
  *
- * <p>The wire type always follows the TARGET column (MS-TDS 2.2.5.4): INTN/BITN/FLTN for tinyint..bigint, bit,
- * real/float; DECIMALN (also for numeric) with the compact length of the target precision; BIGCHAR/BIGVARCHAR/NCHAR/NVARCHAR
- * with the target length and collation (PLP for (max) and for text/ntext); BIGBINARY/BIGVARBINARY (PLP for (max) and
+ * <p>The wire type follows the TARGET column (MS-TDS 2.2.5.4), except for an nvarchar column whose batch is all ASCII
+ * when the writer asks for it ({@link Encoder#declaredType}, {@code TextEncoders.asciiAsVarchar}): INTN/BITN/FLTN for
+ * tinyint..bigint, bit, real/float; DECIMALN (also for numeric) with the compact length of the target precision;
+ * BIGCHAR/BIGVARCHAR/NCHAR/NVARCHAR with the target length and collation (PLP for (max) and for text/ntext);
+ * BIGBINARY/BIGVARBINARY (PLP for (max) and
  * image); GUID; DATEN, TIMEN, DATETIME2N, DATETIMEOFFSETN with the target scale; DATETIMN (8 bytes for datetime, 4
  * for smalldatetime). Every value has already been checked by {@code BulkBatch.validate} with the producer's
  * rules, so the encoders only convert exact values (nothing is rounded here).
@@ -85,6 +87,15 @@ final class DirectEncoders {
         }
 
         abstract void typeInfo(TdsMessageWriter w) throws IOException;
+
+        /**
+         * The type INSERT BULK declares for this column, COLLATE clause included, when it is not the target's own
+         * ({@link DirectBulkWriter#declaredType}); null for the target's. The TYPE_INFO of {@link #typeInfo} must be
+         * this type's.
+         */
+        String declaredType() {
+            return null;
+        }
 
         /** Writes the non-null value at {@code row}, length prefix included. */
         abstract void write(TdsMessageWriter w, int row) throws IOException;
@@ -190,10 +201,20 @@ final class DirectEncoders {
     }
 
     /**
-     * The encoder for {@code column} over {@code vector}; {@code serverCollation} is the target column's collation
-     * as the server reported it (FMTONLY metadata), or null to derive it from the catalog's collation name.
+     * The encoder for {@code column} over {@code vector}, the wire type following the target column;
+     * {@code serverCollation} is the target column's collation as the server reported it (FMTONLY metadata), or null
+     * to derive it from the catalog's collation name.
      */
     static Encoder forColumn(BoundColumn column, FieldVector vector, Collation serverCollation) {
+        return forColumn(column, vector, serverCollation, false);
+    }
+
+    /**
+     * {@link #forColumn(BoundColumn, FieldVector, Collation)}; with {@code asciiAsVarchar}, an nvarchar column whose
+     * batch is all ASCII goes as varchar ({@link TextEncoders#text}).
+     */
+    static Encoder forColumn(BoundColumn column, FieldVector vector, Collation serverCollation,
+            boolean asciiAsVarchar) {
         FieldVector v = vector instanceof ExtensionTypeVector<?> ext ? ext.getUnderlyingVector() : vector;
         TargetColumn t = column.target();
         ValueKind kind = column.arrowType().kind();
@@ -206,7 +227,8 @@ final class DirectEncoders {
             case REAL -> floating(v, kind, 4);
             case FLOAT -> floating(v, kind, t.precision() != null && t.precision() <= 24 ? 4 : 8);
             case DECIMAL, NUMERIC -> decimal(v, kind, column, vector, t);
-            case NVARCHAR, NCHAR, NTEXT, VARCHAR, CHAR, TEXT -> text(v, kind, column, vector, t, serverCollation);
+            case NVARCHAR, NCHAR, NTEXT, VARCHAR, CHAR, TEXT -> text(v, kind, column, vector, t, serverCollation,
+                    asciiAsVarchar);
             case VARBINARY, BINARY, IMAGE -> binary(v, kind, t);
             case UNIQUEIDENTIFIER -> guid(v, kind);
             case DATE -> kind == ValueKind.DATE ? date(v) : null;

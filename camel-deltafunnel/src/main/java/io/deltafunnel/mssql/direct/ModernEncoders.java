@@ -40,7 +40,7 @@ final class ModernEncoders {
                 t.nullable(), t.ordinal(), null, t.serverFilled(), t.identity());
         BoundColumn text = new BoundColumn(column.sourceIndex(), column.sourceName(), column.arrowType(), asText,
                 column.binding());
-        return TextEncoders.text(v, kind, text, vector, asText, Collation.SQL_LATIN1_GENERAL_CP1_CI_AS);
+        return TextEncoders.text(v, kind, text, vector, asText, Collation.SQL_LATIN1_GENERAL_CP1_CI_AS, false);
     }
 
     static Encoder vector(FieldVector vector, BoundColumn column) {

@@ -8,7 +8,8 @@ import org.apache.arrow.memory.util.MemoryUtil;
 
 /**
  * UTF-8 to UTF-16LE, byte by byte and 8 bytes at a time: the conversions {@link TextEncoders} writes nvarchar/nchar/
- * ntext values with. Stateless; no method allocates.
+ * ntext values with, and the ASCII check and copy of text it sends as code-page bytes. Stateless; no method
+ * allocates.
  */
 final class Utf16Le {
 
@@ -52,6 +53,46 @@ final class Utf16Le {
             seen |= c; // a byte >= 0x80 is negative: its sign extension sets bit 7 too
             b[q] = c;
             b[q + 1] = 0;
+        }
+        return (seen & 0x8080_8080_8080_8080L) == 0;
+    }
+
+    /**
+     * Writes the USHORT length {@code n} and the {@code n} bytes at native address {@code at} as they are into
+     * {@code b} at {@code p} (which has room for {@code 2 + n + 8} bytes: the last step may store up to 7 bytes beyond
+     * the value): the code-page bytes of ASCII text, which {@link #isAscii(long, long)} proved beforehand. With
+     * {@code overread}, the 8 bytes after the value are readable memory and the last 1..7 bytes are copied as one long.
+     */
+    static void copyAscii(long at, int n, byte[] b, int p, boolean overread) {
+        b[p] = (byte) n;
+        b[p + 1] = (byte) (n >>> 8);
+        int q = p + 2;
+        int i = 0;
+        for (; i + 8 <= n; i += 8) {
+            LONGS.set(b, q + i, MemoryUtil.getLong(at + i));
+        }
+        if (overread && i < n) {
+            LONGS.set(b, q + i, MemoryUtil.getLong(at + i));
+            return;
+        }
+        for (; i < n; i++) {
+            b[q + i] = MemoryUtil.getByte(at + i);
+        }
+    }
+
+    /** Whether the {@code n} bytes at native address {@code at} are all ASCII (below 0x80). */
+    static boolean isAscii(long at, long n) {
+        long seen = 0;
+        long i = 0;
+        for (; i + 32 <= n; i += 32) {
+            seen |= MemoryUtil.getLong(at + i) | MemoryUtil.getLong(at + i + 8) | MemoryUtil.getLong(at + i + 16)
+                    | MemoryUtil.getLong(at + i + 24);
+        }
+        for (; i + 8 <= n; i += 8) {
+            seen |= MemoryUtil.getLong(at + i);
+        }
+        for (; i < n; i++) {
+            seen |= MemoryUtil.getByte(at + i);
         }
         return (seen & 0x8080_8080_8080_8080L) == 0;
     }

@@ -39,7 +39,8 @@ import org.junit.jupiter.api.Test;
  * values), every such column last in the row (whose 8-byte stores reach the next row's start), text of every length
  * around the 8-byte steps and empty, non-ASCII text inside a tile (the tile ends before it; the row goes row by row),
  * text longer in UTF-8 than the column's UTF-16 bound, rows straddling packet ends, tiny packets, several packets per
- * write, and tiles of {@value ColumnTiles#MAX_ROWS} rows.
+ * write, and tiles of {@value ColumnTiles#MAX_ROWS} rows; and each layout again with the writer's ASCII batches as
+ * varchar (one byte per character; a batch with non-ASCII text stays UTF-16).
  */
 class ColumnTilesTest {
 
@@ -67,16 +68,19 @@ class ColumnTilesTest {
         for (List<Kind> kinds : LAYOUTS) {
             for (boolean nonAscii : new boolean[] {false, true}) {
                 for (boolean nulls : new boolean[] {false, true}) {
-                    check(kinds, 700, random, nonAscii, nulls, "layout " + layout
-                            + (nonAscii ? " with non-ASCII text" : "") + (nulls ? " with NULLs" : ""));
+                    for (boolean asVarchar : new boolean[] {false, true}) {
+                        check(kinds, 700, random, nonAscii, nulls, asVarchar, "layout " + layout
+                                + (nonAscii ? " with non-ASCII text" : "") + (nulls ? " with NULLs" : "")
+                                + (asVarchar ? ", ASCII as varchar" : ""));
+                    }
                 }
             }
             layout++;
         }
     }
 
-    private void check(List<Kind> kinds, int rows, Random random, boolean nonAscii, boolean nulls, String what)
-            throws Exception {
+    private void check(List<Kind> kinds, int rows, Random random, boolean nonAscii, boolean nulls, boolean asVarchar,
+            String what) throws Exception {
         try (BufferAllocator a = new RootAllocator()) {
             List<FieldVector> vectors = new ArrayList<>();
             List<TargetColumn> targets = new ArrayList<>();
@@ -144,7 +148,14 @@ class ColumnTilesTest {
                     ArrowColumnType type = ArrowColumnTypes.forField(v.getField());
                     BoundColumn column = new BoundColumn(c, v.getName(), type, targets.get(c),
                             TargetBinding.of(type.kind(), targets.get(c), false));
-                    encoders[c] = DirectEncoders.forColumn(column, v);
+                    encoders[c] = DirectEncoders.forColumn(column, v, null, asVarchar);
+                    if (encoders[c] instanceof Utf8Text text) {
+                        // a batch with non-ASCII text in the column stays UTF-16 (one in 9 values has it, so each
+                        // column of 700 rows has some)
+                        assertEquals(asVarchar && !nonAscii, text.narrow(), what + ": column " + c + " as varchar");
+                        assertEquals(text.narrow() ? "varchar(" + (kinds.get(c) == Kind.TEXT ? "20" : "max")
+                                + ") COLLATE SQL_Latin1_General_CP1_CI_AS" : null, text.declaredType(), what);
+                    }
                 }
                 DirectEncoders.Bounded[] bounded = java.util.Arrays.copyOf(encoders, encoders.length,
                         DirectEncoders.Bounded[].class);

@@ -272,6 +272,97 @@ class DirectBulkWriterTest {
         }
     }
 
+    /**
+     * An nvarchar column whose batch is all ASCII goes as varchar in the column's collation (declared so in INSERT
+     * BULK, or the server would answer 4816), one byte per character; a column with non-ASCII text, and every column
+     * with {@code asciiAsVarchar(false)}, as UTF-16. Both read back as the source.
+     */
+    @Test
+    void asciiNvarcharGoesAsVarcharInTheColumnsCollationAndReadsBackAsTheSource() throws Exception {
+        String columns = "(id int NOT NULL, a nvarchar(10), b nvarchar(max), c nvarchar(12) COLLATE"
+                + " Latin1_General_100_CS_AS, d nvarchar(20))";
+        List<String> a = java.util.Arrays.asList("abc", "", null, "0123456789");
+        List<String> b = java.util.Arrays.asList("x".repeat(8000), "short", null, "");
+        List<String> c = java.util.Arrays.asList("Mixed Case", "  spaces  ", "tab\there", null);
+        List<String> d = java.util.Arrays.asList("plain", "caf\u00E9", null, "z");
+        SERVER.emulator().captureBulkLoads(true);
+        try (Connection jdbc = jdbc()) {
+            for (boolean asVarchar : new boolean[] {true, false}) {
+                String table = asVarchar ? "ascii_varchar" : "ascii_utf16";
+                try (Statement st = jdbc.createStatement()) {
+                    st.execute("CREATE TABLE dbo." + table + " " + columns);
+                }
+                IntVector id = track(new IntVector("id", allocator));
+                List<FieldVector> all = new ArrayList<>(List.of(id));
+                for (String name : new String[] {"a", "b", "c", "d"}) {
+                    all.add(track(new VarCharVector(name, allocator)));
+                }
+                List<List<String>> values = List.of(a, b, c, d);
+                for (int r = 0; r < 4; r++) {
+                    id.setSafe(r, r);
+                    for (int k = 0; k < 4; k++) {
+                        String v = values.get(k).get(r);
+                        VarCharVector vector = (VarCharVector) all.get(k + 1);
+                        if (v == null) {
+                            vector.setNull(r);
+                        } else {
+                            vector.setSafe(r, v.getBytes(StandardCharsets.UTF_8));
+                        }
+                    }
+                }
+                all.forEach(v -> v.setValueCount(4));
+                VectorSchemaRoot root = new VectorSchemaRoot(all);
+                root.setRowCount(4);
+                List<TargetColumn> targets = List.of(
+                        new TargetColumn("id", "int", null, 10, 0, null, false, 1),
+                        new TargetColumn("a", "nvarchar", 10, null, null, null, true, 2,
+                                "SQL_Latin1_General_CP1_CI_AS"),
+                        new TargetColumn("b", "nvarchar", -1, null, null, null, true, 3,
+                                "SQL_Latin1_General_CP1_CI_AS"),
+                        new TargetColumn("c", "nvarchar", 12, null, null, null, true, 4,
+                                "Latin1_General_100_CS_AS"),
+                        new TargetColumn("d", "nvarchar", 20, null, null, null, true, 5,
+                                "SQL_Latin1_General_CP1_CI_AS"));
+                try (DirectTdsConnection direct = DirectTdsConnection.open(options())) {
+                    assertEquals(4, new DirectBulkWriter(direct).asciiAsVarchar(asVarchar)
+                            .write(new TableName("dbo", table), root, targets));
+                }
+                BulkStreams.Stream stream = BulkStreams.parse(SERVER.emulator().capturedBulkLoads().stream()
+                        .filter(l -> table.equalsIgnoreCase(l.table())).findFirst().orElseThrow().payload());
+                int[] varcharLengths = {10, 0xFFFF, 12};
+                for (int k = 0; k < 3; k++) {
+                    io.deltafunnel.tds.TypeInfo t = stream.columns().get(k + 1).type();
+                    assertEquals(asVarchar ? io.deltafunnel.tds.TypeId.BIGVARCHAR : io.deltafunnel.tds.TypeId.NVARCHAR,
+                            t.typeId(), table + ": column " + (k + 1));
+                    if (asVarchar) {
+                        assertEquals(varcharLengths[k], t.maxLength(), table + ": varchar length of " + (k + 1));
+                    }
+                }
+                assertEquals(io.deltafunnel.tds.Collation.forName("Latin1_General_100_CS_AS"),
+                        stream.columns().get(3).type().collation(), "the column's own collation");
+                assertEquals(io.deltafunnel.tds.TypeId.NVARCHAR, stream.columns().get(4).type().typeId(),
+                        "a column with non-ASCII text stays UTF-16");
+                if (asVarchar) {
+                    org.junit.jupiter.api.Assertions.assertArrayEquals(new byte[] {3, 0, 'a', 'b', 'c'},
+                            stream.rows().get(0).get(1));
+                    org.junit.jupiter.api.Assertions.assertArrayEquals(new byte[] {(byte) 0xFF, (byte) 0xFF},
+                            stream.rows().get(2).get(1), "NULL");
+                }
+                List<List<Object>> rows = readBack(jdbc, "dbo." + table);
+                assertEquals(4, rows.size());
+                for (int r = 0; r < 4; r++) {
+                    for (int k = 0; k < 4; k++) {
+                        assertEquals(values.get(k).get(r), rows.get(r).get(k + 1), table + " row " + r + " column "
+                                + (k + 1));
+                    }
+                }
+                root.close();
+            }
+        } finally {
+            SERVER.emulator().captureBulkLoads(false);
+        }
+    }
+
     @Test
     void tlsIsOnByDefaultAndCountedByTheServer() throws Exception {
         int before = SERVER.emulator().encryptedSessions();

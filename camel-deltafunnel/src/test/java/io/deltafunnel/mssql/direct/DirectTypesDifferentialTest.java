@@ -128,6 +128,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       (exact: ASCII, zero/space padding is the server's).</li>
  *   <li><b>uniqueidentifier</b> — driver: the value as 36-character text (CHAR/VARCHAR), converted by the server;
  *       direct: native GUID (0x24, 16 bytes, Data1..3 little-endian).</li>
+ *   <li><b>ASCII nvarchar as varchar</b> — an nvarchar(n)/nvarchar(max) column whose batch is all ASCII, with a
+ *       collation of a known code page: driver NVARCHAR (UTF-16); direct BIGVARCHAR(n), for (max) BIGVARCHAR PLP
+ *       (values up to 8000 bytes), in the column's collation, declared so in INSERT BULK, each value its ASCII
+ *       bytes, converted by the server (as it converts mssql-jdbc's varchar columns of a CSV source). Half the
+ *       bytes.</li>
  * </ol>
  *
  * Identical in both streams (checked): COLMETADATA flags (nullable|updatable, or updatable for NOT NULL columns),
@@ -312,10 +317,15 @@ class DirectTypesDifferentialTest {
                 p(Src.UTF8, null, "nvarchar(10)", "", "0123456789", MIXED, null),
                 p(Src.UTF8, null, "nvarchar(4000)", s4000, "", NON_BMP, null),
                 p(Src.UTF8, null, "nvarchar(max)", s9000, "", "a", null),
+                // all ASCII: varchar in the column's collation (kind 5), up to the declared length and, for (max),
+                // as varchar(max) up to 8000 bytes
+                p(Src.UTF8, null, "nvarchar(10)", "", "0123456789", "ascii ~!\u007f", null),
+                p(Src.UTF8, null, "nvarchar(4000)", "y".repeat(4000), "", " padded  ", null),
+                p(Src.UTF8, null, "nvarchar(max)", "abc", "", "x".repeat(Utf8Text.ASCII_PLP_BOUNDED), null),
                 px(Src.UTF8, null, "nchar(8)", list("abc", "", MIXED, null),
                         list("abc     ", "        ", MIXED + " ", null)),
                 p(Src.UTF8, null, "ntext", "abc", "", s9000, null),
-                // (max) with every value within the bounded PLP encoder's limit (TextEncoders.PLP_BOUNDED_UTF8, here at
+                // (max) with every value within the bounded PLP encoder's limit (Utf8Text.PLP_BOUNDED_UTF8, here at
                 // it: 4,000 UTF-8 bytes)
                 p(Src.UTF8, null, "nvarchar(max)", "abc", "", MIXED, NON_BMP, "x".repeat(3990) + MIXED, null),
                 p(Src.UTF8, null, "ntext", "abc", "", MIXED, null),
@@ -846,7 +856,18 @@ class DirectTypesDifferentialTest {
             String change = String.format("0x%02X->0x%02X", dt.typeId(), xt.typeId());
             assertTrue(ALLOWED_TYPE_CHANGES.contains(change), p + ": undocumented TYPE_INFO change " + name(dt)
                     + " vs " + name(xt));
-            kinds.add((xt.typeId() == TypeId.GUID ? "4 uniqueidentifier: " : "3 wire type follows target: ")
+            boolean asciiAsVarchar = p.sqlType().startsWith("nvarchar") && xt.typeId() == TypeId.BIGVARCHAR;
+            if (asciiAsVarchar) {
+                // kind 5: the values are ASCII (so the bytes are the text in every code page) and half the length
+                assertEquals(dt.isPlp() ? 0xFFFF : dt.maxLength() / 2, xt.maxLength(), p + ": varchar length");
+                for (int r = 0; r < driver.rows().size(); r++) {
+                    byte[] d = driver.rows().get(r).get(1);
+                    byte[] x = direct.rows().get(r).get(1);
+                    assertArrayEquals(asciiOfUtf16(d, dt.isPlp()), x, p + ": ASCII bytes of row " + r);
+                }
+            }
+            kinds.add((xt.typeId() == TypeId.GUID ? "4 uniqueidentifier: "
+                    : asciiAsVarchar ? "5 ASCII nvarchar as varchar: " : "3 wire type follows target: ")
                     + name(dt) + " vs " + name(xt));
             valuesComparable = false;
         }
@@ -868,6 +889,40 @@ class DirectTypesDifferentialTest {
         for (String k : kinds) {
             DIFFERENCES.computeIfAbsent(k, x -> new TreeSet<>()).add(p.toString());
         }
+    }
+
+    /**
+     * The driver's value (USHORT length and UTF-16LE, or PLP of unknown length with one chunk; NULL 0xFFFF or PLP NULL)
+     * as the direct writer's varchar value of the same ASCII text: one byte per character, with a USHORT length, or as
+     * PLP with its known length (one chunk and the terminator, an empty value without a chunk).
+     */
+    private static byte[] asciiOfUtf16(byte[] value, boolean plp) {
+        if (plp ? toLong(value) == -1L : (value[0] & 0xFF) == 0xFF && (value[1] & 0xFF) == 0xFF) {
+            return value.clone();
+        }
+        int header = plp ? 12 : 2;
+        int bytes = plp ? Math.max(0, value.length - 16) : (value[0] & 0xFF) | (value[1] & 0xFF) << 8;
+        if (plp && bytes > 0) {
+            assertEquals(bytes, (value[8] & 0xFF) | (value[9] & 0xFF) << 8 | (value[10] & 0xFF) << 16, "one chunk");
+        }
+        int chars = bytes / 2;
+        java.nio.ByteBuffer out = java.nio.ByteBuffer.allocate(16 + chars).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        if (plp) {
+            out.putLong(chars);
+            if (chars > 0) {
+                out.putInt(chars);
+            }
+        } else {
+            out.putShort((short) chars);
+        }
+        for (int i = 0; i < chars; i++) {
+            assertEquals(0, value[header + 2 * i + 1], "an ASCII character's high byte");
+            out.put(value[header + 2 * i]);
+        }
+        if (plp) {
+            out.putInt(0);
+        }
+        return Arrays.copyOf(out.array(), out.position());
     }
 
     private static boolean isDecimal(int typeId) {
@@ -1042,10 +1097,10 @@ class DirectTypesDifferentialTest {
 
     @Test
     void byteStreamsDifferOnlyAsDocumented() throws Exception {
-        // one batch with a kind-1, kind-2, kind-3 and kind-4 column, NOT NULL columns for kind 5
+        // one batch with a column of each kind, and NOT NULL columns for the flags
         try (Connection c = jdbc()) {
             String columns = "(id int NOT NULL, d decimal(9,2) NOT NULL, m nvarchar(max), s varchar(10),"
-                    + " g uniqueidentifier)";
+                    + " g uniqueidentifier, n nvarchar(10))";
             String a = "docdiff_driver";
             String b = "docdiff_direct";
             try (Statement st = c.createStatement()) {
@@ -1056,14 +1111,16 @@ class DirectTypesDifferentialTest {
             closeables.add(id);
             FieldVector d = vector(new Field("d", FieldType.notNullable(new ArrowType.Decimal(9, 2, 128)), null),
                     list(new BigDecimal("-1.50")));
-            FieldVector m = vector(Field.nullable("m", ArrowType.Utf8.INSTANCE), list("hello"));
+            // not ASCII, so UTF-16 as PLP (kind 2); n is ASCII, so varchar (kind 5)
+            FieldVector m = vector(Field.nullable("m", ArrowType.Utf8.INSTANCE), list("h\u00E9llo"));
             FieldVector s = vector(Field.nullable("s", ArrowType.Utf8.INSTANCE), list("ascii"));
             FieldVector g = vector(Field.nullable("g", ArrowType.Utf8.INSTANCE),
                     list("6F9619FF-8B86-D011-B42D-00C04FC964FF"));
+            FieldVector n = vector(Field.nullable("n", ArrowType.Utf8.INSTANCE), list("plain"));
             id.allocateNew(1);
             id.setSafe(0, 7);
             id.setValueCount(1);
-            VectorSchemaRoot root = new VectorSchemaRoot(List.of(id, d, m, s, g));
+            VectorSchemaRoot root = new VectorSchemaRoot(List.of(id, d, m, s, g, n));
             root.setRowCount(1);
             closeables.add(root);
             viaDriver(c, a, root, describe(c, a));
@@ -1071,7 +1128,7 @@ class DirectTypesDifferentialTest {
             BulkStreams.Stream drv = captured(a);
             BulkStreams.Stream dir = captured(b);
             // the same COLMETADATA flags, NOT NULL columns included
-            for (int col = 0; col < 5; col++) {
+            for (int col = 0; col < 6; col++) {
                 assertEquals(drv.columns().get(col).flags(), dir.columns().get(col).flags());
             }
             assertEquals(0x0008, dir.columns().get(0).flags());
@@ -1093,8 +1150,15 @@ class DirectTypesDifferentialTest {
             assertArrayEquals(new byte[] {16, (byte) 0xFF, 0x19, (byte) 0x96, 0x6F, (byte) 0x86, (byte) 0x8B, 0x11,
                 (byte) 0xD0, (byte) 0xB4, 0x2D, 0x00, (byte) 0xC0, 0x4F, (byte) 0xC9, 0x64, (byte) 0xFF},
                     dir.rows().get(0).get(4));
+            // kind 5: ASCII nvarchar(10) as varchar(10) in the column's collation, one byte per character
+            assertEquals(TypeId.NVARCHAR, drv.columns().get(5).type().typeId());
+            assertEquals(20, drv.columns().get(5).type().maxLength());
+            assertEquals(TypeId.BIGVARCHAR, dir.columns().get(5).type().typeId());
+            assertEquals(10, dir.columns().get(5).type().maxLength());
+            assertEquals(drv.columns().get(5).type().collation(), dir.columns().get(5).type().collation());
+            assertArrayEquals(new byte[] {5, 0, 'p', 'l', 'a', 'i', 'n'}, dir.rows().get(0).get(5));
             // and the rows read back are the same
-            for (String col : new String[] {"d", "m", "s", "g"}) {
+            for (String col : new String[] {"d", "m", "s", "g", "n"}) {
                 try (Statement st = c.createStatement();
                         ResultSet ra = st.executeQuery("SELECT " + col + " FROM dbo." + a);
                         Statement st2 = c.createStatement();

@@ -69,7 +69,7 @@ class TextEncodersFastPathTest {
                 for (int perWrite : new int[] {1, 3}) {
                     for (int lead = 0; lead < 3; lead++) {
                         DirectEncoders.Encoder e = DirectEncoders.forColumn(column, v, null);
-                        assertInstanceOf(TextEncoders.Utf8ToUtf16.class, e, "the Utf8 fast encoder");
+                        assertInstanceOf(Utf8Text.class, e, "the Utf8 fast encoder");
                         ByteArrayOutputStream out = new ByteArrayOutputStream();
                         TdsMessageWriter w = new TdsMessageWriter(out, PacketType.BULK_LOAD, packet, perWrite);
                         for (int i = 0; i < lead; i++) {
@@ -85,6 +85,112 @@ class TextEncodersFastPathTest {
                 }
             }
         }
+    }
+
+    /**
+     * With the writer's {@code asciiAsVarchar}, an all-ASCII batch into nvarchar(n) is varchar(n) in the column's
+     * collation: TYPE_INFO BIGVARCHAR, each value its bytes with a USHORT length, across packet ends (values of every
+     * length around the 8-byte steps, NULLs, empty).
+     */
+    @Test
+    void asciiBatchAsVarcharIsEachValuesBytesAcrossPacketEnds() throws Exception {
+        List<String> values = new ArrayList<>();
+        for (int n = 0; n <= 44; n++) {
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < n; i++) {
+                sb.append((char) (' ' + (n * 7 + i) % 95));
+            }
+            values.add(sb.toString());
+            if (n % 9 == 0) {
+                values.add(null);
+            }
+        }
+        ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        for (String s : values) {
+            if (s == null) {
+                expected.write(0xFF);
+                expected.write(0xFF);
+            } else {
+                expected.write(s.length());
+                expected.write(0);
+                expected.writeBytes(s.getBytes(StandardCharsets.US_ASCII));
+            }
+        }
+        try (BufferAllocator a = new RootAllocator(); VarCharVector v = new VarCharVector("s", a)) {
+            fill(v, values);
+            BoundColumn column = column(v, "nvarchar", 44);
+            Utf8Text e = assertInstanceOf(Utf8Text.class,
+                    DirectEncoders.forColumn(column, v, null, true));
+            org.junit.jupiter.api.Assertions.assertTrue(e.narrow());
+            org.junit.jupiter.api.Assertions.assertEquals("varchar(44) COLLATE SQL_Latin1_General_CP1_CI_AS",
+                    e.declaredType());
+            ByteArrayOutputStream typeInfo = new ByteArrayOutputStream();
+            TdsMessageWriter tw = new TdsMessageWriter(typeInfo, PacketType.BULK_LOAD, 512);
+            e.typeInfo(tw);
+            tw.end();
+            ByteArrayOutputStream want = new ByteArrayOutputStream();
+            want.write(io.deltafunnel.tds.TypeId.BIGVARCHAR);
+            want.write(44);
+            want.write(0);
+            want.writeBytes(io.deltafunnel.tds.Collation.SQL_LATIN1_GENERAL_CP1_CI_AS.bytes());
+            assertArrayEquals(want.toByteArray(), payload(typeInfo.toByteArray(), 512, 0));
+            for (int packet : new int[] {16, 17, 64, 101, 512}) {
+                for (int perWrite : new int[] {1, 3}) {
+                    for (int lead = 0; lead < 3; lead++) {
+                        ByteArrayOutputStream out = new ByteArrayOutputStream();
+                        TdsMessageWriter w = new TdsMessageWriter(out, PacketType.BULK_LOAD, packet, perWrite);
+                        for (int i = 0; i < lead; i++) {
+                            w.writeByte(0x40);
+                        }
+                        for (int r = 0; r < values.size(); r++) {
+                            e.value(w, r);
+                        }
+                        w.end();
+                        assertArrayEquals(expected.toByteArray(), payload(out.toByteArray(), packet, lead),
+                                "packet " + packet + ", " + perWrite + " per write, lead " + lead);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Where the batch is not all ASCII, the column's collation is not one of a known code page (or not known), the
+     * target is not nvarchar, or an nvarchar(max) value is longer than 8000 bytes: UTF-16, the target's type.
+     */
+    @Test
+    void asciiAsVarcharOnlyWhereTheBytesAreTheText() throws Exception {
+        try (BufferAllocator a = new RootAllocator(); VarCharVector ascii = new VarCharVector("s", a);
+                VarCharVector accent = new VarCharVector("s", a); VarCharVector long8000 = new VarCharVector("s", a);
+                VarCharVector long8001 = new VarCharVector("s", a)) {
+            fill(ascii, java.util.Arrays.asList("abc", null, ""));
+            fill(accent, java.util.Arrays.asList("abc", "caf\u00E9"));
+            fill(long8000, List.of("x".repeat(8000), "y"));
+            fill(long8001, List.of("x".repeat(8001), "y"));
+            org.junit.jupiter.api.Assertions.assertEquals("varchar(10) COLLATE SQL_Latin1_General_CP1_CI_AS",
+                    declared(ascii, "nvarchar", 10, "SQL_Latin1_General_CP1_CI_AS"));
+            org.junit.jupiter.api.Assertions.assertEquals("varchar(10) COLLATE Latin1_General_100_CI_AS_SC_UTF8",
+                    declared(ascii, "nvarchar", 10, "Latin1_General_100_CI_AS_SC_UTF8"));
+            org.junit.jupiter.api.Assertions.assertEquals("varchar(max) COLLATE SQL_Latin1_General_CP1_CI_AS",
+                    declared(long8000, "nvarchar", -1, "SQL_Latin1_General_CP1_CI_AS"));
+            org.junit.jupiter.api.Assertions.assertNull(declared(accent, "nvarchar", 10,
+                    "SQL_Latin1_General_CP1_CI_AS"), "a non-ASCII value");
+            org.junit.jupiter.api.Assertions.assertNull(declared(long8001, "nvarchar", -1,
+                    "SQL_Latin1_General_CP1_CI_AS"), "an (max) value beyond 8000 bytes");
+            org.junit.jupiter.api.Assertions.assertNull(declared(ascii, "nvarchar", 10, "Japanese_CI_AS"),
+                    "a code page the writer does not know");
+            org.junit.jupiter.api.Assertions.assertNull(declared(ascii, "nvarchar", 10, null), "no collation");
+            org.junit.jupiter.api.Assertions.assertNull(declared(ascii, "nchar", 10,
+                    "SQL_Latin1_General_CP1_CI_AS"), "nchar");
+        }
+    }
+
+    /** The type INSERT BULK declares for a Utf8 column into the given target with asciiAsVarchar on. */
+    private static String declared(VarCharVector v, String type, int length, String collation) {
+        TargetColumn target = new TargetColumn("s", type, length, null, null, null, true, 1, collation);
+        ArrowColumnType t = ArrowColumnTypes.forField(v.getField());
+        BoundColumn column = new BoundColumn(0, "s", t, target, TargetBinding.of(t.kind(), target, false));
+        return DirectEncoders.forColumn(column, v, null, true).declaredType();
     }
 
     /** PLP as the general encoder writes it: known total length, one chunk, the terminator; NULL as ~0. */
@@ -123,7 +229,7 @@ class TextEncodersFastPathTest {
                         for (int lead = 0; lead < 3; lead++) {
                             for (boolean rows : new boolean[] {false, true}) {
                                 DirectEncoders.Encoder e = DirectEncoders.forColumn(column, v, null);
-                                assertInstanceOf(TextEncoders.Utf8ToUtf16.class, e, "the bounded PLP encoder");
+                                assertInstanceOf(Utf8Text.class, e, "the bounded PLP encoder");
                                 ByteArrayOutputStream out = new ByteArrayOutputStream();
                                 TdsMessageWriter w = new TdsMessageWriter(out, PacketType.BULK_LOAD, packet, perWrite);
                                 for (int i = 0; i < lead; i++) {
@@ -170,13 +276,13 @@ class TextEncodersFastPathTest {
 
     @Test
     void nvarcharMaxWithAValueBeyondTheBoundUsesTheGeneralEncoderWithTheSameBytes() throws Exception {
-        String longest = "é".repeat(TextEncoders.PLP_BOUNDED_UTF8 / 2) + "x"; // 4001 UTF-8 bytes
+        String longest = "é".repeat(Utf8Text.PLP_BOUNDED_UTF8 / 2) + "x"; // 4001 UTF-8 bytes
         List<String> values = List.of("short", longest, "");
         try (BufferAllocator a = new RootAllocator(); VarCharVector v = new VarCharVector("s", a)) {
             fill(v, values);
             BoundColumn column = column(v, "nvarchar", -1);
             DirectEncoders.Encoder e = DirectEncoders.forColumn(column, v, null);
-            org.junit.jupiter.api.Assertions.assertFalse(e instanceof TextEncoders.Utf8ToUtf16,
+            org.junit.jupiter.api.Assertions.assertFalse(e instanceof Utf8Text,
                     "a value beyond the bound: the general encoder");
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             TdsMessageWriter w = new TdsMessageWriter(out, PacketType.BULK_LOAD, 512);
@@ -186,11 +292,11 @@ class TextEncodersFastPathTest {
             w.end();
             assertArrayEquals(plp(values), payload(out.toByteArray(), 512, 0));
             // one value at the bound: still the bounded encoder, same bytes
-            String atBound = "é".repeat(TextEncoders.PLP_BOUNDED_UTF8 / 2); // 4000 UTF-8 bytes
+            String atBound = "é".repeat(Utf8Text.PLP_BOUNDED_UTF8 / 2); // 4000 UTF-8 bytes
             v.setSafe(1, atBound.getBytes(StandardCharsets.UTF_8));
             v.setValueCount(values.size());
             DirectEncoders.Encoder bounded = DirectEncoders.forColumn(column, v, null);
-            assertInstanceOf(TextEncoders.Utf8ToUtf16.class, bounded);
+            assertInstanceOf(Utf8Text.class, bounded);
             ByteArrayOutputStream out2 = new ByteArrayOutputStream();
             TdsMessageWriter w2 = new TdsMessageWriter(out2, PacketType.BULK_LOAD, 512);
             DirectBulkWriter.writeRows(w2, new DirectEncoders.Encoder[] {bounded}, 0, values.size(), null);
