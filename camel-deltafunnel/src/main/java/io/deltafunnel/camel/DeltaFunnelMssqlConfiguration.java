@@ -270,6 +270,13 @@ public class DeltaFunnelMssqlConfiguration {
             + " instead, naming the reason.")
     private boolean bulkEncoderFallback = true;
 
+    @UriParam(label = "producer,advanced", defaultValue = "true", description = "With bulkEncoder=DIRECT: an nvarchar"
+            + " column whose values in a batch are all ASCII is sent as varchar in the column's collation, one byte per"
+            + " character instead of two, when that collation's code page is 1252 or UTF-8 (as mssql-jdbc sends a"
+            + " CSV file's varchar columns); SQL Server converts the values, so the stored text is the same. false"
+            + " sends every nvarchar column as UTF-16, the column's own type.")
+    private boolean asciiAsVarchar = true;
+
     @UriParam(label = "producer,advanced", defaultValue = "true", description = "When the connection is encrypted"
             + " (encrypt is not false in url, or a dataSource is used): when the producer starts, bring the JVM's"
             + " AES-GCM code, which encrypts every byte sent over TLS, to its compiled speed in a background thread"
@@ -314,6 +321,7 @@ public class DeltaFunnelMssqlConfiguration {
                 .rejects(rejectSettings())
                 .typeSettings(TypeSettings.parse(jsonColumns, vectorColumns))
                 .merge(merge())
+                .asciiAsVarchar(asciiAsVarchar)
                 .build();
     }
 
@@ -674,6 +682,14 @@ public class DeltaFunnelMssqlConfiguration {
 
     public void setCipherWarmup(boolean cipherWarmup) {
         this.cipherWarmup = cipherWarmup;
+    }
+
+    public boolean isAsciiAsVarchar() {
+        return asciiAsVarchar;
+    }
+
+    public void setAsciiAsVarchar(boolean asciiAsVarchar) {
+        this.asciiAsVarchar = asciiAsVarchar;
     }
 
     public boolean isBulkEncoderFallback() {

@@ -30,6 +30,8 @@ import io.deltafunnel.handoff.RejectSettings;
  *                      {@link TypeSettings#DEFAULT} (text) when null
  * @param merge         how {@link WriteMode#MERGE} applies the staging table ({@code mergeStrategy},
  *                      {@code deleteMode}, {@code softDeleteColumn}); {@link Merge#DEFAULT} when null
+ * @param asciiAsVarchar the direct encoder sends an nvarchar column whose batch is all ASCII as varchar in the
+ *                      column's collation (default true; the driver path ignores it)
  */
 public record BulkLoadSettings(TableName table, WriteMode writeMode, TransactionMode transactionMode,
         boolean createTable, List<String> keyColumns, Map<String, String> columnMapping, boolean tableLock,
@@ -37,7 +39,7 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
         int timeoutSeconds, ReplaceStrategy replaceStrategy, SchemaEvolution schemaEvolution, Hooks hooks,
         HistorySettings history, RejectSettings rejects,
         TypeSettings typeSettings,
-        Merge merge) {
+        Merge merge, boolean asciiAsVarchar) {
 
     /**
      * The statements a run executes around its load, as T-SQL text (a {@code resource:} reference is resolved by the
@@ -131,6 +133,7 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
         b.rejects = rejects;
         b.typeSettings = typeSettings;
         b.merge = merge;
+        b.asciiAsVarchar = asciiAsVarchar;
         return b;
     }
 
@@ -204,6 +207,7 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
         private RejectSettings rejects = RejectSettings.NONE;
         private TypeSettings typeSettings = TypeSettings.DEFAULT;
         private Merge merge = Merge.DEFAULT;
+        private boolean asciiAsVarchar = true;
 
         private Builder(TableName table) {
             this.table = table;
@@ -304,11 +308,16 @@ public record BulkLoadSettings(TableName table, WriteMode writeMode, Transaction
             return this;
         }
 
+        public Builder asciiAsVarchar(boolean v) {
+            asciiAsVarchar = v;
+            return this;
+        }
+
         /** The settings; {@link IllegalArgumentException} when they do not go together. */
         public BulkLoadSettings build() {
             return new BulkLoadSettings(table, writeMode, transactionMode, createTable, keyColumns, columnMapping,
                     tableLock, checkConstraints, fireTriggers, keepNulls, keepIdentity, bulkBatchSize, timeoutSeconds,
-                    replaceStrategy, schemaEvolution, hooks, history, rejects, typeSettings, merge);
+                    replaceStrategy, schemaEvolution, hooks, history, rejects, typeSettings, merge, asciiAsVarchar);
         }
     }
 

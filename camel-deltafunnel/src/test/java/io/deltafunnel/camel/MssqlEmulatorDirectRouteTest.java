@@ -1,6 +1,8 @@
 package io.deltafunnel.camel;
 
 
+import java.util.List;
+
 import io.deltafunnel.mssql.direct.DirectChannels;
 import org.junit.jupiter.api.Test;
 
@@ -31,6 +33,40 @@ class MssqlEmulatorDirectRouteTest extends MssqlEmulatorRouteTest {
         assertTrue(failures.isEmpty(), () -> failures.toString());
         assertEquals(50, count(table));
         assertTrue(SERVER.emulator().encryptedSessions() > before, "the direct connection negotiated TLS");
+        stopAndAssertNoArrowLeak();
+    }
+
+    /**
+     * {@code asciiAsVarchar} (default true) decides the wire type of an nvarchar column whose batch is ASCII: varchar in
+     * the column's collation, or UTF-16 with false. The rows are the same either way.
+     */
+    @Test
+    void asciiAsVarcharChoosesTheWireTypeOfAsciiText() throws Exception {
+        SERVER.emulator().captureBulkLoads(true);
+        try {
+            String base = table;
+            for (String option : new String[] {"", "asciiAsVarchar=false"}) {
+                table = base + (option.isEmpty() ? "_default" : "_off");
+                createIdName("nvarchar(20)");
+                runRoute(source(FIFTY, 10), mssql(option), 5, null);
+                assertTrue(failures.isEmpty(), () -> failures.toString());
+                assertEquals(List.of(List.of(7, "v7")), query("SELECT [id], [name] FROM [dbo].[" + table
+                        + "] WHERE [id] = 7"));
+                String t = table;
+                List<io.deltafunnel.emulator.MssqlEmulator.CapturedBulkLoad> loads = SERVER.emulator()
+                        .capturedBulkLoads().stream().filter(l -> t.equalsIgnoreCase(l.table())).toList();
+                assertEquals(5, loads.size(), "one bulk load per batch");
+                for (var l : loads) {
+                    io.deltafunnel.tds.TypeInfo name = io.deltafunnel.mssql.direct.BulkStreams.parse(l.payload())
+                            .columns().get(1).type();
+                    assertEquals(option.isEmpty() ? io.deltafunnel.tds.TypeId.BIGVARCHAR
+                            : io.deltafunnel.tds.TypeId.NVARCHAR, name.typeId(), option);
+                    assertEquals(option.isEmpty() ? 20 : 40, name.maxLength(), option);
+                }
+            }
+        } finally {
+            SERVER.emulator().captureBulkLoads(false);
+        }
         stopAndAssertNoArrowLeak();
     }
 

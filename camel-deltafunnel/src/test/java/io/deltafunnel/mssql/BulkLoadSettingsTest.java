@@ -24,6 +24,15 @@ class BulkLoadSettingsTest {
     }
 
     @Test
+    void asciiAsVarcharIsOnByDefaultAndKeptByTheCopies() {
+        BulkLoadSettings s = BulkLoadSettings.defaults(TableName.parse("t"));
+        org.junit.jupiter.api.Assertions.assertTrue(s.asciiAsVarchar());
+        BulkLoadSettings off = s.toBuilder().asciiAsVarchar(false).build();
+        org.junit.jupiter.api.Assertions.assertFalse(off.asciiAsVarchar());
+        org.junit.jupiter.api.Assertions.assertFalse(off.withMerge(BulkLoadSettings.Merge.DEFAULT).asciiAsVarchar());
+    }
+
+    @Test
     void mergeNeedsKeys() {
         BulkLoadSettings s = BulkLoadSettings.defaults(TableName.parse("t"));
         assertThrows(IllegalArgumentException.class, () -> s.withWriteMode(WriteMode.MERGE, List.of()));

@@ -114,7 +114,8 @@ public final class DirectBulkWriter {
      * Whether an nvarchar(n) or nvarchar(max) column from Utf8 whose every value in a batch is ASCII goes as varchar in
      * the column's collation, one byte per character, when that collation's code page is known (1252 or UTF-8; default
      * on). SQL Server converts the values into the column, so the stored text is the same; the writer sends half the
-     * bytes and skips the widening. Off: always UTF-16, the wire type of the target.
+     * bytes and skips the widening. Off: always UTF-16, the wire type of the target. The producer's option of the same
+     * name ({@code BulkLoadSettings#asciiAsVarchar}).
      */
     public DirectBulkWriter asciiAsVarchar(boolean asciiAsVarchar) {
         this.asciiAsVarchar = asciiAsVarchar;

@@ -132,7 +132,7 @@ public final class DirectSqlChannel implements SqlChannel {
         DirectBulkWriter writer = new DirectBulkWriter(connection).serverCollations(collations)
                 .tableLock(settings.tableLock())
                 .keepNulls(settings.keepNulls()).checkConstraints(settings.checkConstraints())
-                .fireTriggers(settings.fireTriggers());
+                .fireTriggers(settings.fireTriggers()).asciiAsVarchar(settings.asciiAsVarchar());
         run(() -> writer.write(destination, batch, settings.bulkBatchSize()));
     }
 

@@ -9,11 +9,14 @@ import io.deltafunnel.tds.TypeId;
 import io.deltafunnel.tds.TypeInfo;
 import io.deltafunnel.tds.ValueCodec;
 
-/** Splits a captured BULK_LOAD payload into its COLMETADATA columns and the raw bytes of each ROW value. */
-final class BulkStreams {
+/**
+ * Splits a captured BULK_LOAD payload into its COLMETADATA columns and the raw bytes of each ROW value (public for the
+ * route tests that check what the producer sent).
+ */
+public final class BulkStreams {
 
     /** One COLMETADATA column: its TYPE_INFO, flags and name. */
-    record Column(String name, int flags, TypeInfo type) {
+    public record Column(String name, int flags, TypeInfo type) {
         @Override
         public String toString() {
             return name + ":" + type;
@@ -21,13 +24,13 @@ final class BulkStreams {
     }
 
     /** A decoded BULK_LOAD message: columns, and per row the raw bytes of each value (length prefix included). */
-    record Stream(List<Column> columns, List<List<byte[]>> rows) {
+    public record Stream(List<Column> columns, List<List<byte[]>> rows) {
     }
 
     private BulkStreams() {
     }
 
-    static Stream parse(byte[] payload) {
+    public static Stream parse(byte[] payload) {
         TdsReader rd = new TdsReader(payload);
         if (rd.readUnsignedByte() != TokenType.COLMETADATA) {
             throw new IllegalArgumentException("no COLMETADATA");
