@@ -83,13 +83,7 @@ final class Utf8Text extends Bounded {
             return new Utf8Text(v, TypeId.BIGVARCHAR, chars, collationBytes, column, false,
                     "varchar(" + chars + ") COLLATE " + named.name(), chars);
         }
-        int longest = 0;
-        int previous = first;
-        for (int r = 1; r <= count; r++) {
-            int next = MemoryUtil.getInt(o + 4L * r);
-            longest = Math.max(longest, next - previous);
-            previous = next;
-        }
+        int longest = longest(o, count);
         if (longest > ASCII_PLP_BOUNDED) {
             return null;
         }
@@ -113,7 +107,15 @@ final class Utf8Text extends Bounded {
         if (offsets == null || v.getDataBuffer() == null || offsets.capacity() < 4L * (count + 1)) {
             return null;
         }
-        long o = offsets.memoryAddress();
+        int longest = longest(offsets.memoryAddress(), count);
+        if (longest > PLP_BOUNDED_UTF8) {
+            return null;
+        }
+        return new Utf8Text(v, typeId, 2 * longest, collationBytes, column, true, null, 0xFFFF);
+    }
+
+    /** The longest of the {@code count} values whose Utf8 offsets are at native address {@code o}, in bytes. */
+    private static int longest(long o, int count) {
         int longest = 0;
         int previous = count == 0 ? 0 : MemoryUtil.getInt(o);
         for (int r = 1; r <= count; r++) {
@@ -121,10 +123,7 @@ final class Utf8Text extends Bounded {
             longest = Math.max(longest, next - previous);
             previous = next;
         }
-        if (longest > PLP_BOUNDED_UTF8) {
-            return null;
-        }
-        return new Utf8Text(v, typeId, 2 * longest, collationBytes, column, true, null, 0xFFFF);
+        return longest;
     }
 
     private final int typeId;

@@ -50,38 +50,53 @@ class TextEncodersFastPathTest {
     @Test
     void matchesUtf16leOfEachValueAcrossPacketEnds() throws Exception {
         List<String> values = values();
-        ByteArrayOutputStream expected = new ByteArrayOutputStream();
-        for (String s : values) {
-            if (s == null) {
-                expected.write(0xFF);
-                expected.write(0xFF);
-            } else {
-                byte[] utf16 = s.getBytes(StandardCharsets.UTF_16LE);
-                expected.write(utf16.length);
-                expected.write(utf16.length >>> 8);
-                expected.write(utf16);
-            }
-        }
+        byte[] expected = usValues(values, StandardCharsets.UTF_16LE);
         try (BufferAllocator a = new RootAllocator(); VarCharVector v = new VarCharVector("s", a)) {
             fill(v, values);
             BoundColumn column = column(v, "nvarchar", 44);
-            for (int packet : new int[] {16, 17, 64, 101, 512}) {
-                for (int perWrite : new int[] {1, 3}) {
-                    for (int lead = 0; lead < 3; lead++) {
-                        DirectEncoders.Encoder e = DirectEncoders.forColumn(column, v, null);
-                        assertInstanceOf(Utf8Text.class, e, "the Utf8 fast encoder");
-                        ByteArrayOutputStream out = new ByteArrayOutputStream();
-                        TdsMessageWriter w = new TdsMessageWriter(out, PacketType.BULK_LOAD, packet, perWrite);
-                        for (int i = 0; i < lead; i++) {
-                            w.writeByte(0x40);
-                        }
-                        for (int r = 0; r < values.size(); r++) {
-                            e.value(w, r);
-                        }
-                        w.end();
-                        assertArrayEquals(expected.toByteArray(), payload(out.toByteArray(), packet, lead),
-                                "packet " + packet + ", " + perWrite + " per write, lead " + lead);
+            DirectEncoders.Encoder e = DirectEncoders.forColumn(column, v, null);
+            assertInstanceOf(Utf8Text.class, e, "the Utf8 fast encoder");
+            assertWritesAcrossPacketEnds(e, values.size(), expected);
+        }
+    }
+
+    /** Each value as its USHORT byte length and its bytes in {@code charset}; a NULL as 0xFFFF. */
+    private static byte[] usValues(List<String> values, java.nio.charset.Charset charset) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (String s : values) {
+            if (s == null) {
+                out.write(0xFF);
+                out.write(0xFF);
+            } else {
+                byte[] bytes = s.getBytes(charset);
+                out.write(bytes.length);
+                out.write(bytes.length >>> 8);
+                out.writeBytes(bytes);
+            }
+        }
+        return out.toByteArray();
+    }
+
+    /**
+     * Writes the encoder's {@code rows} values after 0 to 2 lead bytes into messages of several packet sizes, one or
+     * three packets per write, and checks each message's payload is {@code expected}.
+     */
+    private static void assertWritesAcrossPacketEnds(DirectEncoders.Encoder e, int rows, byte[] expected)
+            throws Exception {
+        for (int packet : new int[] {16, 17, 64, 101, 512}) {
+            for (int perWrite : new int[] {1, 3}) {
+                for (int lead = 0; lead < 3; lead++) {
+                    ByteArrayOutputStream out = new ByteArrayOutputStream();
+                    TdsMessageWriter w = new TdsMessageWriter(out, PacketType.BULK_LOAD, packet, perWrite);
+                    for (int i = 0; i < lead; i++) {
+                        w.writeByte(0x40);
                     }
+                    for (int r = 0; r < rows; r++) {
+                        e.value(w, r);
+                    }
+                    w.end();
+                    assertArrayEquals(expected, payload(out.toByteArray(), packet, lead),
+                            "packet " + packet + ", " + perWrite + " per write, lead " + lead);
                 }
             }
         }
@@ -105,17 +120,7 @@ class TextEncodersFastPathTest {
                 values.add(null);
             }
         }
-        ByteArrayOutputStream expected = new ByteArrayOutputStream();
-        for (String s : values) {
-            if (s == null) {
-                expected.write(0xFF);
-                expected.write(0xFF);
-            } else {
-                expected.write(s.length());
-                expected.write(0);
-                expected.writeBytes(s.getBytes(StandardCharsets.US_ASCII));
-            }
-        }
+        byte[] expected = usValues(values, StandardCharsets.US_ASCII);
         try (BufferAllocator a = new RootAllocator(); VarCharVector v = new VarCharVector("s", a)) {
             fill(v, values);
             BoundColumn column = column(v, "nvarchar", 44);
@@ -134,23 +139,7 @@ class TextEncodersFastPathTest {
             want.write(0);
             want.writeBytes(io.deltafunnel.tds.Collation.SQL_LATIN1_GENERAL_CP1_CI_AS.bytes());
             assertArrayEquals(want.toByteArray(), payload(typeInfo.toByteArray(), 512, 0));
-            for (int packet : new int[] {16, 17, 64, 101, 512}) {
-                for (int perWrite : new int[] {1, 3}) {
-                    for (int lead = 0; lead < 3; lead++) {
-                        ByteArrayOutputStream out = new ByteArrayOutputStream();
-                        TdsMessageWriter w = new TdsMessageWriter(out, PacketType.BULK_LOAD, packet, perWrite);
-                        for (int i = 0; i < lead; i++) {
-                            w.writeByte(0x40);
-                        }
-                        for (int r = 0; r < values.size(); r++) {
-                            e.value(w, r);
-                        }
-                        w.end();
-                        assertArrayEquals(expected.toByteArray(), payload(out.toByteArray(), packet, lead),
-                                "packet " + packet + ", " + perWrite + " per write, lead " + lead);
-                    }
-                }
-            }
+            assertWritesAcrossPacketEnds(e, values.size(), expected);
         }
     }
 
