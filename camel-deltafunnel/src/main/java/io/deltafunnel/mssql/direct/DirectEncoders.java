@@ -47,7 +47,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * the BULK_LOAD COLMETADATA and the value of each row, read straight from the Arrow buffers.
  *
  * <p>The wire type follows the TARGET column (MS-TDS 2.2.5.4), except for an nvarchar column whose batch is all ASCII
- * when the writer asks for it ({@link Encoder#declaredType}, {@code TextEncoders.asciiAsVarchar}): INTN/BITN/FLTN for
+ * when the writer asks for it ({@link Encoder#declaredType}, {@code Utf8Text.asciiAsVarchar}): INTN/BITN/FLTN for
  * tinyint..bigint, bit, real/float; DECIMALN (also for numeric) with the compact length of the target precision;
  * BIGCHAR/BIGVARCHAR/NCHAR/NVARCHAR with the target length and collation (PLP for (max) and for text/ntext);
  * BIGBINARY/BIGVARBINARY (PLP for (max) and
