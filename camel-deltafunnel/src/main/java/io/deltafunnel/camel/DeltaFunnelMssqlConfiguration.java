@@ -273,8 +273,9 @@ public class DeltaFunnelMssqlConfiguration {
     @UriParam(label = "producer,advanced", defaultValue = "true", description = "With bulkEncoder=DIRECT: an nvarchar"
             + " column whose values in a batch are all ASCII is sent as varchar in the column's collation, one byte per"
             + " character instead of two, when that collation's code page is 1252 or UTF-8 (as mssql-jdbc sends a"
-            + " CSV file's varchar columns); SQL Server converts the values, so the stored text is the same. false"
-            + " sends every nvarchar column as UTF-16, the column's own type.")
+            + " CSV file's varchar columns); SQL Server converts each value, so the stored text is the same: less"
+            + " CPU and half the text's bytes on the client and the network, a conversion per value on the server."
+            + " false sends every nvarchar column as UTF-16, the column's own type.")
     private boolean asciiAsVarchar = true;
 
     @UriParam(label = "producer,advanced", defaultValue = "true", description = "When the connection is encrypted"
