@@ -59,8 +59,11 @@ import org.apache.camel.impl.DefaultCamelContext;
  * <pre>
  * benchmark/cpu.sh [--rows 2000000] [--shapes LINEITEM,NARROW] [--runs 3] [--warmups 1] [--batch-size 65536]
  *                  [--paths src,adapt,direct,driver[,direct-rej,driver-rej]] [--work-dir DIR] [--emulator-jar JAR] [--sink-mode sink]
- *                  [--jfr DIR] [--duckdb-threads N] [--alternate true]
+ *                  [--jfr DIR] [--duckdb-threads N] [--alternate true] [--encrypt true]
  * </pre>
+ *
+ * <p>{@code --encrypt true} runs the routes' producer over TLS ({@code encrypt=true;trustServerCertificate=true}, the
+ * emulator's self-signed certificate), as the producer runs by default; without it the routes run in plain TDS.
  */
 public final class ClientCpu {
 
@@ -122,6 +125,8 @@ public final class ClientCpu {
     private EmulatorProcess emulator;
     private int port;
     private String url;
+    /** Whether the routes' producer connects with TLS (the product's default; the setup connections stay plain). */
+    private boolean encrypt;
     private String launchedAs;
     private int routeSeq;
 
@@ -148,6 +153,7 @@ public final class ClientCpu {
                 case "--sink-mode" -> sinkMode = v;
                 case "--jfr" -> jfrDir = Path.of(v);
                 case "--duckdb-threads" -> duckdbThreads = Integer.parseInt(v);
+                case "--encrypt" -> encrypt = Boolean.parseBoolean(v);
                 default -> throw new IllegalArgumentException("unknown option " + a + " (see the class comment)");
             }
         });
@@ -164,8 +170,8 @@ public final class ClientCpu {
 
     void run() throws Exception {
         System.out.printf("DeltaFunnel client CPU per row: shapes %s, %,d rows, batch %,d, %d warm-up + %d measured"
-                + " runs%s%n", shapes, rows, batchSize, warmups, runs,
-                alternate ? ", alternating round by round" : "");
+                + " runs%s%s%n", shapes, rows, batchSize, warmups, runs,
+                alternate ? ", alternating round by round" : "", encrypt ? ", routes over TLS (encrypt=true)" : "");
         System.out.println(BenchSupport.conditions());
         boolean ownWorkDir = workDir == null;
         if (ownWorkDir) {
@@ -311,7 +317,8 @@ public final class ClientCpu {
         String source = "deltafunnel:" + id + "?query=RAW(" + query + ")&batchSize=" + batchSize
                 + "&repeatCount=1&initialDelay=0&delay=3600000"
                 + (duckdbThreads > 0 ? "&initSql=RAW(SET threads=" + duckdbThreads + ")" : "");
-        String sink = "deltafunnel-mssql:dbo." + target + "?url=RAW(" + url + ")&username=sa&password=RAW("
+        String sinkUrl = encrypt ? url.replace("encrypt=false", "encrypt=true;trustServerCertificate=true") : url;
+        String sink = "deltafunnel-mssql:dbo." + target + "?url=RAW(" + sinkUrl + ")&username=sa&password=RAW("
                 + PASSWORD + ")&tableLock=true&transaction=run"
                 + (path.startsWith("direct") ? "&bulkEncoder=direct&bulkEncoderFallback=false" : "")
                 + (REJECT_PATHS.contains(path) ? REJECT_OPTIONS : "");
