@@ -36,6 +36,11 @@ final class BenchSupport {
         return "jdbc:sqlserver://localhost:" + port + ";databaseName=master;encrypt=false";
     }
 
+    /** TLS on, as the producer connects by default, trusting the emulator's self-signed certificate. */
+    static String tlsUrl(int port) {
+        return "jdbc:sqlserver://localhost:" + port + ";databaseName=master;encrypt=true;trustServerCertificate=true";
+    }
+
     static String viaPort(String jdbcUrl, int port) {
         return jdbcUrl.replaceFirst("localhost:\\d+", "localhost:" + port);
     }

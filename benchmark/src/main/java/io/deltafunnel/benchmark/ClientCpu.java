@@ -317,7 +317,7 @@ public final class ClientCpu {
         String source = "deltafunnel:" + id + "?query=RAW(" + query + ")&batchSize=" + batchSize
                 + "&repeatCount=1&initialDelay=0&delay=3600000"
                 + (duckdbThreads > 0 ? "&initSql=RAW(SET threads=" + duckdbThreads + ")" : "");
-        String sinkUrl = encrypt ? url.replace("encrypt=false", "encrypt=true;trustServerCertificate=true") : url;
+        String sinkUrl = encrypt ? BenchSupport.tlsUrl(port) : url;
         String sink = "deltafunnel-mssql:dbo." + target + "?url=RAW(" + sinkUrl + ")&username=sa&password=RAW("
                 + PASSWORD + ")&tableLock=true&transaction=run"
                 + (path.startsWith("direct") ? "&bulkEncoder=direct&bulkEncoderFallback=false" : "")

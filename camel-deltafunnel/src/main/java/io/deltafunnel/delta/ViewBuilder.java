@@ -234,8 +234,10 @@ final class ViewBuilder {
             }
             if (size != f.size()) {
                 resized.add(f.location());
+                unknown.add(f);
+                continue;
             }
-            String known = size == f.size() ? FileSchemas.signature(f) : null;
+            String known = FileSchemas.signature(f);
             if (known != null) {
                 signatureOf.put(f.location(), known);
             } else {

@@ -43,8 +43,7 @@ final class Utf8Text extends Bounded {
      * through Arrow's checks).
      */
     static Encoder utf16(VarCharVector v, int typeId, int maxBytes, byte[] collationBytes, String column) {
-        ArrowBuf offsets = v.getOffsetBuffer();
-        if (offsets == null || v.getDataBuffer() == null || offsets.capacity() < 4L * (v.getValueCount() + 1)) {
+        if (!buffersAsCounted(v)) {
             return null;
         }
         return new Utf8Text(v, typeId, maxBytes, collationBytes, column, false, null, maxBytes);
@@ -66,13 +65,12 @@ final class Utf8Text extends Bounded {
      */
     static Encoder asciiAsVarchar(VarCharVector v, int chars, Collation named, byte[] collationBytes,
             String column) {
-        ArrowBuf offsets = v.getOffsetBuffer();
-        ArrowBuf data = v.getDataBuffer();
-        int count = v.getValueCount();
-        if (offsets == null || data == null || offsets.capacity() < 4L * (count + 1)) {
+        if (!buffersAsCounted(v)) {
             return null;
         }
-        long o = offsets.memoryAddress();
+        ArrowBuf data = v.getDataBuffer();
+        int count = v.getValueCount();
+        long o = v.getOffsetBuffer().memoryAddress();
         int first = count == 0 ? 0 : MemoryUtil.getInt(o);
         int last = count == 0 ? 0 : MemoryUtil.getInt(o + 4L * count);
         if (first < 0 || last < first || last > data.capacity()
@@ -102,16 +100,23 @@ final class Utf8Text extends Bounded {
      * encoder writes each value through a copy).
      */
     static Encoder utf16Plp(VarCharVector v, int typeId, byte[] collationBytes, String column) {
-        ArrowBuf offsets = v.getOffsetBuffer();
-        int count = v.getValueCount();
-        if (offsets == null || v.getDataBuffer() == null || offsets.capacity() < 4L * (count + 1)) {
+        if (!buffersAsCounted(v)) {
             return null;
         }
-        int longest = longest(offsets.memoryAddress(), count);
+        int longest = longest(v.getOffsetBuffer().memoryAddress(), v.getValueCount());
         if (longest > PLP_BOUNDED_UTF8) {
             return null;
         }
         return new Utf8Text(v, typeId, 2 * longest, collationBytes, column, true, null, 0xFFFF);
+    }
+
+    /**
+     * Whether the vector has its data buffer and an offsets buffer large enough for its value count, so that the
+     * encoder may read them at their addresses; otherwise the general encoder reads through Arrow's checks.
+     */
+    private static boolean buffersAsCounted(VarCharVector v) {
+        ArrowBuf offsets = v.getOffsetBuffer();
+        return offsets != null && v.getDataBuffer() != null && offsets.capacity() >= 4L * (v.getValueCount() + 1);
     }
 
     /** The longest of the {@code count} values whose Utf8 offsets are at native address {@code o}, in bytes. */
