@@ -64,12 +64,15 @@ public final class BatchCheck {
             FieldVector vector = root.getVector(column.sourceIndex());
             TargetBinding binding = column.binding();
             boolean noNulls = vector.getNullCount() == 0;
-            if (binding.alwaysFits(column.arrowType()) && (column.target().nullable() || noNulls)) {
+            // a NULL needs no check in a nullable column; in a NOT NULL one each is refused, row by row below
+            boolean nullsFit = noNulls || column.target().nullable();
+            if (nullsFit && binding.alwaysFits(column.arrowType())) {
                 // Every value fits by type alone and there is no NULL to refuse: nothing to check per value.
                 continue;
             }
-            if (noNulls && binding.allFit(vector, rowCount)) {
-                // one tight pass over the raw buffers proved every value fits (see TargetBinding.allFit)
+            if (nullsFit && binding.allFit(vector, rowCount)) {
+                // one tight pass over the raw buffers, a NULL's slot included, proved every value fits (see
+                // TargetBinding.allFit)
                 continue;
             }
             ColumnReader reader = column.reader(vector);

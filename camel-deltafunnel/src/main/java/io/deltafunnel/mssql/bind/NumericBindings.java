@@ -15,8 +15,14 @@ import io.deltafunnel.arrow.read.ValueRejected;
 import io.deltafunnel.tds.Pow10;
 
 import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TinyIntVector;
 
 /**
  * The {@link TargetBinding}s of the numeric targets: tinyint..bigint, bit, decimal/numeric, real/float.
@@ -49,8 +55,34 @@ final class NumericBindings {
 
         @Override
         public boolean alwaysFits(ArrowColumnType source) {
-            return kind == ValueKind.INTEGER && source instanceof NumericColumnTypes.IntType type
+            // a boolean is 0 or 1, which every integer type holds
+            return kind == ValueKind.BOOLEAN || kind == ValueKind.INTEGER
+                    && source instanceof NumericColumnTypes.IntType type
                     && type.minValue() >= min && type.maxValue() <= max;
+        }
+
+        @Override
+        public boolean allFit(FieldVector vector, int rowCount) {
+            // checkValue, column-wide: signed integers (a narrower target, e.g. bigint values into int) within
+            // [min, max]
+            int width = vector instanceof BigIntVector ? 8 : vector instanceof IntVector ? 4
+                    : vector instanceof SmallIntVector ? 2 : vector instanceof TinyIntVector ? 1 : 0;
+            if (kind != ValueKind.INTEGER || width == 0 || rowCount > vector.getValueCount()) {
+                return false;
+            }
+            long a = address(vector.getDataBuffer(), (long) width * rowCount);
+            if (a == 0) {
+                return false;
+            }
+            for (int r = 0; r < rowCount; r++) {
+                long at = a + (long) width * r;
+                long v = width == 8 ? MemoryUtil.getLong(at) : width == 4 ? MemoryUtil.getInt(at)
+                        : width == 2 ? MemoryUtil.getShort(at) : MemoryUtil.getByte(at);
+                if (v < min || v > max) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         @Override
@@ -110,6 +142,12 @@ final class NumericBindings {
         @Override
         Set<ValueKind> accepts() {
             return EnumSet.of(ValueKind.BOOLEAN, ValueKind.INTEGER);
+        }
+
+        @Override
+        public boolean alwaysFits(ArrowColumnType source) {
+            // a boolean is 0 or 1
+            return kind == ValueKind.BOOLEAN;
         }
 
         @Override
@@ -245,6 +283,41 @@ final class NumericBindings {
 
         private double read(ColumnReader reader, int row) {
             return kind == ValueKind.INTEGER ? reader.getLong(row) : reader.getDouble(row);
+        }
+
+        @Override
+        public boolean allFit(FieldVector vector, int rowCount) {
+            // checkValue, column-wide: finite values only (SQL Server has no NaN or infinity), and a double into real
+            // only where it is exactly a float
+            if (rowCount > vector.getValueCount()) {
+                return false;
+            }
+            if (kind == ValueKind.FLOAT64 && vector instanceof Float8Vector) {
+                long a = address(vector.getDataBuffer(), 8L * rowCount);
+                if (a == 0) {
+                    return false;
+                }
+                for (int r = 0; r < rowCount; r++) {
+                    double d = Double.longBitsToDouble(MemoryUtil.getLong(a + 8L * r));
+                    if (!Double.isFinite(d) || real && (double) (float) d != d) {
+                        return false;
+                    }
+                }
+                return true;
+            }
+            if (kind == ValueKind.FLOAT32 && vector instanceof Float4Vector) {
+                long a = address(vector.getDataBuffer(), 4L * rowCount);
+                if (a == 0) {
+                    return false;
+                }
+                for (int r = 0; r < rowCount; r++) {
+                    if (!Float.isFinite(Float.intBitsToFloat(MemoryUtil.getInt(a + 4L * r)))) {
+                        return false;
+                    }
+                }
+                return true;
+            }
+            return false;
         }
 
         @Override

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,6 +18,8 @@ import io.deltafunnel.mssql.BulkLoadException;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.TimeMilliVector;
@@ -112,6 +116,75 @@ class BatchCheckTest {
         assertEquals(11, e.rowInRun());
         assertEquals("table dbo.t: column a: row 1 of the batch (row 11 of the run): " + e.detail() + " ["
                 + HandoffStats.ZERO + "]", e.getMessage().substring(e.getMessage().indexOf("table ")));
+    }
+
+    /**
+     * Columns with NULLs take the column-wide pass too, which reads a NULL's slot as well (Arrow leaves it undefined):
+     * a slot that would not fit under a NULL is no rejection in a nullable column, a NULL in a NOT NULL column is
+     * one, and a value that does not fit next to NULLs is named by its row.
+     */
+    @Test
+    void columnsWithNullsAreCheckedExactlyWhateverTheirNullSlotsHold() {
+        DecimalVector d = new DecimalVector("d", allocator, 38, 2);
+        VarCharVector s = new VarCharVector("s", allocator);
+        DateDayVector day = new DateDayVector("day", allocator);
+        d.allocateNew(4);
+        s.allocateNew(4);
+        day.allocateNew(4);
+        for (int r = 0; r < 4; r++) {
+            d.set(r, new BigDecimal("9999999999999.99"));
+            s.setSafe(r, "fits".getBytes(StandardCharsets.UTF_8));
+            day.set(r, (int) LocalDate.of(2024, 1, 1).toEpochDay());
+        }
+        // row 1 NULL over slots that fit (as DuckDB leaves them: zeros)
+        d.setNull(1);
+        s.setNull(1);
+        day.setNull(1);
+        List<FieldVector> vectors = List.of(d, s, day);
+        try (VectorSchemaRoot batch = new VectorSchemaRoot(vectors)) {
+            for (FieldVector v : vectors) {
+                v.setValueCount(4);
+            }
+            batch.setRowCount(4);
+            List<String> notNull = List.of("d:1:not-null", "s:1:not-null", "day:1:not-null");
+            assertEquals(List.of(), BatchCheck.all(batch, bind(vectors, true)), "NULLs into nullable columns");
+            assertEquals(notNull, BatchCheck.all(batch, bind(vectors, false)).stream()
+                    .map(r -> r.sourceColumn() + ":" + r.row() + ":" + r.check()).toList());
+            // the same NULL over slots that would not fit decimal(15,2), nvarchar(5) and date
+            d.set(1, new BigDecimal("10000000000000.00"));
+            d.setNull(1);
+            s.setSafe(1, "much too long".getBytes(StandardCharsets.UTF_8));
+            s.setNull(1);
+            s.setValueCount(4);
+            day.set(1, (int) LocalDate.of(10000, 1, 1).toEpochDay());
+            day.setNull(1);
+            assertEquals(List.of(), BatchCheck.all(batch, bind(vectors, true)), "NULLs into nullable columns");
+            assertEquals(notNull, BatchCheck.all(batch, bind(vectors, false)).stream()
+                    .map(r -> r.sourceColumn() + ":" + r.row() + ":" + r.check()).toList());
+            // a value that does not fit, next to the NULL
+            d.set(3, new BigDecimal("-10000000000000.00"));
+            s.setSafe(3, "toolong".getBytes(StandardCharsets.UTF_8));
+            s.setValueCount(4);
+            day.set(3, (int) LocalDate.of(0, 12, 31).toEpochDay());
+            assertEquals(List.of("d:3:precision", "s:3:too-long", "day:3:out-of-range"),
+                    BatchCheck.all(batch, bind(vectors, true)).stream()
+                            .map(r -> r.sourceColumn() + ":" + r.row() + ":" + r.check()).toList());
+        }
+    }
+
+    /** decimal(15,2), nvarchar(5) and date targets for {@code vectors}, all nullable or all NOT NULL. */
+    private static List<BoundColumn> bind(List<FieldVector> vectors, boolean nullable) {
+        List<TargetColumn> targets = List.of(
+                new TargetColumn("D", "decimal", null, 15, 2, null, nullable, 1),
+                new TargetColumn("S", "nvarchar", 5, null, null, null, nullable, 2),
+                new TargetColumn("DAY", "date", null, null, null, null, nullable, 3));
+        List<BoundColumn> bound = new ArrayList<>();
+        for (int i = 0; i < vectors.size(); i++) {
+            ArrowColumnType type = ArrowColumnTypes.forField(vectors.get(i).getField());
+            bound.add(new BoundColumn(i, vectors.get(i).getName(), type, targets.get(i),
+                    TargetBinding.of(type.kind(), targets.get(i), true)));
+        }
+        return bound;
     }
 
     @Test

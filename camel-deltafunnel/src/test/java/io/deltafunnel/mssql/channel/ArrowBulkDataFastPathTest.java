@@ -26,9 +26,14 @@ import io.deltafunnel.mssql.bind.TargetColumn;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.TimeStampMicroTZVector;
 import org.apache.arrow.vector.TimeStampMicroVector;
 import org.apache.arrow.vector.VarCharVector;
@@ -231,6 +236,89 @@ class ArrowBulkDataFastPathTest {
         fine.set(0, new BigDecimal("1.230"));
         fine.setValueCount(1);
         assertFalse(binding(fine, col("decimal", null, 10, 2, null)).allFit(fine, 1));
+    }
+
+    @Test
+    void integersIntoNarrowerColumnsAreProvedColumnWide() throws Exception {
+        int rows = 1000;
+        BigIntVector big = track(new BigIntVector("big", allocator));
+        IntVector small = track(new IntVector("small", allocator));
+        for (int r = 0; r < rows; r++) {
+            big.set(r, r % 2 == 0 ? Integer.MIN_VALUE : Integer.MAX_VALUE); // int's limits
+            small.set(r, r % 2 == 0 ? 0 : 255); // tinyint's limits
+        }
+        big.setValueCount(rows);
+        small.setValueCount(rows);
+        TargetColumn integer = col("int", null, null, null, null);
+        TargetColumn tinyint = col("tinyint", null, null, null, null);
+        assertFalse(binding(big, integer).alwaysFits(ArrowColumnTypes.forField(big.getField())));
+        assertTrue(binding(big, integer).allFit(big, rows));
+        assertTrue(binding(small, tinyint).allFit(small, rows));
+        // one value beyond the limit, deep in the column: the pass cannot accept, the per-value check names it
+        big.set(737, Integer.MAX_VALUE + 1L);
+        small.set(737, -1);
+        assertFalse(binding(big, integer).allFit(big, rows));
+        assertFalse(binding(small, tinyint).allFit(small, rows));
+        assertEquals(737, assertThrows(Rejected.class, () -> load(big, rows, integer)).rejection.row());
+        assertEquals(737, assertThrows(Rejected.class, () -> load(small, rows, tinyint)).rejection.row());
+        // a boolean fits every integer type by type alone
+        BitVector b = track(new BitVector("b", allocator));
+        b.set(0, 1);
+        assertTrue(binding(b, tinyint).alwaysFits(ArrowColumnTypes.forField(b.getField())));
+        assertEquals(List.of((short) 1), load(b, 1, tinyint));
+    }
+
+    @Test
+    void floatAndBitColumnsAreProvedColumnWide() throws Exception {
+        int rows = 1000;
+        double[] doubles = {0.0, -0.0, 0.5, -1.25, Double.MAX_VALUE, -Double.MIN_VALUE, 1e300, 0.1};
+        double[] floats = {0.0, -0.0, 0.5, -1.25, Float.MAX_VALUE, -Float.MIN_VALUE, 0.1f};
+        Float8Vector d = track(new Float8Vector("d", allocator));
+        Float8Vector exact = track(new Float8Vector("exact", allocator));
+        Float4Vector f = track(new Float4Vector("f", allocator));
+        for (int r = 0; r < rows; r++) {
+            d.set(r, doubles[r % doubles.length]);
+            exact.set(r, floats[r % floats.length]); // every value exactly a float
+            f.set(r, (float) doubles[r % 4] * 3.5f);
+        }
+        d.setValueCount(rows);
+        exact.setValueCount(rows);
+        f.setValueCount(rows);
+        TargetColumn float53 = col("float", null, 53, null, null);
+        TargetColumn real = col("real", null, 24, null, null);
+        assertTrue(binding(d, float53).allFit(d, rows));
+        assertFalse(binding(d, real).allFit(d, rows), "0.1 and 1e300 are not exactly floats");
+        assertTrue(binding(exact, real).allFit(exact, rows));
+        assertTrue(binding(f, real).allFit(f, rows));
+        assertTrue(binding(f, float53).allFit(f, rows));
+        // one value the column cannot hold, deep in the column: the pass cannot accept, the per-value check names it
+        assertEquals(4, assertThrows(Rejected.class, () -> load(d, rows, real)).rejection.row(),
+                "Double.MAX_VALUE at row 4 is no float");
+        for (double bad : new double[] {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+            d.set(737, bad);
+            f.set(737, (float) bad);
+            assertFalse(binding(d, float53).allFit(d, rows), String.valueOf(bad));
+            assertFalse(binding(f, real).allFit(f, rows), String.valueOf(bad));
+            for (FieldVector v : List.<FieldVector>of(d, f)) {
+                Rejected e = assertThrows(Rejected.class, () -> load(v, rows, float53));
+                assertEquals(737, e.rejection.row(), v.getName() + " " + bad);
+                assertEquals(Rejection.NAN, e.rejection.check());
+            }
+        }
+        d.set(737, 2.0);
+        assertEquals(2.0, load(d, rows, float53).get(737));
+        // a boolean is always 0 or 1; an integer into bit is checked value by value
+        BitVector b = track(new BitVector("b", allocator));
+        IntVector i = track(new IntVector("i", allocator));
+        b.set(0, 1);
+        b.set(1, 0);
+        i.set(0, 1);
+        i.set(1, 2);
+        TargetColumn bit = col("bit", null, null, null, null);
+        assertTrue(binding(b, bit).alwaysFits(ArrowColumnTypes.forField(b.getField())));
+        assertFalse(binding(i, bit).alwaysFits(ArrowColumnTypes.forField(i.getField())));
+        assertEquals(List.of(Boolean.TRUE, Boolean.FALSE), load(b, 2, bit));
+        assertEquals(1, assertThrows(Rejected.class, () -> load(i, 2, bit)).rejection.row());
     }
 
     @Test
