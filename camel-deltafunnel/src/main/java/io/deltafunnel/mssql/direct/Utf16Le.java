@@ -121,6 +121,69 @@ final class Utf16Le {
     }
 
     /** Transcodes valid UTF-8 (as Arrow guarantees) to UTF-16LE; returns the byte count written. */
+    /**
+     * Writes the UTF-16LE of the {@code n} UTF-8 bytes at native address {@code at} straight into {@code b} from
+     * {@code q}, eight ASCII bytes at a time and the rest character by character, reading only the value's own bytes;
+     * returns the bytes written, or -1 when they would reach past {@code limit} (an index of {@code b}: nothing at or
+     * beyond it is written). Decodes as {@link #utf8ToUtf16le(byte[], int, byte[])} does (a supplementary character
+     * as a surrogate pair); a multi-byte sequence cut off by the value's end is an {@link IllegalArgumentException}.
+     */
+    static int utf8ToUtf16le(long at, int n, byte[] b, int q, int limit) {
+        int o = q;
+        int i = 0;
+        while (i < n) {
+            if (i + 8 <= n) {
+                long x = MemoryUtil.getLong(at + i);
+                if ((x & 0x8080_8080_8080_8080L) == 0) {
+                    // eight ASCII bytes: sixteen bytes of UTF-16LE
+                    if (o + 16 > limit) {
+                        return -1;
+                    }
+                    LONGS.set(b, o, widen(x));
+                    LONGS.set(b, o + 8, widen(x >>> 32));
+                    o += 16;
+                    i += 8;
+                    continue;
+                }
+            }
+            int c = MemoryUtil.getByte(at + i) & 0xFF;
+            int len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+            if (i + len > n) {
+                throw new IllegalArgumentException("a UTF-8 sequence of " + len + " bytes starts " + (n - i)
+                        + " bytes before the end of a " + n + "-byte value");
+            }
+            int cp = switch (len) {
+                case 1 -> c;
+                case 2 -> (c & 0x1F) << 6 | cont(at + i + 1, 0);
+                case 3 -> (c & 0x0F) << 12 | cont(at + i + 1, 6) | cont(at + i + 2, 0);
+                default -> (c & 0x07) << 18 | cont(at + i + 1, 12) | cont(at + i + 2, 6) | cont(at + i + 3, 0);
+            };
+            i += len;
+            int units = cp >= 0x10000 ? 2 : 1;
+            if (o + 2 * units > limit) {
+                return -1;
+            }
+            if (units == 2) {
+                char hi = Character.highSurrogate(cp);
+                char lo = Character.lowSurrogate(cp);
+                b[o] = (byte) hi;
+                b[o + 1] = (byte) (hi >>> 8);
+                b[o + 2] = (byte) lo;
+                b[o + 3] = (byte) (lo >>> 8);
+            } else {
+                b[o] = (byte) cp;
+                b[o + 1] = (byte) (cp >>> 8);
+            }
+            o += 2 * units;
+        }
+        return o - q;
+    }
+
+    /** The 6 payload bits of the UTF-8 continuation byte at native address {@code at}, shifted by {@code shift}. */
+    private static int cont(long at, int shift) {
+        return (MemoryUtil.getByte(at) & 0x3F) << shift;
+    }
+
     static int utf8ToUtf16le(byte[] in, int n, byte[] out) {
         int o = 0;
         int i = 0;

@@ -38,9 +38,9 @@ final class Utf8Text extends Bounded {
     /**
      * nvarchar(n)/nchar(n) from a Utf8 vector, the common text column: each value is read at the vector's buffer
      * addresses (no copy out of Arrow) and, when it is ASCII, widened to UTF-16LE straight into the packet together
-     * with its length, checking and widening in one pass of 8 bytes at a time; non-ASCII text is transcoded through a
-     * copy. Null when the offsets buffer is smaller than the value count says (then the general encoder reads
-     * through Arrow's checks).
+     * with its length, checking and widening in one pass of 8 bytes at a time; non-ASCII text is transcoded straight
+     * into the packet too, its ASCII runs 8 bytes at a time. Null when the offsets buffer is smaller than the value
+     * count says (then the general encoder reads through Arrow's checks).
      */
     static Encoder utf16(VarCharVector v, int typeId, int maxBytes, byte[] collationBytes, String column) {
         if (!buffersAsCounted(v)) {
@@ -146,8 +146,6 @@ final class Utf8Text extends Bounded {
     private final long offsets;
     private final long data;
     private final long dataCapacity;
-    private byte[] in = new byte[128];
-    private byte[] out = new byte[256];
 
     private Utf8Text(VarCharVector v, int typeId, int maxBytes, byte[] collationBytes, String column,
             boolean plp, String declaredType, int typeLength) {
@@ -312,26 +310,18 @@ final class Utf8Text extends Bounded {
     }
 
     /**
-     * Writes the UTF-16LE of the {@code n} UTF-8 bytes at {@code start} into {@code b} at {@code q}, through the
-     * arrays, for a value {@link Utf16Le#widenAscii} did not write (a byte of 0x80 or more, or more UTF-8 bytes than the
-     * column's UTF-16 bound); returns its byte count.
+     * Writes the UTF-16LE of the {@code n} UTF-8 bytes at {@code start} into {@code b} at {@code q}, straight from the
+     * data buffer, for a value {@link Utf16Le#widenAscii} did not write (a byte of 0x80 or more, or more UTF-8 bytes
+     * than the column's UTF-16 bound); returns its byte count.
      */
     private int transcode(byte[] b, int q, int row, int start, int n) {
-        if (in.length < n) {
-            in = new byte[Math.max(n, 2 * in.length)];
-        }
-        MemoryUtil.copyFromMemory(data + start, in, 0, n);
-        if (out.length < 2 * n) {
-            out = new byte[Math.max(2 * n, 2 * out.length)];
-        }
-        int bytes = Utf16Le.utf8ToUtf16le(in, n, out);
-        if (bytes > maxBytes) {
+        int bytes = Utf16Le.utf8ToUtf16le(data + start, n, b, q, q + maxBytes);
+        if (bytes < 0) {
             // the producer's check refuses such a value before anything is sent; with PLP, maxBytes is twice
             // the batch's longest UTF-8 value, which no UTF-16 of it exceeds
-            throw new IllegalStateException("column '" + column + "', row " + row + ": " + bytes / 2
-                    + " UTF-16 code units exceed the bound of " + maxBytes / 2);
+            throw new IllegalStateException("column '" + column + "', row " + row + ": its UTF-16 code units exceed"
+                    + " the bound of " + maxBytes / 2);
         }
-        System.arraycopy(out, 0, b, q, bytes);
         return bytes;
     }
 

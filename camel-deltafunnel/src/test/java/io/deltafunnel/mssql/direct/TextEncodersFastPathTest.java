@@ -1,6 +1,7 @@
 package io.deltafunnel.mssql.direct;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import java.io.ByteArrayOutputStream;
@@ -321,6 +322,49 @@ class TextEncodersFastPathTest {
                 org.junit.jupiter.api.Assertions.assertFalse(
                         Utf16Le.widenAscii(buf.memoryAddress() + 20, 8, new byte[60], 0, overread));
             }
+        }
+    }
+
+    @Test
+    void transcodesStraightFromTheBufferAsJavaDoes() {
+        java.util.Random random = new java.util.Random(29);
+        String[] pieces = {"a", "abcdefgh", "0123456789abcdefghij", "é", "ß", "€", "✓", "中文", "😀", "𝄞", " ", "~"};
+        try (BufferAllocator a = new RootAllocator(); org.apache.arrow.memory.ArrowBuf buf = a.buffer(512)) {
+            for (int t = 0; t < 2000; t++) {
+                StringBuilder sb = new StringBuilder();
+                for (int k = random.nextInt(12); k > 0; k--) {
+                    sb.append(pieces[random.nextInt(pieces.length)]);
+                }
+                byte[] utf8 = sb.toString().getBytes(StandardCharsets.UTF_8);
+                byte[] utf16 = sb.toString().getBytes(StandardCharsets.UTF_16LE);
+                int at = random.nextInt(16); // any alignment in the buffer
+                buf.setBytes(at, utf8);
+                int q = 3 + random.nextInt(8);
+                byte[] b = new byte[q + utf16.length + 24];
+                java.util.Arrays.fill(b, (byte) 0x55);
+                assertEquals(utf16.length, Utf16Le.utf8ToUtf16le(buf.memoryAddress() + at, utf8.length, b, q,
+                        q + utf16.length), sb.toString());
+                assertArrayEquals(utf16, java.util.Arrays.copyOfRange(b, q, q + utf16.length), sb.toString());
+                for (int i = 0; i < b.length; i++) {
+                    if (i < q || i >= q + utf16.length) {
+                        assertEquals((byte) 0x55, b[i], "byte " + i + " outside the value was written: " + sb);
+                    }
+                }
+                if (utf16.length > 0) {
+                    // a bound one byte short: refused, and nothing written at or past it
+                    java.util.Arrays.fill(b, (byte) 0x55);
+                    int limit = q + utf16.length - 1;
+                    assertEquals(-1, Utf16Le.utf8ToUtf16le(buf.memoryAddress() + at, utf8.length, b, q, limit));
+                    for (int i = limit; i < b.length; i++) {
+                        assertEquals((byte) 0x55, b[i], "byte " + i + " at or past the limit was written: " + sb);
+                    }
+                }
+            }
+            // a multi-byte sequence cut off by the value's end
+            byte[] euro = "x€".getBytes(StandardCharsets.UTF_8);
+            buf.setBytes(0, euro);
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> Utf16Le.utf8ToUtf16le(buf.memoryAddress(), euro.length - 1, new byte[16], 0, 16));
         }
     }
 
