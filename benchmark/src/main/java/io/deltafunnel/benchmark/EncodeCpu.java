@@ -50,8 +50,9 @@ public final class EncodeCpu {
         Path jar = EmulatorProcess.findJar();
         try (EmulatorProcess emulator = EmulatorProcess.start(jar, "sink");
                 Session session = new Session(emulator.url(), "encode_lineitem", rows)) {
-            System.out.printf("EncodeCpu: LINEITEM, %,d rows per batch, %d batches per round, %d rounds, packet"
-                    + " size %d, load average %s%n", rows, batches, rounds, session.packetSize(),
+            System.out.printf("EncodeCpu: LINEITEM (%d%% of l_comment not ASCII), %,d rows per batch, %d batches per"
+                    + " round, %d rounds, packet size %d, load average %s%n", NON_ASCII_PERCENT, rows, batches, rounds,
+                    session.packetSize(),
                     java.nio.file.Files.readString(Path.of("/proc/loadavg")).trim());
             session.round(batches); // warm-up
             long[] total = new long[rounds];
@@ -176,6 +177,8 @@ public final class EncodeCpu {
         return t;
     }
 
+    /** The share of l_comment values, in percent, that are not ASCII ({@code -Ddeltafunnel.bench.nonAsciiPercent}). */
+    static final int NON_ASCII_PERCENT = Integer.getInteger("deltafunnel.bench.nonAsciiPercent", 0);
     private static final String[] FLAGS = {"R", "A", "N"};
     private static final String[] STATUS = {"O", "F"};
     private static final String[] INSTRUCT = {"DELIVER IN PERSON", "COLLECT COD", "NONE", "TAKE BACK RETURN"};
@@ -220,8 +223,11 @@ public final class EncodeCpu {
             text(v.get(13), i, INSTRUCT[random.nextInt(4)]);
             text(v.get(14), i, MODES[random.nextInt(7)]);
             int from = random.nextInt(160);
-            text(v.get(15), i, COMMENT.substring(from, Math.min(COMMENT.length(), from + 10 + random.nextInt(34)))
-                    .stripTrailing());
+            String comment = COMMENT.substring(from, Math.min(COMMENT.length(), from + 10 + random.nextInt(34)))
+                    .stripTrailing();
+            // -Ddeltafunnel.bench.nonAsciiPercent=p: that share of the comments, spread over the batch, starts with
+            // "é" instead of its first character (text as users have it, beyond ASCII)
+            text(v.get(15), i, (i * 37) % 100 < NON_ASCII_PERCENT ? "é" + comment.substring(1) : comment);
         }
         VectorSchemaRoot root = new VectorSchemaRoot(v);
         root.setRowCount(rows);

@@ -237,14 +237,20 @@ public final class DirectBulkWriter {
         if (bounded != null && selection == null && ColumnTiles.applies(bounded)) {
             ColumnTiles tiles = new ColumnTiles(bounded);
             int i = from;
+            // rows written row by row after a row the tiles did not take: doubled while the next tile takes none
+            // either (text that is rarely ASCII), back to one once a tile takes rows
+            int byRow = 1;
             while (i < to) {
                 int written = tiles.write(w, i, to);
                 if (written == 0) {
-                    // a value the tiles do not take (non-ASCII text, or no room for one whole row): this row by row
-                    writeRowByRow(w, encoders, i, i + 1, null, bounded, kinds, rowReserve);
-                    i++;
+                    // a value the tiles do not take (non-ASCII text, or no room for one whole row): row by row
+                    int n = Math.min(byRow, to - i);
+                    writeRowByRow(w, encoders, i, i + n, null, bounded, kinds, rowReserve);
+                    i += n;
+                    byRow = Math.min(2 * byRow, ColumnTiles.MAX_ROWS);
                 } else {
                     i += written;
+                    byRow = 1;
                 }
             }
             return;

@@ -138,6 +138,11 @@ final class Utf8Text extends Bounded {
     private final String declaredType;
     /** One byte per character: the values are ASCII sent as they are ({@link #asciiAsVarchar}). */
     private final boolean narrow;
+    /**
+     * Whether a value of the batch may hold a byte of 0x80 or more (the batch's bytes are not all ASCII): then
+     * {@link #addAsciiSizes} looks at each value's bytes, so that a tile ends before a row it could not write.
+     */
+    private final boolean mayHaveNonAscii;
     /** TYPE_INFO's length: 0xFFFF for PLP. */
     private final int typeLength;
     private final byte[] collationBytes;
@@ -163,6 +168,20 @@ final class Utf8Text extends Bounded {
         this.offsets = v.getOffsetBuffer().memoryAddress();
         this.data = v.getDataBuffer().memoryAddress();
         this.dataCapacity = v.getDataBuffer().capacity();
+        this.mayHaveNonAscii = !narrow && !valuesAscii();
+    }
+
+    /**
+     * Whether the bytes of all the values (from the first offset to the last) are ASCII: one pass, 32 bytes a step;
+     * false when the offsets do not lie within the data buffer (then every value is looked at).
+     */
+    private boolean valuesAscii() {
+        if (count == 0) {
+            return true;
+        }
+        int first = MemoryUtil.getInt(offsets);
+        int last = MemoryUtil.getInt(offsets + 4L * count);
+        return first >= 0 && first <= last && last <= dataCapacity && Utf16Le.isAscii(data + first, last - first);
     }
 
     @Override
@@ -220,9 +239,9 @@ final class Utf8Text extends Bounded {
     /**
      * Adds to {@code size[at + j]} the bytes {@link #put} writes for row {@code row0 + j}, {@code j < k}, when its
      * value is ASCII ({@code 2 + 2 n}, as PLP {@code 16 + 2 n} or 12 when empty, as varchar {@code 2 + n}) or NULL
-     * (the marker: 2 bytes, as PLP 8). Returns {@code k}, or the first {@code j} whose value could not be ASCII (more UTF-8 bytes than the
-     * column's UTF-16 bound) or whose offsets are out of the data buffer (then {@link #put} says so): from there
-     * nothing is added.
+     * (the marker: 2 bytes, as PLP 8). Returns {@code k}, or the first {@code j} whose value is not ASCII (looked at
+     * only when the batch's bytes are not all ASCII) or could not be (more UTF-8 bytes than the column's UTF-16
+     * bound), or whose offsets are out of the data buffer (then {@link #put} says so): from there nothing is added.
      */
     int addAsciiSizes(int[] size, int at, int row0, int k) {
         Objects.checkFromIndexSize(row0, k, count);
@@ -242,7 +261,9 @@ final class Utf8Text extends Bounded {
             }
             if (mayBeNull && nulls.isNull(row0 + j)) {
                 size[at + j] += plp ? 8 : 2;
-            } else if (unit * n > maxBytes) {
+            } else if (unit * n > maxBytes || mayHaveNonAscii && !Utf16Le.isAscii(data + start, n)) {
+                // not ASCII (or longer in UTF-8 than the column in UTF-16): the row goes row by row; measured
+                // here, the tile ends before it instead of being filled up to it and filled again
                 return j;
             } else {
                 size[at + j] += plp && n == 0 ? 8 + PLP_TERMINATOR : framing + unit * n;

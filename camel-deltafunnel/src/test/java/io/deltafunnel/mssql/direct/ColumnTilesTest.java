@@ -245,6 +245,62 @@ class ColumnTilesTest {
         }
     }
 
+    /**
+     * Text that is not ASCII in long runs, in every row and every third row: the rows measured are only those up to the
+     * first non-ASCII value (found while measuring, not by filling the tile up to it), the rows the tiles do not take go
+     * row by row, several at a time while the tiles keep taking none, and the message is byte for byte the reference.
+     */
+    @Test
+    void runsOfNonAsciiTextAreMeasuredOutAndWrittenRowByRow() throws Exception {
+        int rows = 1200;
+        try (BufferAllocator a = new RootAllocator();
+                VectorSchemaRoot root = new VectorSchemaRoot(List.<FieldVector>of(new BigIntVector("b", a),
+                        new VarCharVector("s", a), new VarCharVector("m", a)))) {
+            root.allocateNew();
+            for (int r = 0; r < rows; r++) {
+                // rows 0..299 and 600..899: not ASCII; 300..599: ASCII; from 900: every third row not ASCII
+                boolean ascii = r >= 300 && r < 600 || r >= 900 && r % 3 != 0;
+                ((BigIntVector) root.getVector(0)).setSafe(r, r);
+                ((VarCharVector) root.getVector(1)).setSafe(r, ((ascii ? "Mueller " : "Müller ") + r)
+                        .getBytes(StandardCharsets.UTF_8));
+                ((VarCharVector) root.getVector(2)).setSafe(r, ("note " + r).getBytes(StandardCharsets.UTF_8));
+            }
+            root.setRowCount(rows);
+            List<TargetColumn> targets = List.of(new TargetColumn("b", "bigint", null, 19, 0, null, false, 1),
+                    new TargetColumn("s", "nvarchar", 20, null, null, null, false, 2, "SQL_Latin1_General_CP1_CI_AS",
+                            false),
+                    new TargetColumn("m", "nvarchar", -1, null, null, null, false, 3, "SQL_Latin1_General_CP1_CI_AS",
+                            false));
+            DirectEncoders.Encoder[] encoders = new DirectEncoders.Encoder[3];
+            for (int c = 0; c < 3; c++) {
+                FieldVector v = root.getVector(c);
+                ArrowColumnType type = ArrowColumnTypes.forField(v.getField());
+                encoders[c] = DirectEncoders.forColumn(new BoundColumn(c, v.getName(), type, targets.get(c),
+                        TargetBinding.of(type.kind(), targets.get(c), false)), v, null, true);
+            }
+            Utf8Text names = (Utf8Text) encoders[1];
+            assertFalse(names.narrow(), "a batch with non-ASCII text stays UTF-16");
+            int[] size = new int[8];
+            assertEquals(0, names.addAsciiSizes(size, 0, 0, 8), "row 0 is not ASCII");
+            assertEquals(5, names.addAsciiSizes(size, 0, 595, 8), "rows 595..599 are ASCII, row 600 is not");
+            size = new int[8];
+            assertEquals(8, names.addAsciiSizes(size, 0, 300, 8));
+            assertEquals(2 + 2 * "Mueller 300".length(), size[0]);
+            assertTrue(((Utf8Text) encoders[2]).narrow(), "the all-ASCII column goes as varchar");
+            DirectEncoders.Bounded[] bounded = java.util.Arrays.copyOf(encoders, 3, DirectEncoders.Bounded[].class);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            assertEquals(0, new ColumnTiles(bounded).write(new TdsMessageWriter(out, PacketType.BULK_LOAD, 8000), 0,
+                    rows), "row 0 is not for the tiles");
+            assertEquals(ColumnTiles.MAX_ROWS, new ColumnTiles(bounded).write(
+                    new TdsMessageWriter(out, PacketType.BULK_LOAD, 32767), 300, 600), "a whole tile of ASCII rows");
+            for (int packet : new int[] {100, 512, 8000}) {
+                assertArrayEquals(DirectRowWriteTest.message(packet, 1, valueByValue(encoders, 0, rows)),
+                        DirectRowWriteTest.message(packet, 1, w -> DirectBulkWriter.writeRows(w, encoders, 0, rows,
+                                null)), "packet " + packet);
+            }
+        }
+    }
+
     /** Rows {@code from} to {@code to}, each value written by its encoder's {@code value}: the reference. */
     private static DirectRowWriteTest.Body valueByValue(DirectEncoders.Encoder[] encoders, int from, int to) {
         return w -> {
