@@ -120,7 +120,6 @@ final class Utf16Le {
         return true;
     }
 
-    /** Transcodes valid UTF-8 (as Arrow guarantees) to UTF-16LE; returns the byte count written. */
     /**
      * Writes the UTF-16LE of the {@code n} UTF-8 bytes at native address {@code at} straight into {@code b} from
      * {@code q}, eight ASCII bytes at a time and the rest character by character, reading only the value's own bytes;
@@ -184,6 +183,7 @@ final class Utf16Le {
         return (MemoryUtil.getByte(at) & 0x3F) << shift;
     }
 
+    /** Transcodes valid UTF-8 (as Arrow guarantees) to UTF-16LE; returns the byte count written. */
     static int utf8ToUtf16le(byte[] in, int n, byte[] out) {
         int o = 0;
         int i = 0;

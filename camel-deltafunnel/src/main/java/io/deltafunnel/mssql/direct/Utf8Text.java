@@ -336,7 +336,13 @@ final class Utf8Text extends Bounded {
      * than the column's UTF-16 bound); returns its byte count.
      */
     private int transcode(byte[] b, int q, int row, int start, int n) {
-        int bytes = Utf16Le.utf8ToUtf16le(data + start, n, b, q, q + maxBytes);
+        int bytes;
+        try {
+            bytes = Utf16Le.utf8ToUtf16le(data + start, n, b, q, q + maxBytes);
+        } catch (IllegalArgumentException e) {
+            // not UTF-8, which Arrow's Utf8 type promises: the message breaks off and the connection is closed
+            throw new IllegalStateException("column '" + column + "', row " + row + ": " + e.getMessage(), e);
+        }
         if (bytes < 0) {
             // the producer's check refuses such a value before anything is sent; with PLP, maxBytes is twice
             // the batch's longest UTF-8 value, which no UTF-16 of it exceeds
