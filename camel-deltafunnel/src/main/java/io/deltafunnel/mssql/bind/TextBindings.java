@@ -57,7 +57,8 @@ final class TextBindings {
 
         @Override
         public boolean allFit(FieldVector vector, int rowCount) {
-            // checkValue's fast path, column-wide: every Utf8 value has at most maxLength bytes
+            // checkValue, column-wide: every Utf8 value has at most maxLength bytes (its fast path), or, when it
+            // has more, is well-formed UTF-8 of at most maxLength UTF-16 code units, the length of its Java String
             if (kind != ValueKind.STRING || !unicode || maxLength < 0 || !(vector instanceof VarCharVector v)
                     || rowCount > vector.getValueCount()) {
                 return false;
@@ -66,11 +67,22 @@ final class TextBindings {
             if (a == 0) {
                 return false;
             }
+            long capacity = v.getDataBuffer().capacity();
+            long data = 0;
             int start = MemoryUtil.getInt(a);
             for (int r = 1; r <= rowCount; r++) {
                 int end = MemoryUtil.getInt(a + 4L * r);
                 if (end - start > maxLength) {
-                    return false;
+                    if (start < 0 || end < start || end > capacity) {
+                        return false;
+                    }
+                    if (data == 0) {
+                        data = v.getDataBuffer().memoryAddress();
+                    }
+                    int units = Utf8Units.utf16Length(data + start, end - start);
+                    if (units < 0 || units > maxLength) {
+                        return false;
+                    }
                 }
                 start = end;
             }

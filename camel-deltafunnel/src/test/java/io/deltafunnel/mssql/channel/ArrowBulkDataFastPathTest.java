@@ -226,16 +226,44 @@ class ArrowBulkDataFastPathTest {
             Rejected e = assertThrows(Rejected.class, () -> load(v, rows, target));
             assertEquals(737, e.rejection.row(), v.getName());
         }
-        // more UTF-8 bytes than characters: the pass cannot tell, the per-value check decodes and accepts
+        // more UTF-8 bytes than characters: the pass counts the characters
         VarCharVector wide = track(new VarCharVector("wide", allocator));
         wide.setSafe(0, "äöüäöü".getBytes(StandardCharsets.UTF_8)); // 12 bytes, 6 characters
         wide.setValueCount(1);
-        assertFalse(binding(wide, nv6).allFit(wide, 1));
+        assertTrue(binding(wide, nv6).allFit(wide, 1));
+        assertFalse(binding(wide, col("nvarchar", 5, null, null, null)).allFit(wide, 1));
         // a decimal with a larger source scale is never accepted by the pass (it may need rounding)
         DecimalVector fine = track(new DecimalVector("fine", allocator, 10, 3));
         fine.set(0, new BigDecimal("1.230"));
         fine.setValueCount(1);
         assertFalse(binding(fine, col("decimal", null, 10, 2, null)).allFit(fine, 1));
+    }
+
+    @Test
+    void textLongerInUtf8ThanTheColumnIsCountedColumnWide() throws Exception {
+        int rows = 1000;
+        VarCharVector s = track(new VarCharVector("s", allocator));
+        String[] texts = {"中文字符中文字符中文", "Москва ул", "αβγδεζηθικ", "ab😀cdefgh", "short"};
+        for (int r = 0; r < rows; r++) {
+            s.setSafe(r, texts[r % texts.length].getBytes(StandardCharsets.UTF_8)); // at most 10 UTF-16 units
+        }
+        s.setValueCount(rows);
+        TargetColumn nv10 = col("nvarchar", 10, null, null, null);
+        assertTrue(binding(s, nv10).allFit(s, rows), "up to 30 UTF-8 bytes, at most 10 characters");
+        assertFalse(binding(s, col("nvarchar", 9, null, null, null)).allFit(s, rows));
+        assertEquals(rows, load(s, rows, nv10).size());
+        // one character too many, deep in the column: the pass cannot accept, the per-value check names it
+        s.setSafe(737, "中文字符中文字符中文字".getBytes(StandardCharsets.UTF_8));
+        s.setValueCount(rows);
+        assertFalse(binding(s, nv10).allFit(s, rows));
+        assertEquals(737, assertThrows(Rejected.class, () -> load(s, rows, nv10)).rejection.row());
+        // bytes that are not UTF-8 (a lone continuation byte): the pass leaves them to the per-value check, which
+        // decodes as Java does (one replacement character each)
+        s.setSafe(737, new byte[] {(byte) 0xE4, (byte) 0xB8, (byte) 0xAD, (byte) 0x80, (byte) 0x80, (byte) 0x80,
+            (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80});
+        s.setValueCount(rows);
+        assertFalse(binding(s, nv10).allFit(s, rows));
+        assertEquals(rows, load(s, rows, nv10).size(), "9 units as Java decodes it: it fits");
     }
 
     @Test

@@ -1,0 +1,72 @@
+package io.deltafunnel.mssql.bind;
+
+import org.apache.arrow.memory.util.MemoryUtil;
+
+/**
+ * The UTF-16 length of UTF-8 bytes in native memory without decoding them: for the column-wide pass of
+ * {@link TextBindings} over text whose UTF-8 bytes outnumber the column's characters (Cyrillic, Greek, CJK, …). It
+ * counts only well-formed UTF-8 (Unicode's table of well-formed byte sequences: no overlong forms, no surrogates,
+ * nothing above U+10FFFF), whose Java decoding has exactly that many UTF-16 code units; anything else is -1, and the
+ * caller checks such a value the usual way. Stateless.
+ */
+final class Utf8Units {
+
+    private Utf8Units() {
+    }
+
+    /**
+     * The UTF-16 code units of the {@code n} bytes at native address {@code at} (one per character, two for one
+     * beyond U+FFFF) when they are well-formed UTF-8, else -1. Reads only those bytes; ASCII 8 bytes at a time.
+     */
+    static int utf16Length(long at, int n) {
+        int units = 0;
+        int i = 0;
+        while (i < n) {
+            if (i + 8 <= n && (MemoryUtil.getLong(at + i) & 0x8080_8080_8080_8080L) == 0) {
+                units += 8;
+                i += 8;
+                continue;
+            }
+            int b = MemoryUtil.getByte(at + i) & 0xFF;
+            if (b < 0x80) {
+                units++;
+                i++;
+                continue;
+            }
+            // the lead byte's sequence length and the range of the byte after it
+            int len;
+            int lo = 0x80;
+            int hi = 0xBF;
+            if (b < 0xC2) {
+                return -1; // a continuation byte without a lead, or an overlong two-byte form
+            } else if (b < 0xE0) {
+                len = 2;
+            } else if (b < 0xF0) {
+                len = 3;
+                lo = b == 0xE0 ? 0xA0 : 0x80; // not overlong
+                hi = b == 0xED ? 0x9F : 0xBF; // not a surrogate
+            } else if (b < 0xF5) {
+                len = 4;
+                lo = b == 0xF0 ? 0x90 : 0x80; // not overlong
+                hi = b == 0xF4 ? 0x8F : 0xBF; // not beyond U+10FFFF
+            } else {
+                return -1;
+            }
+            if (i + len > n) {
+                return -1;
+            }
+            int second = MemoryUtil.getByte(at + i + 1) & 0xFF;
+            if (second < lo || second > hi) {
+                return -1;
+            }
+            for (int k = 2; k < len; k++) {
+                if ((MemoryUtil.getByte(at + i + k) & 0xC0) != 0x80) {
+                    return -1;
+                }
+            }
+            units += len == 4 ? 2 : 1;
+            i += len;
+        }
+        return units;
+    }
+}

@@ -1,0 +1,63 @@
+package io.deltafunnel.mssql.bind;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+import java.util.Random;
+
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link Utf8Units}: the UTF-16 length of well-formed UTF-8 is that of its Java String; anything that is not
+ * well-formed is -1, never a length that differs from what Java's decoding (with its replacement characters) gives.
+ */
+class Utf8UnitsTest {
+
+    @Test
+    void wellFormedTextHasTheLengthOfItsJavaString() {
+        Random random = new Random(29);
+        int[] blocks = {0x20, 0xE9, 0x3B1, 0x416, 0x5D0, 0x20AC, 0x4E2D, 0xAC00, 0xFFFD, 0x1F600, 0x10FFFF - 1};
+        try (BufferAllocator a = new RootAllocator(); ArrowBuf buf = a.buffer(1024)) {
+            for (int t = 0; t < 3000; t++) {
+                StringBuilder sb = new StringBuilder();
+                for (int k = random.nextInt(40); k > 0; k--) {
+                    int base = blocks[random.nextInt(blocks.length)];
+                    sb.appendCodePoint(base + (base < 0x10000 && base > 0x7F ? random.nextInt(16) : 0));
+                }
+                String s = sb.toString();
+                byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+                int at = random.nextInt(8);
+                buf.setBytes(at, utf8);
+                assertEquals(s.length(), Utf8Units.utf16Length(buf.memoryAddress() + at, utf8.length), s);
+            }
+        }
+    }
+
+    @Test
+    void anythingNotWellFormedIsMinusOneOrItsJavaLength() {
+        Random random = new Random(6);
+        try (BufferAllocator a = new RootAllocator(); ArrowBuf buf = a.buffer(64)) {
+            // stray continuation, overlong forms, a surrogate, beyond U+10FFFF, bytes never in UTF-8, cut off
+            for (String hex : new String[] {"80", "bf41", "c080", "c1bf", "e08080", "e09fbf", "eda080", "edbfbf",
+                    "f08080 80".replace(" ", ""), "f48f bfbf".replace(" ", "").replace("8f", "90"), "f5808080", "ff",
+                    "c3", "e282", "f09f98", "41e2"}) {
+                byte[] bytes = HexFormat.of().parseHex(hex);
+                buf.setBytes(0, bytes);
+                assertEquals(-1, Utf8Units.utf16Length(buf.memoryAddress(), bytes.length), hex);
+            }
+            for (int t = 0; t < 20000; t++) {
+                byte[] bytes = new byte[random.nextInt(12)];
+                random.nextBytes(bytes);
+                buf.setBytes(0, bytes);
+                int units = Utf8Units.utf16Length(buf.memoryAddress(), bytes.length);
+                assertTrue(units == -1 || units == new String(bytes, StandardCharsets.UTF_8).length(),
+                        HexFormat.of().formatHex(bytes));
+            }
+        }
+    }
+}
