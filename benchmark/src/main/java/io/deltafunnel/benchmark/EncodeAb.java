@@ -74,9 +74,9 @@ public final class EncodeAb {
                 EmulatorProcess emulator = EmulatorProcess.start(EmulatorProcess.findJar(), "sink");
                 Build buildA = new Build("A", loaderA, emulator.url(), rows);
                 Build buildB = new Build("B", loaderB, emulator.url(), rows)) {
-            out.printf("EncodeAb: LINEITEM (%d%% of l_comment not ASCII), %,d rows per batch, %d batches per round,"
-                    + " %d rounds; A %s, B %s; load average %s%n", EncodeCpu.NON_ASCII_PERCENT, rows, batches, rounds,
-                    a, b, loadAverage());
+            out.printf("EncodeAb: LINEITEM (%d%% of l_comment not ASCII%s), %,d rows per batch, %d batches per round,"
+                    + " %d rounds; A %s, B %s; load average %s%n", EncodeCpu.NON_ASCII_PERCENT,
+                    EncodeCpu.CYRILLIC ? ", in Cyrillic" : "", rows, batches, rounds, a, b, loadAverage());
             buildA.round(batches); // warm-up, both builds
             buildB.round(batches);
             buildB.round(batches);

@@ -50,8 +50,9 @@ public final class EncodeCpu {
         Path jar = EmulatorProcess.findJar();
         try (EmulatorProcess emulator = EmulatorProcess.start(jar, "sink");
                 Session session = new Session(emulator.url(), "encode_lineitem", rows)) {
-            System.out.printf("EncodeCpu: LINEITEM (%d%% of l_comment not ASCII), %,d rows per batch, %d batches per"
-                    + " round, %d rounds, packet size %d, load average %s%n", NON_ASCII_PERCENT, rows, batches, rounds,
+            System.out.printf("EncodeCpu: LINEITEM (%d%% of l_comment not ASCII%s), %,d rows per batch, %d batches"
+                    + " per round, %d rounds, packet size %d, load average %s%n", NON_ASCII_PERCENT,
+                    CYRILLIC ? ", in Cyrillic" : "", rows, batches, rounds,
                     session.packetSize(),
                     java.nio.file.Files.readString(Path.of("/proc/loadavg")).trim());
             session.round(batches); // warm-up
@@ -179,6 +180,11 @@ public final class EncodeCpu {
 
     /** The share of l_comment values, in percent, that are not ASCII ({@code -Ddeltafunnel.bench.nonAsciiPercent}). */
     static final int NON_ASCII_PERCENT = Integer.getInteger("deltafunnel.bench.nonAsciiPercent", 0);
+    /**
+     * {@code -Ddeltafunnel.bench.cyrillic=true}: every l_comment in Cyrillic letters (a..z as U+0430..U+0449, two
+     * UTF-8 bytes each), the same number of characters: text whose UTF-8 bytes outnumber the column's characters.
+     */
+    static final boolean CYRILLIC = Boolean.getBoolean("deltafunnel.bench.cyrillic");
     private static final String[] FLAGS = {"R", "A", "N"};
     private static final String[] STATUS = {"O", "F"};
     private static final String[] INSTRUCT = {"DELIVER IN PERSON", "COLLECT COD", "NONE", "TAKE BACK RETURN"};
@@ -186,6 +192,17 @@ public final class EncodeCpu {
     private static final String COMMENT = "carefully final deposits detect slyly regular requests. furiously ironic "
             + "pinto beans haggle quickly along the express accounts; blithely even theodolites sleep above the "
             + "pending foxes. quickly bold packages wake";
+
+    /** {@code s} with a..z as the Cyrillic letters U+0430..U+0449. */
+    private static String cyrillic(String s) {
+        char[] c = s.toCharArray();
+        for (int i = 0; i < c.length; i++) {
+            if (c[i] >= 'a' && c[i] <= 'z') {
+                c[i] = (char) (0x430 + c[i] - 'a');
+            }
+        }
+        return new String(c);
+    }
 
     /** One batch with {@link Shape#LINEITEM}'s columns and value distributions (a fixed pseudo-random sequence). */
     static VectorSchemaRoot lineitem(BufferAllocator a, int rows) {
@@ -227,6 +244,9 @@ public final class EncodeCpu {
                     .stripTrailing();
             // -Ddeltafunnel.bench.nonAsciiPercent=p: that share of the comments, spread over the batch, starts with
             // "é" instead of its first character (text as users have it, beyond ASCII)
+            if (CYRILLIC) {
+                comment = cyrillic(comment);
+            }
             text(v.get(15), i, (i * 37) % 100 < NON_ASCII_PERCENT ? "é" + comment.substring(1) : comment);
         }
         VectorSchemaRoot root = new VectorSchemaRoot(v);
