@@ -246,11 +246,37 @@ final class NumericBindings {
                 return false;
             }
             int maxDigits = precision - scale + dv.getScale();
-            long limit = maxDigits >= 19 ? Long.MAX_VALUE : Pow10.of(maxDigits);
+            if (maxDigits >= 19) {
+                // more digits than a long holds (decimal(38,18), Spark's default): the values' 128 bits
+                return allFit128(a, rowCount, BigInteger.TEN.pow(Math.min(maxDigits, 38)));
+            }
+            long limit = Pow10.of(maxDigits);
             for (int r = 0; r < rowCount; r++) {
                 long lo = MemoryUtil.getLong(a + 16L * r);
                 long hi = MemoryUtil.getLong(a + 16L * r + 8);
-                if (hi != lo >> 63 || (maxDigits < 19 && (lo == Long.MIN_VALUE || Math.abs(lo) >= limit))) {
+                if (hi != lo >> 63 || lo == Long.MIN_VALUE || Math.abs(lo) >= limit) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /**
+         * Whether every two's-complement 128-bit value of the {@code rowCount} at native address {@code a} is smaller
+         * in magnitude than {@code limit} (at most 10^38, below 2^127).
+         */
+        private static boolean allFit128(long a, int rowCount, BigInteger limit) {
+            long limitLo = limit.longValue();
+            long limitHi = limit.shiftRight(64).longValue();
+            for (int r = 0; r < rowCount; r++) {
+                long lo = MemoryUtil.getLong(a + 16L * r);
+                long hi = MemoryUtil.getLong(a + 16L * r + 8);
+                if (hi < 0) {
+                    // the magnitude: two's complement negation of the 128 bits (-2^127 stays itself, too large)
+                    lo = -lo;
+                    hi = lo == 0 ? -hi : ~hi;
+                }
+                if (Long.compareUnsigned(hi, limitHi) > 0 || hi == limitHi && Long.compareUnsigned(lo, limitLo) >= 0) {
                     return false;
                 }
             }

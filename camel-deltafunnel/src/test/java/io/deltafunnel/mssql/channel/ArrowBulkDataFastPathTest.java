@@ -240,6 +240,43 @@ class ArrowBulkDataFastPathTest {
     }
 
     @Test
+    void decimalsBeyondALongAreProvedColumnWideOn128Bits() throws Exception {
+        int rows = 1000;
+        java.math.BigInteger max38 = java.math.BigInteger.TEN.pow(38).subtract(java.math.BigInteger.ONE);
+        DecimalVector d = track(new DecimalVector("d", allocator, 38, 18));
+        for (int r = 0; r < rows; r++) {
+            java.math.BigInteger u = switch (r % 4) {
+                case 0 -> max38; // decimal(38,18)'s limits
+                case 1 -> max38.negate();
+                case 2 -> java.math.BigInteger.valueOf(r).shiftLeft(70); // beyond a long
+                default -> java.math.BigInteger.valueOf(-r);
+            };
+            d.setBigEndian(r, u.toByteArray());
+        }
+        d.setValueCount(rows);
+        TargetColumn dec38 = col("decimal", null, 38, 18, null);
+        assertTrue(binding(d, dec38).allFit(d, rows));
+        assertFalse(binding(d, col("decimal", null, 37, 18, null)).allFit(d, rows), "10^38 - 1 needs 38 digits");
+        assertEquals(rows, load(d, rows, dec38).size());
+        // one past the limit (10^38, beyond decimal(38,18) though within 128 bits), then -2^127: the pass cannot
+        // accept, the per-value check names the row
+        for (java.math.BigInteger bad : List.of(max38.add(java.math.BigInteger.ONE),
+                java.math.BigInteger.ONE.shiftLeft(127).negate())) {
+            d.setBigEndian(737, bad.toByteArray());
+            assertFalse(binding(d, dec38).allFit(d, rows), bad.toString());
+            assertEquals(737, assertThrows(Rejected.class, () -> load(d, rows, dec38)).rejection.row(),
+                    bad.toString());
+        }
+        // a smaller scale in the source: scaled up by 10^4, so 34 digits of it at most
+        DecimalVector up = track(new DecimalVector("up", allocator, 38, 14));
+        up.setBigEndian(0, java.math.BigInteger.TEN.pow(34).subtract(java.math.BigInteger.ONE).toByteArray());
+        up.setBigEndian(1, java.math.BigInteger.TEN.pow(34).negate().toByteArray());
+        up.setValueCount(2);
+        assertTrue(binding(up, dec38).allFit(up, 1));
+        assertFalse(binding(up, dec38).allFit(up, 2), "-10^34 scaled by 10^4 has 39 digits");
+    }
+
+    @Test
     void textLongerInUtf8ThanTheColumnIsCountedColumnWide() throws Exception {
         int rows = 1000;
         VarCharVector s = track(new VarCharVector("s", allocator));
