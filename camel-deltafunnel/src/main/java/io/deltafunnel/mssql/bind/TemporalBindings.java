@@ -188,6 +188,9 @@ final class TemporalBindings {
         }
     }
 
+    /** The epoch day of 1753-01-01, datetime's first day. */
+    static final long FIRST_DATETIME_DAY = LocalDate.of(1753, 1, 1).toEpochDay();
+
     /** datetime2(n), and datetime (3 digits, 1/300 s ticks, years from 1753). */
     static final class DateTime2Binding extends TargetBinding {
         private final boolean legacyDatetime;
@@ -206,7 +209,39 @@ final class TemporalBindings {
         public boolean allFit(FieldVector vector, int rowCount) {
             // checkValue's fast path, column-wide: raw timestamps without zone within 0001-01-01..9999-12-31 and
             // without digits beyond the target's fraction
-            return !legacyDatetime && kind == ValueKind.TIMESTAMP && rawTimestampsFit(vector, rowCount, digits, 0);
+            if (kind != ValueKind.TIMESTAMP) {
+                return false;
+            }
+            return legacyDatetime ? datetimesFit(vector, rowCount) : rawTimestampsFit(vector, rowCount, digits, 0);
+        }
+
+        /**
+         * checkValue for datetime, column-wide: raw timestamps without zone from 1753-01-01 to 9999-12-31, in whole
+         * milliseconds whose last digit is 0, 3 or 7 (datetime's 1/300 s steps hold exactly those).
+         */
+        private static boolean datetimesFit(FieldVector vector, int rowCount) {
+            if (!(vector instanceof TimeStampVector)
+                    || !(vector.getField().getType() instanceof ArrowType.Timestamp type)
+                    || type.getTimezone() != null || rowCount > vector.getValueCount()) {
+                return false;
+            }
+            long unitsPerSecond = ColumnReaders.unitsPerSecond(type.getUnit());
+            long nanosPerUnit = 1_000_000_000L / unitsPerSecond;
+            long a = TargetBinding.address(vector.getDataBuffer(), 8L * rowCount);
+            if (a == 0) {
+                return false;
+            }
+            for (int r = 0; r < rowCount; r++) {
+                long raw = MemoryUtil.getLong(a + 8L * r);
+                long day = Math.floorDiv(Math.floorDiv(raw, unitsPerSecond), 86_400L);
+                long nanos = Math.floorMod(raw, unitsPerSecond) * nanosPerUnit;
+                long lastDigit = nanos / 1_000_000 % 10;
+                if (day < FIRST_DATETIME_DAY || day > MAX_EPOCH_DAY || nanos % 1_000_000 != 0
+                        || lastDigit != 0 && lastDigit != 3 && lastDigit != 7) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         @Override

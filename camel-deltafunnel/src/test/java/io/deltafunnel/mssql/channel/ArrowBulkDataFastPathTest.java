@@ -458,6 +458,32 @@ class ArrowBulkDataFastPathTest {
     }
 
     @Test
+    void datetimeColumnPassAtItsLimitsAndSteps() {
+        TimeStampMicroVector ts = track(new TimeStampMicroVector("ts", allocator));
+        ts.set(0, micros(LocalDateTime.of(1753, 1, 1, 0, 0, 0)));
+        ts.set(1, micros(LocalDateTime.of(9999, 12, 31, 23, 59, 59, 997_000_000)));
+        ts.set(2, micros(LocalDateTime.of(2024, 1, 2, 3, 4, 5, 123_000_000)));
+        ts.set(3, micros(LocalDateTime.of(2024, 1, 2, 3, 4, 5, 370_000_000)));
+        ts.setValueCount(4);
+        TargetColumn datetime = col("datetime", null, null, null, 3);
+        assertTrue(binding(ts, datetime).allFit(ts, 4));
+        // each one step beyond what datetime holds: the pass cannot accept, the per-value check refuses the row
+        for (LocalDateTime bad : List.of(LocalDateTime.of(1752, 12, 31, 23, 59, 59, 997_000_000),
+                LocalDateTime.of(2024, 1, 2, 3, 4, 5, 124_000_000), // milliseconds ending in 4
+                LocalDateTime.of(2024, 1, 2, 3, 4, 5, 123_400_000))) { // a fraction below the millisecond
+            ts.set(2, micros(bad));
+            assertFalse(binding(ts, datetime).allFit(ts, 4), bad.toString());
+            assertEquals(2, assertThrows(Rejected.class, () -> load(ts, 4, datetime)).rejection.row(), bad.toString());
+        }
+        ts.set(2, micros(LocalDateTime.of(9999, 12, 31, 23, 59, 59, 997_000_000)) + 3_000); // year 10000
+        assertFalse(binding(ts, datetime).allFit(ts, 4));
+        TimeStampMicroTZVector zoned = track(new TimeStampMicroTZVector("z", allocator, "UTC"));
+        zoned.set(0, 0);
+        zoned.setValueCount(1);
+        assertFalse(binding(zoned, datetime).allFit(zoned, 1), "a zoned timestamp is checked value by value");
+    }
+
+    @Test
     void datetimeoffsetColumnPassAcceptsOnlyWhatTheValueCheckAccepts() throws Exception {
         long first = micros(LocalDateTime.of(1, 1, 1, 0, 0, 0));
         long last = micros(LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_000));
