@@ -14,6 +14,8 @@ import io.deltafunnel.arrow.read.ValueRejected;
 
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.FixedSizeBinaryVector;
+import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 
 /**
@@ -59,8 +61,13 @@ final class TextBindings {
         public boolean allFit(FieldVector vector, int rowCount) {
             // checkValue, column-wide: every Utf8 value has at most maxLength bytes (its fast path), or, when it
             // has more, is well-formed UTF-8 of at most maxLength UTF-16 code units, the length of its Java String
-            if (kind != ValueKind.STRING || !unicode || maxLength < 0 || !(vector instanceof VarCharVector v)
-                    || rowCount > vector.getValueCount()) {
+            if (kind != ValueKind.STRING || !(vector instanceof VarCharVector v) || rowCount > vector.getValueCount()) {
+                return false;
+            }
+            if (!unicode) {
+                return asciiFit(v, rowCount);
+            }
+            if (maxLength < 0) {
                 return false;
             }
             long a = address(v.getOffsetBuffer(), 4L * (rowCount + 1));
@@ -87,6 +94,24 @@ final class TextBindings {
                 start = end;
             }
             return true;
+        }
+
+        /**
+         * checkValue for varchar/char/text, column-wide: the values' bytes (from the first offset to the last) are all
+         * ASCII, which every code page holds as the same characters, and no value has more than maxLength of them.
+         */
+        private boolean asciiFit(VarCharVector v, int rowCount) {
+            long a = address(v.getOffsetBuffer(), 4L * (rowCount + 1));
+            if (a == 0) {
+                return false;
+            }
+            int first = MemoryUtil.getInt(a);
+            int last = MemoryUtil.getInt(a + 4L * rowCount);
+            if (first < 0 || last < first || last > v.getDataBuffer().capacity()
+                    || !Utf8Units.ascii(v.getDataBuffer().memoryAddress() + first, last - first)) {
+                return false;
+            }
+            return maxLength < 0 || lengthsAtMost(a, rowCount, maxLength);
         }
 
         @Override
@@ -152,6 +177,27 @@ final class TextBindings {
         }
 
         @Override
+        public boolean alwaysFits(ArrowColumnType source) {
+            return maxLength < 0;
+        }
+
+        @Override
+        public boolean allFit(FieldVector vector, int rowCount) {
+            // checkValue, column-wide: no value longer than maxLength bytes
+            if (rowCount > vector.getValueCount()) {
+                return false;
+            }
+            if (vector instanceof FixedSizeBinaryVector f) {
+                return f.getByteWidth() <= maxLength;
+            }
+            if (!(vector instanceof VarBinaryVector v)) {
+                return false;
+            }
+            long a = address(v.getOffsetBuffer(), 4L * (rowCount + 1));
+            return a != 0 && lengthsAtMost(a, rowCount, maxLength);
+        }
+
+        @Override
         public void checkValue(ColumnReader reader, int row) {
             byte[] b = (byte[]) reader.getObject(row);
             if (maxLength >= 0 && b.length > maxLength) {
@@ -165,6 +211,19 @@ final class TextBindings {
         public Object convert(ColumnReader reader, int row) {
             return reader.getObject(row);
         }
+    }
+
+    /** Whether no value of the {@code rowCount} whose 32-bit offsets are at address {@code a} exceeds {@code max}. */
+    static boolean lengthsAtMost(long a, int rowCount, int max) {
+        int start = MemoryUtil.getInt(a);
+        for (int r = 1; r <= rowCount; r++) {
+            int end = MemoryUtil.getInt(a + 4L * r);
+            if (end - start > max) {
+                return false;
+            }
+            start = end;
+        }
+        return true;
     }
 
     static final class GuidBinding extends TargetBinding {

@@ -14,6 +14,19 @@ final class Utf8Units {
     private Utf8Units() {
     }
 
+    /** Whether the {@code n} bytes at native address {@code at} are all ASCII (below 0x80); 8 bytes a step. */
+    static boolean ascii(long at, long n) {
+        long seen = 0;
+        long i = 0;
+        for (; i + 8 <= n; i += 8) {
+            seen |= MemoryUtil.getLong(at + i);
+        }
+        for (; i < n; i++) {
+            seen |= MemoryUtil.getByte(at + i);
+        }
+        return (seen & 0x8080_8080_8080_8080L) == 0;
+    }
+
     /**
      * The UTF-16 code units of the {@code n} bytes at native address {@code at} (one per character, two for one
      * beyond U+FFFF) when they are well-formed UTF-8, else -1. Reads only those bytes; ASCII 8 bytes at a time.

@@ -277,6 +277,51 @@ class ArrowBulkDataFastPathTest {
     }
 
     @Test
+    void varcharAndBinaryColumnsAreProvedColumnWide() throws Exception {
+        int rows = 1000;
+        VarCharVector s = track(new VarCharVector("s", allocator));
+        org.apache.arrow.vector.VarBinaryVector bin = track(new org.apache.arrow.vector.VarBinaryVector("b", allocator));
+        for (int r = 0; r < rows; r++) {
+            s.setSafe(r, (r % 2 == 0 ? "abcde" : "").getBytes(StandardCharsets.UTF_8)); // varchar(5)'s limit
+            bin.setSafe(r, new byte[r % 5]); // 0..4 bytes
+        }
+        s.setValueCount(rows);
+        bin.setValueCount(rows);
+        TargetColumn varchar5 = col("varchar", 5, null, null, null);
+        TargetColumn varcharMax = col("varchar", -1, null, null, null);
+        TargetColumn varbinary4 = col("varbinary", 4, null, null, null);
+        assertTrue(binding(s, varchar5).allFit(s, rows));
+        assertTrue(binding(s, varcharMax).allFit(s, rows));
+        assertTrue(binding(bin, varbinary4).allFit(bin, rows));
+        assertFalse(binding(bin, col("varbinary", 3, null, null, null)).allFit(bin, rows));
+        assertTrue(binding(bin, col("varbinary", -1, null, null, null))
+                .alwaysFits(ArrowColumnTypes.forField(bin.getField())));
+        // deep in the column: a value one byte too long, a character no code page holds the same: the pass cannot
+        // accept, the per-value check names the row
+        s.setSafe(737, "abcdef".getBytes(StandardCharsets.UTF_8));
+        s.setValueCount(rows);
+        assertFalse(binding(s, varchar5).allFit(s, rows));
+        assertTrue(binding(s, varcharMax).allFit(s, rows));
+        assertEquals(737, assertThrows(Rejected.class, () -> load(s, rows, varchar5)).rejection.row());
+        s.setSafe(737, "abcé".getBytes(StandardCharsets.UTF_8));
+        s.setValueCount(rows);
+        assertFalse(binding(s, varchar5).allFit(s, rows));
+        assertFalse(binding(s, varcharMax).allFit(s, rows));
+        assertEquals(Rejection.NON_ASCII, assertThrows(Rejected.class, () -> load(s, rows, varcharMax)).rejection
+                .check());
+        bin.setSafe(737, new byte[5]);
+        bin.setValueCount(rows);
+        assertFalse(binding(bin, varbinary4).allFit(bin, rows));
+        assertEquals(737, assertThrows(Rejected.class, () -> load(bin, rows, varbinary4)).rejection.row());
+        org.apache.arrow.vector.FixedSizeBinaryVector fixed = track(
+                new org.apache.arrow.vector.FixedSizeBinaryVector("f", allocator, 16));
+        fixed.setSafe(0, new byte[16]);
+        fixed.setValueCount(1);
+        assertTrue(binding(fixed, col("binary", 16, null, null, null)).allFit(fixed, 1));
+        assertFalse(binding(fixed, col("varbinary", 8, null, null, null)).allFit(fixed, 1));
+    }
+
+    @Test
     void textLongerInUtf8ThanTheColumnIsCountedColumnWide() throws Exception {
         int rows = 1000;
         VarCharVector s = track(new VarCharVector("s", allocator));
