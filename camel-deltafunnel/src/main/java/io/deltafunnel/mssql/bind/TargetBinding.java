@@ -76,12 +76,13 @@ public abstract class TargetBinding {
     public abstract Object convert(ColumnReader reader, int row);
 
     /**
-     * True when every slot of rows 0..rowCount-1 of {@code vector} provably holds a value that fits, found by one tight
-     * pass over its raw buffers that does not look at the validity bits; false when that pass cannot tell, and then
-     * every value is checked by {@link #checkValue} as usual (which names the value that does not fit). It only ever
-     * accepts: the values it accepts are exactly those {@link #checkValue} accepts on its own fast path. A NULL's
-     * slot is read too: Arrow leaves its contents undefined (DuckDB writes zeros), so a NULL over a slot that would not
-     * fit only sends the column to the value-by-value check, which skips it.
+     * True when every non-null value of rows 0..rowCount-1 of {@code vector} provably fits, found by one tight pass
+     * over its raw buffers; false when that pass cannot tell, and then every value is checked by {@link #checkValue}
+     * as usual (which names the value that does not fit). It only ever accepts: the values it accepts are exactly
+     * those {@link #checkValue} accepts on its own fast path. Most passes read a NULL's slot too rather than its
+     * validity bit: Arrow leaves its contents undefined (DuckDB writes zeros), so a NULL over a slot that would not
+     * fit only sends the column to the value-by-value check, which skips it. NULLs themselves are
+     * {@link BatchCheck}'s to refuse.
      */
     public boolean allFit(FieldVector vector, int rowCount) {
         return false;

@@ -322,6 +322,29 @@ class ArrowBulkDataFastPathTest {
     }
 
     @Test
+    void uuidTextIsCheckedValueByValue() throws Exception {
+        int rows = 1000;
+        VarCharVector s = track(new VarCharVector("s", allocator));
+        java.util.Random random = new java.util.Random(36);
+        for (int r = 0; r < rows; r++) {
+            String u = new java.util.UUID(random.nextLong(), random.nextLong()).toString();
+            s.setSafe(r, (r % 2 == 0 ? u : u.toUpperCase(java.util.Locale.ROOT)).getBytes(StandardCharsets.UTF_8));
+        }
+        s.setNull(5);
+        s.setValueCount(rows);
+        TargetColumn guid = col("uniqueidentifier", null, null, null, null);
+        assertFalse(binding(s, guid).allFit(s, rows), "UUID text is checked value by value (parsing it is as cheap)");
+        assertEquals(rows, load(s, rows, guid).size());
+        // deep in the column: a letter beyond f, a dash one place off, one character short
+        for (String bad : List.of("0123456g-89ab-cdef-0123-456789abcdef", "01234567-89abc-def-0123-456789abcdef",
+                "01234567-89ab-cdef-0123-456789abcde")) {
+            s.setSafe(737, bad.getBytes(StandardCharsets.UTF_8));
+            s.setValueCount(rows);
+            assertEquals(737, assertThrows(Rejected.class, () -> load(s, rows, guid)).rejection.row(), bad);
+        }
+    }
+
+    @Test
     void textLongerInUtf8ThanTheColumnIsCountedColumnWide() throws Exception {
         int rows = 1000;
         VarCharVector s = track(new VarCharVector("s", allocator));
