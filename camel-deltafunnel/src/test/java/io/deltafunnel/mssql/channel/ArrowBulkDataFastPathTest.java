@@ -497,7 +497,7 @@ class ArrowBulkDataFastPathTest {
         TimeStampMicroVector late = track(new TimeStampMicroVector("late", allocator));
         late.set(0, micros(LocalDateTime.of(10000, 1, 1, 0, 0)));
         assertTrue(rejection(late, 1, col("datetime2", null, null, null, 6)).contains("outside the target's range"));
-        // datetime keeps its own rules (1753, 1/300 s): the general path still decides.
+        // datetime has rules of its own (from 1753, 1/300 s steps)
         TimeStampMicroVector legacy = track(new TimeStampMicroVector("legacy", allocator));
         legacy.set(0, micros(LocalDateTime.of(2024, 1, 2, 3, 4, 5, 3_000_000)));
         assertEquals("2024-01-02 03:04:05.003", load(legacy, 1, col("datetime", null, null, null, 3)).get(0));
@@ -522,7 +522,7 @@ class ArrowBulkDataFastPathTest {
         assertTrue(rejection(ts, 3, dt6).contains("outside the target's range"));
         ts.set(0, micros(LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_000)) + 1); // year 10000
         assertFalse(binding(ts, dt6).allFit(ts, 3));
-        assertFalse(binding(ts, col("datetime", null, null, null, 3)).allFit(ts, 3), "datetime keeps its own rules");
+        assertFalse(binding(ts, col("datetime", null, null, null, 3)).allFit(ts, 3), "year 10000: beyond datetime too");
     }
 
     @Test
