@@ -8,7 +8,7 @@ import io.deltafunnel.tds.TokenType;
 
 /**
  * The direct writer's rows written column by column, a tile of rows at a time, for a batch whose every column is one
- * of the common encoders ({@link DirectBulkWriter#writeRows}): int/bigint, decimal (p &le; 18, same scale), date, and
+ * of the common encoders ({@link DirectBulkWriter#writeRows}): int/bigint, decimal (the source's scale), date, and
  * nvarchar(n) and nvarchar(max) from Utf8, with or without NULLs. The bytes are exactly those the row-by-row loop
  * writes.
  *

@@ -224,7 +224,7 @@ final class NumericEncoders {
                 }
             };
         } else if (kind == ValueKind.DECIMAL && (v instanceof DecimalVector || v instanceof Decimal256Vector)) {
-            if (v instanceof DecimalVector dv && dv.getScale() == scale && len <= 9 && rawAddress(v, 16) != 0) {
+            if (v instanceof DecimalVector dv && dv.getScale() == scale && rawAddress(v, 16) != 0) {
                 return new RawDecimal128(v, len, precision, scale);
             }
             src = decimals(v, column.reader(vector), scale);
@@ -257,9 +257,10 @@ final class NumericEncoders {
     }
 
     /**
-     * DECIMALN of precision up to 19 (5 or 9 bytes) from a Decimal128 vector of the target's scale read at its
-     * buffer's address: the common decimal column, no rescale, the sign and the low 64 bits of the magnitude (the
-     * producer has checked that the value has at most {@code precision} digits).
+     * DECIMALN (5, 9, 13 or 17 bytes) from a Decimal128 vector of the target's scale read at its buffer's address:
+     * the common decimal column, no rescale, the sign and the magnitude, its low 64 bits up to precision 19, else all
+     * 128 (the producer has checked that the value has at most {@code precision} digits, so a 13-byte value's top
+     * four magnitude bytes, stored past its end, are zeros the next value overwrites).
      */
     static final class RawDecimal128 extends Bounded {
         private final int len;
@@ -269,7 +270,7 @@ final class NumericEncoders {
         private final int count;
 
         RawDecimal128(FieldVector v, int len, int precision, int scale) {
-            super(v, NullMarker.BYTE, 10);
+            super(v, NullMarker.BYTE, len <= 9 ? 10 : 18);
             this.len = len;
             this.precision = precision;
             this.scale = scale;
@@ -291,10 +292,15 @@ final class NumericEncoders {
         private int write(byte[] b, int p, int r) {
             long at = address + 16L * r;
             long lo = MemoryUtil.getLong(at);
-            boolean negative = MemoryUtil.getLong(at + 8) < 0;
+            long hi = MemoryUtil.getLong(at + 8);
+            boolean negative = hi < 0;
             b[p] = (byte) len;
             b[p + 1] = (byte) (negative ? 0 : 1);
             LE.set(b, p + 2, negative ? -lo : lo);
+            if (len > 9) {
+                // the magnitude's high 64 bits (two's complement negation of the 128 bits when negative)
+                LE.set(b, p + 10, negative ? (lo == 0 ? -hi : ~hi) : hi);
+            }
             return p + 1 + len;
         }
 

@@ -45,7 +45,7 @@ import org.junit.jupiter.api.Test;
 class ColumnTilesTest {
 
     /** A column kind of the layouts. */
-    private enum Kind { BIGINT, INT, DEC9, DEC5, DATE, TEXT, MAXTEXT }
+    private enum Kind { BIGINT, INT, DEC9, DEC5, DEC17, DEC13, DATE, TEXT, MAXTEXT }
 
     private static final List<List<Kind>> LAYOUTS = List.of(
             // LINEITEM's order: ints, decimals, two short texts, dates, texts last
@@ -59,7 +59,10 @@ class ColumnTilesTest {
             List.of(Kind.DATE, Kind.TEXT, Kind.DEC9, Kind.TEXT),
             // nvarchar(max): PLP values (an empty one is 12 bytes, a NULL 8)
             List.of(Kind.INT, Kind.MAXTEXT, Kind.TEXT, Kind.MAXTEXT),
-            List.of(Kind.MAXTEXT));
+            List.of(Kind.MAXTEXT),
+            // decimals of 17 and 13 bytes (precision 38 and 28), last in the row too
+            List.of(Kind.DEC17, Kind.TEXT, Kind.DEC13),
+            List.of(Kind.BIGINT, Kind.DEC13, Kind.DATE, Kind.DEC17));
 
     @Test
     void tilesWriteTheBytesOfTheRowByRowLoop() throws Exception {
@@ -103,6 +106,14 @@ class ColumnTilesTest {
                         vectors.add(new DecimalVector(name, a, 9, 2));
                         targets.add(new TargetColumn(name, "decimal", null, 9, 2, null, nulls, c + 1));
                     }
+                    case DEC17 -> {
+                        vectors.add(new DecimalVector(name, a, 38, 10));
+                        targets.add(new TargetColumn(name, "decimal", null, 38, 10, null, nulls, c + 1));
+                    }
+                    case DEC13 -> {
+                        vectors.add(new DecimalVector(name, a, 28, 4));
+                        targets.add(new TargetColumn(name, "decimal", null, 28, 4, null, nulls, c + 1));
+                    }
                     case DATE -> {
                         vectors.add(new DateDayVector(name, a));
                         targets.add(new TargetColumn(name, "date", null, null, null, 0, nulls, c + 1));
@@ -135,6 +146,13 @@ class ColumnTilesTest {
                                     BigDecimal.valueOf(random.nextLong() % 1_000_000_000_000_000L, 2));
                             case DEC5 -> ((DecimalVector) v).setSafe(r,
                                     BigDecimal.valueOf(random.nextInt(2 * 999_999_999) - 999_999_999L, 2));
+                            // up to 38 and 28 digits, either sign, some within a long
+                            case DEC17 -> ((DecimalVector) v).setSafe(r, new BigDecimal(
+                                    new java.math.BigInteger(random.nextInt(126) + 1, random)
+                                            .multiply(java.math.BigInteger.valueOf(random.nextBoolean() ? 1 : -1)), 10));
+                            case DEC13 -> ((DecimalVector) v).setSafe(r, new BigDecimal(
+                                    new java.math.BigInteger(random.nextInt(93) + 1, random)
+                                            .multiply(java.math.BigInteger.valueOf(random.nextBoolean() ? 1 : -1)), 4));
                             case DATE -> ((DateDayVector) v).setSafe(r, random.nextInt(2_900_000) - 719_162);
                             case TEXT, MAXTEXT -> ((VarCharVector) v).setSafe(r, text(random, nonAscii)
                                     .getBytes(StandardCharsets.UTF_8));
