@@ -17,6 +17,7 @@ import io.deltafunnel.mssql.direct.DirectEncoders.Encoder;
 import io.deltafunnel.mssql.direct.DirectEncoders.LongSource;
 import io.deltafunnel.mssql.direct.DirectEncoders.NullMarker;
 import io.deltafunnel.tds.TdsMessageWriter;
+import io.deltafunnel.tds.Pow10;
 import io.deltafunnel.tds.TemporalCodec;
 import io.deltafunnel.tds.TypeId;
 
@@ -101,6 +102,25 @@ final class TemporalEncoders {
 
         long nanoOfDay(long raw) {
             return Math.floorMod(raw, unitsPerDay) * nanosPerUnit;
+        }
+
+        /**
+         * time(n)'s units (10^-scale s) of the day of {@code raw}, whose epoch day is {@code day}, as
+         * {@code TemporalCodec.timeUnits(nanoOfDay(raw), scale)} but without its division where the timestamps' unit
+         * is a multiple of the target's (microseconds into datetime2(6) or (7)); {@code step} from {@link #step}.
+         */
+        long timeUnits(long raw, long day, long step) {
+            long units = raw - day * unitsPerDay;
+            return step > 0 ? units * step : units / -step;
+        }
+
+        /**
+         * What {@link #timeUnits} multiplies the day's units by (positive), or minus what it divides them by: the
+         * timestamps' unit over 10^-scale s, both powers of ten.
+         */
+        long step(int scale) {
+            long target = Pow10.of(9 - scale);
+            return nanosPerUnit >= target ? nanosPerUnit / target : -(target / nanosPerUnit);
         }
     }
 
@@ -231,12 +251,15 @@ final class TemporalEncoders {
                 w.writeByte(TypeId.DATETIME2N).writeByte(scale);
             }
 
+            private final long step = ts.step(scale);
+
             @Override
             int put(byte[] b, int p, int row) {
                 long raw = ts.raw(row);
+                long day = ts.epochDay(raw);
                 b[p] = (byte) (timeLength + 3);
-                LE.set(b, p + 1, TemporalCodec.timeUnits(ts.nanoOfDay(raw), scale));
-                LE.set(b, p + 1 + timeLength, TemporalCodec.dateDays(ts.epochDay(raw)));
+                LE.set(b, p + 1, ts.timeUnits(raw, day, step));
+                LE.set(b, p + 1 + timeLength, TemporalCodec.dateDays(day));
                 return p + 1 + timeLength + 3;
             }
         };
@@ -298,14 +321,17 @@ final class TemporalEncoders {
                 w.writeByte(TypeId.DATETIMEOFFSETN).writeByte(scale);
             }
 
+            private final long step = ts.step(scale);
+
             @Override
             int put(byte[] b, int p, int row) {
                 long raw = ts.raw(row);
+                long day = ts.epochDay(raw);
                 int minutes = offsets == null ? 0 : offsets.minutes(Math.floorDiv(raw, ts.unitsPerSecond()));
                 // time, date (3 bytes) and offset (2 bytes): 8-byte stores of which the next overwrites the rest
                 b[p] = (byte) (timeLength + 5);
-                LE.set(b, p + 1, TemporalCodec.timeUnits(ts.nanoOfDay(raw), scale));
-                LE.set(b, p + 1 + timeLength, TemporalCodec.dateDays(ts.epochDay(raw)));
+                LE.set(b, p + 1, ts.timeUnits(raw, day, step));
+                LE.set(b, p + 1 + timeLength, TemporalCodec.dateDays(day));
                 int at = p + 1 + timeLength + 3;
                 b[at] = (byte) minutes;
                 b[at + 1] = (byte) (minutes >>> 8);
