@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -42,8 +41,10 @@ record JitCpu(Map<Integer, Long> nanosByThread) {
                 String stat;
                 try {
                     stat = Files.readString(task.resolve("stat"), StandardCharsets.US_ASCII);
-                } catch (NoSuchFileException gone) {
-                    continue; // the thread ended while the directory was listed
+                } catch (IOException gone) {
+                    // the thread ended while the directory was listed (ENOENT) or while its stat was read (ESRCH,
+                    // "No such process"): a thread's own stat file fails only so; its time goes with it (see above)
+                    continue;
                 }
                 long nanos = compilerNanos(stat);
                 if (nanos >= 0) {
