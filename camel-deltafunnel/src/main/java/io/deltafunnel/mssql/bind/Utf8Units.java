@@ -7,17 +7,22 @@ import org.apache.arrow.memory.util.MemoryUtil;
  * {@link TextBindings} over text whose UTF-8 bytes outnumber the column's characters (Cyrillic, Greek, CJK, …). It
  * counts only well-formed UTF-8 (Unicode's table of well-formed byte sequences: no overlong forms, no surrogates,
  * nothing above U+10FFFF), whose Java decoding has exactly that many UTF-16 code units; anything else is -1, and the
- * caller checks such a value the usual way. Stateless.
+ * caller checks such a value the usual way; and the ASCII check of such bytes, which the direct writer uses too.
+ * Stateless.
  */
-final class Utf8Units {
+public final class Utf8Units {
 
     private Utf8Units() {
     }
 
-    /** Whether the {@code n} bytes at native address {@code at} are all ASCII (below 0x80); 8 bytes a step. */
-    static boolean ascii(long at, long n) {
+    /** Whether the {@code n} bytes at native address {@code at} are all ASCII (below 0x80); 32 bytes a step. */
+    public static boolean ascii(long at, long n) {
         long seen = 0;
         long i = 0;
+        for (; i + 32 <= n; i += 32) {
+            seen |= MemoryUtil.getLong(at + i) | MemoryUtil.getLong(at + i + 8) | MemoryUtil.getLong(at + i + 16)
+                    | MemoryUtil.getLong(at + i + 24);
+        }
         for (; i + 8 <= n; i += 8) {
             seen |= MemoryUtil.getLong(at + i);
         }

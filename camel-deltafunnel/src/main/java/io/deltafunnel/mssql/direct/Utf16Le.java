@@ -8,7 +8,7 @@ import org.apache.arrow.memory.util.MemoryUtil;
 
 /**
  * UTF-8 to UTF-16LE, byte by byte and 8 bytes at a time: the conversions {@link TextEncoders} writes nvarchar/nchar/
- * ntext values with, and the ASCII check and copy of text it sends as code-page bytes. Stateless; no method
+ * ntext values with, and the copy of ASCII text it sends as code-page bytes. Stateless; no method
  * allocates.
  */
 final class Utf16Le {
@@ -60,8 +60,9 @@ final class Utf16Le {
     /**
      * Writes the USHORT length {@code n} and the {@code n} bytes at native address {@code at} as they are into
      * {@code b} at {@code p} (which has room for {@code 2 + n + 8} bytes: the last step may store up to 7 bytes beyond
-     * the value): the code-page bytes of ASCII text, which {@link #isAscii(long, long)} proved beforehand. With
-     * {@code overread}, the 8 bytes after the value are readable memory and the last 1..7 bytes are copied as one long.
+     * the value): the code-page bytes of ASCII text, which {@link io.deltafunnel.mssql.bind.Utf8Units#ascii} proved
+     * beforehand. With {@code overread}, the 8 bytes after the value are readable memory and the last 1..7 bytes are
+     * copied as one long.
      */
     static void copyAscii(long at, int n, byte[] b, int p, boolean overread) {
         b[p] = (byte) n;
@@ -78,23 +79,6 @@ final class Utf16Le {
         for (; i < n; i++) {
             b[q + i] = MemoryUtil.getByte(at + i);
         }
-    }
-
-    /** Whether the {@code n} bytes at native address {@code at} are all ASCII (below 0x80). */
-    static boolean isAscii(long at, long n) {
-        long seen = 0;
-        long i = 0;
-        for (; i + 32 <= n; i += 32) {
-            seen |= MemoryUtil.getLong(at + i) | MemoryUtil.getLong(at + i + 8) | MemoryUtil.getLong(at + i + 16)
-                    | MemoryUtil.getLong(at + i + 24);
-        }
-        for (; i + 8 <= n; i += 8) {
-            seen |= MemoryUtil.getLong(at + i);
-        }
-        for (; i < n; i++) {
-            seen |= MemoryUtil.getByte(at + i);
-        }
-        return (seen & 0x8080_8080_8080_8080L) == 0;
     }
 
     /** The low 4 bytes b0..b3 of {@code x} as the little-endian long b0 0 b1 0 b2 0 b3 0. */

@@ -6,6 +6,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.Objects;
 
+import io.deltafunnel.mssql.bind.Utf8Units;
 import io.deltafunnel.mssql.direct.DirectEncoders.Bounded;
 import io.deltafunnel.mssql.direct.DirectEncoders.Encoder;
 import io.deltafunnel.mssql.direct.DirectEncoders.NullMarker;
@@ -68,15 +69,11 @@ final class Utf8Text extends Bounded {
         if (!buffersAsCounted(v)) {
             return null;
         }
-        ArrowBuf data = v.getDataBuffer();
-        int count = v.getValueCount();
-        long o = v.getOffsetBuffer().memoryAddress();
-        int first = count == 0 ? 0 : MemoryUtil.getInt(o);
-        int last = count == 0 ? 0 : MemoryUtil.getInt(o + 4L * count);
-        if (first < 0 || last < first || last > data.capacity()
-                || !Utf16Le.isAscii(data.memoryAddress() + first, last - first)) {
+        if (!valuesAscii(v)) {
             return null;
         }
+        int count = v.getValueCount();
+        long o = v.getOffsetBuffer().memoryAddress();
         if (chars >= 0) {
             return new Utf8Text(v, TypeId.BIGVARCHAR, chars, collationBytes, column, false,
                     "varchar(" + chars + ") COLLATE " + named.name(), chars);
@@ -168,20 +165,25 @@ final class Utf8Text extends Bounded {
         this.offsets = v.getOffsetBuffer().memoryAddress();
         this.data = v.getDataBuffer().memoryAddress();
         this.dataCapacity = v.getDataBuffer().capacity();
-        this.mayHaveNonAscii = !narrow && !valuesAscii();
+        this.mayHaveNonAscii = !narrow && !valuesAscii(v);
     }
 
     /**
-     * Whether the bytes of all the values (from the first offset to the last) are ASCII: one pass, 32 bytes a step;
-     * false when the offsets do not lie within the data buffer (then every value is looked at).
+     * Whether the bytes of all of {@code v}'s values (from the first offset to the last) are ASCII: one pass, 32 bytes
+     * a step; false when the offsets do not lie within the data buffer (whose offsets buffer
+     * {@link #buffersAsCounted} has checked).
      */
-    private boolean valuesAscii() {
+    private static boolean valuesAscii(VarCharVector v) {
+        int count = v.getValueCount();
         if (count == 0) {
             return true;
         }
-        int first = MemoryUtil.getInt(offsets);
-        int last = MemoryUtil.getInt(offsets + 4L * count);
-        return first >= 0 && first <= last && last <= dataCapacity && Utf16Le.isAscii(data + first, last - first);
+        long o = v.getOffsetBuffer().memoryAddress();
+        int first = MemoryUtil.getInt(o);
+        int last = MemoryUtil.getInt(o + 4L * count);
+        ArrowBuf data = v.getDataBuffer();
+        return first >= 0 && first <= last && last <= data.capacity()
+                && Utf8Units.ascii(data.memoryAddress() + first, last - first);
     }
 
     @Override
@@ -261,7 +263,7 @@ final class Utf8Text extends Bounded {
             }
             if (mayBeNull && nulls.isNull(row0 + j)) {
                 size[at + j] += plp ? 8 : 2;
-            } else if (unit * n > maxBytes || mayHaveNonAscii && !Utf16Le.isAscii(data + start, n)) {
+            } else if (unit * n > maxBytes || mayHaveNonAscii && !Utf8Units.ascii(data + start, n)) {
                 // not ASCII (or longer in UTF-8 than the column in UTF-16): the row goes row by row; measured
                 // here, the tile ends before it instead of being filled up to it and filled again
                 return j;
