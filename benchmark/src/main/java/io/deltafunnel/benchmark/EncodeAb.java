@@ -15,7 +15,7 @@ import java.util.List;
 import io.deltafunnel.mssql.direct.DirectBulkWriter;
 
 /**
- * Two builds of the direct writer measured in <b>one JVM</b>, round by round: {@link EncodeCpu}'s LINEITEM batch
+ * Two builds of the direct writer measured in <b>one JVM</b>, round by round: {@link EncodeCpu}'s LINEITEM (or ORDERS) batch
  * written with build A, then with build B (then B before A in the next round), each build's
  * {@code camel-deltafunnel} jar in a class loader of its own over the same Arrow, tds-codec and driver classes. The
  * machine's drift between processes, which moves one path by ±15–25% here, moves both builds alike within a round,
@@ -74,9 +74,8 @@ public final class EncodeAb {
                 EmulatorProcess emulator = EmulatorProcess.start(EmulatorProcess.findJar(), "sink");
                 Build buildA = new Build("A", loaderA, emulator.url(), rows);
                 Build buildB = new Build("B", loaderB, emulator.url(), rows)) {
-            out.printf("EncodeAb: LINEITEM (%d%% of l_comment not ASCII%s), %,d rows per batch, %d batches per round,"
-                    + " %d rounds; A %s, B %s; load average %s%n", EncodeCpu.NON_ASCII_PERCENT,
-                    EncodeCpu.CYRILLIC ? ", in Cyrillic" : "", rows, batches, rounds, a, b, loadAverage());
+            out.printf("EncodeAb: %s, %,d rows per batch, %d batches per round, %d rounds; A %s, B %s; load average"
+                    + " %s%n", EncodeCpu.shapeText(), rows, batches, rounds, a, b, loadAverage());
             buildA.round(batches); // warm-up, both builds
             buildB.round(batches);
             buildB.round(batches);
@@ -150,7 +149,7 @@ public final class EncodeAb {
             }
             try {
                 session = (AutoCloseable) type.getConstructor(String.class, String.class, int.class)
-                        .newInstance(url, "encode_lineitem_" + name.toLowerCase(java.util.Locale.ROOT), rows);
+                        .newInstance(url, (EncodeCpu.ORDERS ? "encode_orders_" : "encode_lineitem_") + name.toLowerCase(java.util.Locale.ROOT), rows);
             } catch (InvocationTargetException e) {
                 throw rethrown(e);
             }

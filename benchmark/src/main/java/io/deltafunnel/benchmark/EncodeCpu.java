@@ -20,16 +20,21 @@ import io.deltafunnel.mssql.direct.DirectUrl;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TimeStampMicroTZVector;
+import org.apache.arrow.vector.TimeStampMicroVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * The direct writer's own CPU per row on LINEITEM, without DuckDB or Camel: one Arrow batch of TPC-H-like values
- * (built in Java, {@link Shape#LINEITEM}'s types), written again and again with {@link DirectBulkWriter} (validation
+ * (built in Java, {@link Shape#LINEITEM}'s types; or the README's sample table, {@link #ORDERS}), written again and again with {@link DirectBulkWriter} (validation
  * included) into the emulator's jar in sink mode as a separate process. CPU = the writing thread's CPU time
  * ({@link ThreadMXBean#getCurrentThreadCpuTime}, user + kernel, and the user part alone) ÷ rows. Less sensitive to a
  * loaded machine than {@code cpu.sh}: only this thread's time counts. See benchmark/README.md.
@@ -49,10 +54,9 @@ public final class EncodeCpu {
         int rows = args.length > 2 ? Integer.parseInt(args[2]) : 65_536;
         Path jar = EmulatorProcess.findJar();
         try (EmulatorProcess emulator = EmulatorProcess.start(jar, "sink");
-                Session session = new Session(emulator.url(), "encode_lineitem", rows)) {
-            System.out.printf("EncodeCpu: LINEITEM (%d%% of l_comment not ASCII%s), %,d rows per batch, %d batches"
-                    + " per round, %d rounds, packet size %d, load average %s%n", NON_ASCII_PERCENT,
-                    CYRILLIC ? ", in Cyrillic" : "", rows, batches, rounds,
+                Session session = new Session(emulator.url(), ORDERS ? "encode_orders" : "encode_lineitem", rows)) {
+            System.out.printf("EncodeCpu: %s, %,d rows per batch, %d batches per round, %d rounds, packet size %d,"
+                    + " load average %s%n", shapeText(), rows, batches, rounds,
                     session.packetSize(),
                     java.nio.file.Files.readString(Path.of("/proc/loadavg")).trim());
             session.round(batches); // warm-up
@@ -70,8 +74,14 @@ public final class EncodeCpu {
         }
     }
 
+    /** What the batch is, for the output's first line. */
+    static String shapeText() {
+        return ORDERS ? "ORDERS (the README's sample table)" : "LINEITEM (" + NON_ASCII_PERCENT
+                + "% of l_comment not ASCII" + (CYRILLIC ? ", in Cyrillic" : "") + ")";
+    }
+
     /**
-     * One LINEITEM batch and one direct connection to the server at {@code url}, a table of LINEITEM's columns created
+     * One LINEITEM (or ORDERS) batch and one direct connection to the server at {@code url}, a table of LINEITEM's columns created
      * there, and {@link #round} to write the batch into it again and again. {@link EncodeAb} makes one per build, each
      * in its own class loader, so its methods take and return only JDK types. Owns the allocator, the batch and the
      * connection; {@link #close} releases them. Not thread-safe: the thread that calls {@link #round} is the one
@@ -83,7 +93,7 @@ public final class EncodeCpu {
         private final DirectTdsConnection connection;
         private final DirectBulkWriter writer;
         private final TableName table;
-        private final List<TargetColumn> targets = targets();
+        private final List<TargetColumn> targets = ORDERS ? ordersTargets() : targets();
         private final int rows;
 
         /** Creates table {@code dbo.<name>} (it must not exist) and opens the connection. */
@@ -91,13 +101,13 @@ public final class EncodeCpu {
             this.rows = rows;
             this.table = TableName.parse("dbo." + name);
             try (Connection c = BenchSupport.sqlServer(url); Statement st = c.createStatement()) {
-                st.execute(Shape.LINEITEM.createTableSql(name));
+                st.execute(ORDERS ? ordersTableSql(name) : Shape.LINEITEM.createTableSql(name));
             }
             allocator = new RootAllocator();
             VectorSchemaRoot batch = null;
             DirectTdsConnection open = null;
             try {
-                batch = lineitem(allocator, rows);
+                batch = ORDERS ? orders(allocator, rows) : lineitem(allocator, rows);
                 open = DirectTdsConnection.open(DirectUrl.parse(url, "sa", BenchSupport.PASSWORD));
             } catch (Exception | Error e) {
                 if (batch != null) {
@@ -176,6 +186,90 @@ public final class EncodeCpu {
                     false));
         }
         return t;
+    }
+
+    /**
+     * {@code -Ddeltafunnel.bench.shape=orders}: instead of LINEITEM, the README's sample table
+     * ({@code io.deltafunnel.routes.SampleTable}: its eleven columns, types and values, NULLs included) into the
+     * table the application's {@code createTable} makes for it. A realistic mix where LINEITEM has only integers,
+     * decimals, dates and ASCII text: a smallint, a double, a boolean, a zoned and a plain timestamp (a seventh of it
+     * NULL), and text that is not ASCII in every row (a thirteenth of it NULL).
+     */
+    static final boolean ORDERS = "orders".equalsIgnoreCase(System.getProperty("deltafunnel.bench.shape", ""));
+
+    private static final String[] ORDER_STATUS = {"NEW", "PAID", "SHIPPED", "DELIVERED", "RETURNED"};
+
+    /** The table {@code createTable} makes for the sample table's columns. */
+    static String ordersTableSql(String name) {
+        return "CREATE TABLE dbo." + name + " (order_id bigint, customer_id int, status nvarchar(max),"
+                + " amount decimal(12,2), discount float, quantity smallint, priority bit, order_date date,"
+                + " updated_at datetimeoffset(6), shipped_at datetime2(6), note nvarchar(max))";
+    }
+
+    private static List<TargetColumn> ordersTargets() {
+        String latin = "SQL_Latin1_General_CP1_CI_AS";
+        return List.of(new TargetColumn("order_id", "bigint", null, 19, 0, null, true, 1),
+                new TargetColumn("customer_id", "int", null, 10, 0, null, true, 2),
+                new TargetColumn("status", "nvarchar", -1, null, null, null, true, 3, latin),
+                new TargetColumn("amount", "decimal", null, 12, 2, null, true, 4),
+                new TargetColumn("discount", "float", null, 53, null, null, true, 5),
+                new TargetColumn("quantity", "smallint", null, 5, 0, null, true, 6),
+                new TargetColumn("priority", "bit", null, null, null, null, true, 7),
+                new TargetColumn("order_date", "date", null, null, null, 0, true, 8),
+                new TargetColumn("updated_at", "datetimeoffset", null, null, null, 6, true, 9),
+                new TargetColumn("shipped_at", "datetime2", null, null, null, 6, true, 10),
+                new TargetColumn("note", "nvarchar", -1, null, null, null, true, 11, latin));
+    }
+
+    /**
+     * One batch of the sample table's rows {@code 0 .. rows - 1}, as {@code SampleTable}'s query makes them (its
+     * hash-based columns with a fixed pseudo-random sequence instead of DuckDB's hash): the vectors DuckDB exports for
+     * it, the zoned timestamp in UTC.
+     */
+    static VectorSchemaRoot orders(BufferAllocator a, int rows) {
+        BigIntVector orderId = new BigIntVector("order_id", a);
+        IntVector customer = new IntVector("customer_id", a);
+        VarCharVector status = new VarCharVector("status", a);
+        DecimalVector amount = new DecimalVector("amount", a, 12, 2);
+        Float8Vector discount = new Float8Vector("discount", a);
+        SmallIntVector quantity = new SmallIntVector("quantity", a);
+        BitVector priority = new BitVector("priority", a);
+        DateDayVector orderDate = new DateDayVector("order_date", a);
+        TimeStampMicroTZVector updated = new TimeStampMicroTZVector("updated_at", a, "UTC");
+        TimeStampMicroVector shipped = new TimeStampMicroVector("shipped_at", a);
+        VarCharVector note = new VarCharVector("note", a);
+        List<FieldVector> v = List.of(orderId, customer, status, amount, discount, quantity, priority, orderDate,
+                updated, shipped, note);
+        for (FieldVector f : v) {
+            f.setInitialCapacity(rows);
+            f.allocateNew();
+        }
+        java.util.SplittableRandom random = new java.util.SplittableRandom(29);
+        long jan2024 = 1_704_067_200_000_000L; // 2024-01-01 00:00:00 UTC in microseconds
+        for (int i = 0; i < rows; i++) {
+            orderId.set(i, i);
+            customer.set(i, random.nextInt(50_000));
+            text(status, i, ORDER_STATUS[i % 5]);
+            amount.set(i, BigDecimal.valueOf(random.nextLong(10_000_000), 2));
+            discount.set(i, (i % 17) / 100.0);
+            quantity.set(i, (short) (1 + i % 40));
+            priority.set(i, i % 11 == 0 ? 1 : 0);
+            orderDate.set(i, 18_262 + i % 2000); // 2020-01-01 + n
+            updated.set(i, jan2024 + i * 1_234_567L);
+            if (i % 7 == 0) {
+                shipped.setNull(i);
+            } else {
+                shipped.set(i, jan2024 + i * 7_654_321L);
+            }
+            if (i % 13 == 0) {
+                note.setNull(i);
+            } else {
+                text(note, i, "customer note " + i + " " + "x".repeat(i % 60) + " été ✓");
+            }
+        }
+        VectorSchemaRoot root = new VectorSchemaRoot(v);
+        root.setRowCount(rows);
+        return root;
     }
 
     /** The share of l_comment values, in percent, that are not ASCII ({@code -Ddeltafunnel.bench.nonAsciiPercent}). */
