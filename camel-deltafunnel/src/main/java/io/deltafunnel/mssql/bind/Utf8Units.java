@@ -34,9 +34,10 @@ public final class Utf8Units {
 
     /**
      * The UTF-16 code units of the {@code n} bytes at native address {@code at} (one per character, two for one
-     * beyond U+FFFF) when they are well-formed UTF-8, else -1. Reads only those bytes; ASCII 8 bytes at a time.
+     * beyond U+FFFF) when they are well-formed UTF-8, else -1: fewer than {@code n} exactly when a byte is not ASCII.
+     * Reads only those bytes; ASCII 8 bytes at a time.
      */
-    static int utf16Length(long at, int n) {
+    public static int utf16Length(long at, int n) {
         int units = 0;
         int i = 0;
         while (i < n) {

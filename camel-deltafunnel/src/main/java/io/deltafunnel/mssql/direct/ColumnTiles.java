@@ -20,9 +20,11 @@ import io.deltafunnel.tds.TokenType;
  * tight loop per column writes that column's values into all the tile's rows, and the tile is committed as a whole.
  * The encoders store 8 bytes at a time and may write up to 8 bytes past a value's end; within a row the next column
  * overwrites them, and for a column that may reach into the next row's start (its following columns can be shorter
- * than 8 bytes) the 8 bytes there are kept. A text value that is not ASCII ends the tile before its row, found
- * while the rows are measured (a batch whose text is all ASCII is not looked at value by value); a row the tiles
- * cannot take (its text not ASCII, or longer in UTF-8 than the column's UTF-16 bound) is left to the row-by-row loop.
+ * than 8 bytes) the 8 bytes there are kept. Text that is not ASCII is measured by its UTF-16 code units and
+ * transcoded in place, where such values are a minority of the batch's; where they are most of it, one ends the tile
+ * before its row ({@link Utf8Text#addAsciiSizes}; a batch whose text is all ASCII is not looked at value by value). A
+ * row the tiles cannot take (that text, a value longer than the column's bound, or UTF-8 whose transcoding does not
+ * fill the bytes counted for it) is left to the row-by-row loop.
  *
  * <p>Not thread-safe: one per {@link DirectBulkWriter#writeRows} call; it holds only its position arrays.
  */
@@ -135,7 +137,8 @@ final class ColumnTiles {
                 w.commitSpilling(pos[k]);
                 return k;
             }
-            // a value that is not ASCII at row from + done: the tile ends before it (nothing was committed)
+            // a text value at row from + done that is not what was measured: the tile ends before it (nothing was
+            // committed)
             max = done;
         }
     }

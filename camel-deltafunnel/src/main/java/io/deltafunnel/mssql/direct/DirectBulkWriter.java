@@ -238,12 +238,13 @@ public final class DirectBulkWriter {
             ColumnTiles tiles = new ColumnTiles(bounded);
             int i = from;
             // rows written row by row after a row the tiles did not take: doubled while the next tile takes none
-            // either (text that is rarely ASCII), back to one once a tile takes rows
+            // either (text that is mostly not ASCII), back to one once a tile takes rows
             int byRow = 1;
             while (i < to) {
                 int written = tiles.write(w, i, to);
                 if (written == 0) {
-                    // a value the tiles do not take (non-ASCII text, or no room for one whole row): row by row
+                    // a value the tiles do not take (non-ASCII text in a mostly non-ASCII batch, or no room for one
+                    // whole row): row by row
                     int n = Math.min(byRow, to - i);
                     writeRowByRow(w, encoders, i, i + n, null, bounded, kinds, rowReserve);
                     i += n;

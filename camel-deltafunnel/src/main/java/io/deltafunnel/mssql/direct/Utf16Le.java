@@ -81,6 +81,53 @@ final class Utf16Le {
         }
     }
 
+    /**
+     * -1 when the {@code n} bytes at native address {@code at} are all ASCII, else their UTF-16 code units if they are
+     * well-formed UTF-8: the bytes, less the continuation bytes (10xxxxxx), plus one for each four-byte lead
+     * (11110xxx, a surrogate pair). Counted 8 bytes at a time without decoding; for bytes that are not well-formed
+     * UTF-8 the count need not be what {@link #utf8ToUtf16le(long, int, byte[], int, int)} writes, so a caller that
+     * lays out bytes by it compares the two. With {@code overread}, the 8 bytes after the value are readable memory:
+     * the last 1..7 bytes are read as one long and the bytes beyond the value masked off.
+     */
+    static int nonAsciiUnits(long at, int n, boolean overread) {
+        long high = 0;
+        int units = n;
+        int i = 0;
+        for (; i + 8 <= n; i += 8) {
+            long x = MemoryUtil.getLong(at + i);
+            long h = x & 0x8080_8080_8080_8080L;
+            if (h != 0) {
+                high |= h;
+                units += lengthDelta(x, h);
+            }
+        }
+        int rest = n - i;
+        if (overread && rest > 0) {
+            long x = MemoryUtil.getLong(at + i) & (-1L >>> (64 - 8 * rest));
+            long h = x & 0x8080_8080_8080_8080L;
+            high |= h;
+            return high == 0 ? -1 : units + lengthDelta(x, h);
+        }
+        for (; i < n; i++) {
+            int c = MemoryUtil.getByte(at + i) & 0xFF;
+            high |= c & 0x80;
+            if ((c & 0xC0) == 0x80) {
+                units--;
+            } else if (c >= 0xF0) {
+                units++;
+            }
+        }
+        return high == 0 ? -1 : units;
+    }
+
+    /**
+     * What the 8 bytes {@code x}, whose bytes of 0x80 or more are {@code h}'s bits, add to their count as UTF-16 code
+     * units: less one per continuation byte (bit 7 set, bit 6 clear), one more per four-byte lead (bits 7..4 set).
+     */
+    private static int lengthDelta(long x, long h) {
+        return Long.bitCount(h & x << 1 & x << 2 & x << 3) - Long.bitCount(h & ~(x << 1));
+    }
+
     /** The low 4 bytes b0..b3 of {@code x} as the little-endian long b0 0 b1 0 b2 0 b3 0. */
     private static long widen(long x) {
         long y = x & 0xFFFF_FFFFL;

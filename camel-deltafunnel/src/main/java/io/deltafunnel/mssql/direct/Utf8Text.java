@@ -137,9 +137,23 @@ final class Utf8Text extends Bounded {
     private final boolean narrow;
     /**
      * Whether a value of the batch may hold a byte of 0x80 or more (the batch's bytes are not all ASCII): then
-     * {@link #addAsciiSizes} looks at each value's bytes, so that a tile ends before a row it could not write.
+     * {@link #addAsciiSizes} looks at each value's bytes, and {@link #put} transcodes each value without trying to
+     * widen it as ASCII first.
      */
     private final boolean mayHaveNonAscii;
+    /**
+     * With {@link #mayHaveNonAscii}: per row of the tile being measured (from its first), the UTF-16LE bytes of its
+     * value as {@link #addAsciiSizes} counted them when it is not ASCII (which {@link #putColumn} then transcodes),
+     * else -1; null otherwise.
+     */
+    private final int[] transcodedBytes;
+    /**
+     * With {@link #mayHaveNonAscii}: whether the tiles take this batch's non-ASCII values (counted and transcoded in
+     * place), which pays where they are few among ASCII ones; where most values are not ASCII (Cyrillic, Greek, CJK
+     * text), counting each value before transcoding it costs more than the tiles save, and such a value ends the tile
+     * instead (the rows go row by row). Chosen by {@link #mostlyNonAscii}.
+     */
+    private final boolean tilesTranscode;
     /** TYPE_INFO's length: 0xFFFF for PLP. */
     private final int typeLength;
     private final byte[] collationBytes;
@@ -166,6 +180,8 @@ final class Utf8Text extends Bounded {
         this.data = v.getDataBuffer().memoryAddress();
         this.dataCapacity = v.getDataBuffer().capacity();
         this.mayHaveNonAscii = !narrow && !valuesAscii(v);
+        this.transcodedBytes = mayHaveNonAscii ? new int[ColumnTiles.MAX_ROWS] : null;
+        this.tilesTranscode = mayHaveNonAscii && !mostlyNonAscii();
     }
 
     /**
@@ -173,6 +189,32 @@ final class Utf8Text extends Bounded {
      * a step; false when the offsets do not lie within the data buffer (whose offsets buffer
      * {@link #buffersAsCounted} has checked).
      */
+    /** The values {@link #mostlyNonAscii} looks at, spread over the batch. */
+    static final int SAMPLE = 32;
+
+    /**
+     * Whether at least half of up to {@value #SAMPLE} values spread evenly over the batch (NULL slots included, whose
+     * bytes are empty) are not ASCII; false when the offsets of one are not within the data buffer (which
+     * {@link #put} reports).
+     */
+    private boolean mostlyNonAscii() {
+        int step = Math.max(1, count / SAMPLE);
+        int looked = 0;
+        int nonAscii = 0;
+        for (int r = 0; r < count && looked < SAMPLE; r += step, looked++) {
+            long o = offsets + 4L * r;
+            int start = MemoryUtil.getInt(o);
+            int end = MemoryUtil.getInt(o + 4);
+            if (start < 0 || end < start || end > dataCapacity) {
+                return false;
+            }
+            if (!Utf8Units.ascii(data + start, end - start)) {
+                nonAscii++;
+            }
+        }
+        return 2 * nonAscii >= looked && looked > 0;
+    }
+
     private static boolean valuesAscii(VarCharVector v) {
         int count = v.getValueCount();
         if (count == 0) {
@@ -223,7 +265,10 @@ final class Utf8Text extends Bounded {
             Utf16Le.copyAscii(data + start, n, b, p, start + n + 8L <= dataCapacity);
             return p + 2 + n;
         }
-        if (2 * n <= maxBytes && Utf16Le.widenAscii(data + start, n, b, p, start + n + 8L <= dataCapacity)) {
+        // a batch with non-ASCII text goes straight to the transcoder (which takes ASCII 8 bytes at a time too)
+        // rather than widening each value first and, failing, once more
+        if (!mayHaveNonAscii && 2 * n <= maxBytes
+                && Utf16Le.widenAscii(data + start, n, b, p, start + n + 8L <= dataCapacity)) {
             return p + 2 + 2 * n;
         }
         // non-ASCII (or longer in UTF-8 than the column in UTF-16)
@@ -239,11 +284,15 @@ final class Utf8Text extends Bounded {
     }
 
     /**
-     * Adds to {@code size[at + j]} the bytes {@link #put} writes for row {@code row0 + j}, {@code j < k}, when its
-     * value is ASCII ({@code 2 + 2 n}, as PLP {@code 16 + 2 n} or 12 when empty, as varchar {@code 2 + n}) or NULL
-     * (the marker: 2 bytes, as PLP 8). Returns {@code k}, or the first {@code j} whose value is not ASCII (looked at
-     * only when the batch's bytes are not all ASCII) or could not be (more UTF-8 bytes than the column's UTF-16
-     * bound), or whose offsets are out of the data buffer (then {@link #put} says so): from there nothing is added.
+     * Adds to {@code size[at + j]} the bytes {@link #put} writes for row {@code row0 + j}, {@code j < k}: for ASCII
+     * text of {@code n} bytes {@code 2 + 2 n} (as PLP {@code 16 + 2 n}, or 12 when empty; as varchar {@code 2 + n}),
+     * for other text {@code 2 + 2 u} for its {@code u} UTF-16 code units (as PLP {@code 16 + 2 u}), for a NULL its
+     * marker (2 bytes, as PLP 8). The code units are counted ({@link Utf16Le#nonAsciiUnits}, 8 bytes at a time) only
+     * when the batch's bytes are not all ASCII, and such a value is marked for {@link #putColumn} to transcode
+     * ({@link #transcodedBytes}); in a batch whose values are mostly not ASCII ({@link #tilesTranscode} false) such a
+     * value is not taken. Returns {@code k}, or the first {@code j} whose value the tiles do not take (that, more
+     * UTF-16 bytes than the column's bound, or offsets out of the data buffer: then {@link #put} says so); from there
+     * nothing is added.
      */
     int addAsciiSizes(int[] size, int at, int row0, int k) {
         Objects.checkFromIndexSize(row0, k, count);
@@ -261,14 +310,29 @@ final class Utf8Text extends Bounded {
             if (n < 0 || end > dataCapacity) {
                 return j;
             }
+            int transcoded = -1;
             if (mayBeNull && nulls.isNull(row0 + j)) {
                 size[at + j] += plp ? 8 : 2;
-            } else if (unit * n > maxBytes || mayHaveNonAscii && !Utf8Units.ascii(data + start, n)) {
-                // not ASCII (or longer in UTF-8 than the column in UTF-16): the row goes row by row; measured
-                // here, the tile ends before it instead of being filled up to it and filled again
-                return j;
             } else {
-                size[at + j] += plp && n == 0 ? 8 + PLP_TERMINATOR : framing + unit * n;
+                int units = -1;
+                if (tilesTranscode) {
+                    units = Utf16Le.nonAsciiUnits(data + start, n, end + 8L <= dataCapacity);
+                } else if (mayHaveNonAscii && !Utf8Units.ascii(data + start, n)) {
+                    // most of the batch's values are not ASCII: this one goes row by row
+                    return j;
+                }
+                int bytes = units >= 0 ? 2 * units : unit * n;
+                if (bytes > maxBytes) {
+                    // longer than the column's bound: row by row, where put says so
+                    return j;
+                }
+                size[at + j] += plp && n == 0 ? 8 + PLP_TERMINATOR : framing + bytes;
+                if (units >= 0) {
+                    transcoded = bytes;
+                }
+            }
+            if (mayHaveNonAscii) {
+                transcodedBytes[at + j] = transcoded;
             }
             start = end;
         }
@@ -276,9 +340,12 @@ final class Utf8Text extends Bounded {
     }
 
     /**
-     * {@link #put} of rows {@code row0 .. row0 + k - 1} whose values {@link #addAsciiSizes} measured, at
-     * {@code cur[j]}, each advanced past its value, as {@link NumericEncoders.RawInteger#putColumn}. Returns
-     * {@code k}, or the first row (from 0) whose value is not ASCII: from there nothing is written.
+     * {@link #put} of rows {@code row0 .. row0 + k - 1} whose values {@link #addAsciiSizes} measured (from the tile's
+     * first row), at {@code cur[j]}, each advanced past its value, as {@link NumericEncoders.RawInteger#putColumn}:
+     * ASCII text widened (or copied as varchar) 8 bytes at a time, the values measured as non-ASCII transcoded, which
+     * writes nothing past the value. Returns {@code k}, or the first row (from 0) whose value is not what was
+     * measured (UTF-8 that is not well-formed, whose transcoding has another length or is cut off): from there
+     * nothing is written, and the row goes row by row.
      */
     int putColumn(byte[] b, int[] cur, int[] pos, int row0, int k, boolean keep) {
         Objects.checkFromIndexSize(row0, k, count);
@@ -303,27 +370,44 @@ final class Utf8Text extends Bounded {
                 INTS.set(b, p + 8, 0);
                 cur[j] = p + 8 + PLP_TERMINATOR;
             } else {
-                long kept = keep ? (long) LONGS.get(b, pos[j + 1]) : 0L;
                 // as PLP, the USHORT length the copy writes lands in the chunk length's upper bytes, overwritten
                 int q = plp ? p + PLP_HEADER - 2 : p;
-                boolean ascii;
-                if (narrow) {
-                    Utf16Le.copyAscii(data + start, n, b, q, end + 8L <= dataCapacity);
-                    ascii = true;
+                int bytes;
+                int counted = mayHaveNonAscii ? transcodedBytes[j] : -1;
+                if (counted >= 0) {
+                    // UTF-16LE of exactly the bytes addAsciiSizes counted, nothing written past them; a count that
+                    // does not hold (UTF-8 that is not well-formed) ends the tile before the row, nothing committed
+                    try {
+                        bytes = Utf16Le.utf8ToUtf16le(data + start, n, b, q + 2, q + 2 + counted);
+                    } catch (IllegalArgumentException e) {
+                        return j;
+                    }
+                    if (bytes != counted) {
+                        return j;
+                    }
+                    b[q] = (byte) bytes;
+                    b[q + 1] = (byte) (bytes >>> 8);
                 } else {
-                    ascii = Utf16Le.widenAscii(data + start, n, b, q, end + 8L <= dataCapacity);
+                    long kept = keep ? (long) LONGS.get(b, pos[j + 1]) : 0L;
+                    boolean ascii;
+                    if (narrow) {
+                        Utf16Le.copyAscii(data + start, n, b, q, end + 8L <= dataCapacity);
+                        ascii = true;
+                    } else {
+                        ascii = Utf16Le.widenAscii(data + start, n, b, q, end + 8L <= dataCapacity);
+                    }
+                    if (keep) {
+                        LONGS.set(b, pos[j + 1], kept);
+                    }
+                    if (!ascii) {
+                        return j;
+                    }
+                    bytes = narrow ? n : 2 * n;
                 }
-                int bytes = narrow ? n : 2 * n;
-                if (ascii && plp) {
+                if (plp) {
                     LONGS.set(b, p, (long) bytes);
                     INTS.set(b, p + 8, bytes);
                     INTS.set(b, q + 2 + bytes, 0);
-                }
-                if (keep) {
-                    LONGS.set(b, pos[j + 1], kept);
-                }
-                if (!ascii) {
-                    return j;
                 }
                 cur[j] = q + 2 + bytes + (plp ? PLP_TERMINATOR : 0);
             }
@@ -373,7 +457,8 @@ final class Utf8Text extends Bounded {
             }
             Utf16Le.copyAscii(data + start, n, b, q - 2, start + n + 8L <= dataCapacity);
             bytes = n;
-        } else if (Utf16Le.widenAscii(data + start, n, b, q - 2, start + n + 8L <= dataCapacity)) {
+        } else if (!mayHaveNonAscii
+                && Utf16Le.widenAscii(data + start, n, b, q - 2, start + n + 8L <= dataCapacity)) {
             bytes = 2 * n;
         } else {
             bytes = transcode(b, q, row, start, n);

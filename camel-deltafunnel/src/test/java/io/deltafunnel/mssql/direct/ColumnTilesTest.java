@@ -37,8 +37,8 @@ import org.junit.jupiter.api.Test;
  * is written column by column, a tile of rows at a time, and the message is byte for byte the one written value by
  * value ({@link DirectEncoders.Encoder#value}). Covered: nvarchar(max) (PLP), NULLs in every column (a fifth of the
  * values), every such column last in the row (whose 8-byte stores reach the next row's start), text of every length
- * around the 8-byte steps and empty, non-ASCII text inside a tile (the tile ends before it; the row goes row by row),
- * text longer in UTF-8 than the column's UTF-16 bound, rows straddling packet ends, tiny packets, several packets per
+ * around the 8-byte steps and empty, non-ASCII text inside a tile (measured in UTF-16 code units and transcoded in
+ * place), text longer in UTF-8 than the column's UTF-16 bound, rows straddling packet ends, tiny packets, several packets per
  * write, and tiles of {@value ColumnTiles#MAX_ROWS} rows; and each layout again with the writer's ASCII batches as
  * varchar (one byte per character; a batch with non-ASCII text stays UTF-16).
  */
@@ -194,13 +194,11 @@ class ColumnTilesTest {
                                 w -> DirectBulkWriter.writeRows(w, encoders, 17, rows, null)), what + ", from row 17");
                     }
                 }
-                // with room for many rows, a tile takes up to MAX_ROWS of them at once
+                // with room for many rows, a tile takes up to MAX_ROWS of them at once, non-ASCII text too
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
                 TdsMessageWriter w = new TdsMessageWriter(out, PacketType.BULK_LOAD, 32767);
                 int first = new ColumnTiles(bounded).write(w, 0, rows);
-                if (!nonAscii) {
-                    assertTrue(first > 1, what + ": a tile of " + first + " rows");
-                }
+                assertTrue(first > 1, what + ": a tile of " + first + " rows");
             }
         }
     }
@@ -264,24 +262,32 @@ class ColumnTilesTest {
     }
 
     /**
-     * Text that is not ASCII in long runs, in every row and every third row: the rows measured are only those up to the
-     * first non-ASCII value (found while measuring, not by filling the tile up to it), the rows the tiles do not take go
-     * row by row, several at a time while the tiles keep taking none, and the message is byte for byte the reference.
+     * Text that is not ASCII goes into the tiles too where it is a minority of the batch's values, measured by its
+     * UTF-16 code units and transcoded in place; a value whose transcoding does not fill the bytes counted for it
+     * (UTF-8 that is not well-formed) ends the tile before its row, which goes row by row. In a batch whose values are
+     * mostly not ASCII, such a value ends the tile instead (row by row, several rows at a time). The message is byte
+     * for byte the reference.
      */
     @Test
-    void runsOfNonAsciiTextAreMeasuredOutAndWrittenRowByRow() throws Exception {
-        int rows = 1200;
+    void nonAsciiTextGoesIntoTilesWhereItIsAMinority() throws Exception {
+        int rows = 1500;
         try (BufferAllocator a = new RootAllocator();
                 VectorSchemaRoot root = new VectorSchemaRoot(List.<FieldVector>of(new BigIntVector("b", a),
                         new VarCharVector("s", a), new VarCharVector("m", a)))) {
             root.allocateNew();
             for (int r = 0; r < rows; r++) {
-                // rows 0..299 and 600..899: not ASCII; 300..599: ASCII; from 900: every third row not ASCII
-                boolean ascii = r >= 300 && r < 600 || r >= 900 && r % 3 != 0;
+                // s: a fifth not ASCII, from row 1200 not well-formed UTF-8 instead
+                byte[] name = ((r % 5 == 0 ? "Müller " : "Mueller ") + r).getBytes(StandardCharsets.UTF_8);
+                if (r >= 1200 && r % 5 == 0) {
+                    // a three-byte lead followed by ASCII: counted as 6 code units, transcoded as 4
+                    name = ("Mx" + r).getBytes(StandardCharsets.UTF_8);
+                    name[0] = (byte) 0xE0;
+                }
                 ((BigIntVector) root.getVector(0)).setSafe(r, r);
-                ((VarCharVector) root.getVector(1)).setSafe(r, ((ascii ? "Mueller " : "Müller ") + r)
+                ((VarCharVector) root.getVector(1)).setSafe(r, name);
+                // m: three quarters not ASCII
+                ((VarCharVector) root.getVector(2)).setSafe(r, ((r % 4 != 0 ? "note ✓ " : "note ") + r)
                         .getBytes(StandardCharsets.UTF_8));
-                ((VarCharVector) root.getVector(2)).setSafe(r, ("note " + r).getBytes(StandardCharsets.UTF_8));
             }
             root.setRowCount(rows);
             List<TargetColumn> targets = List.of(new TargetColumn("b", "bigint", null, 19, 0, null, false, 1),
@@ -297,24 +303,37 @@ class ColumnTilesTest {
                         TargetBinding.of(type.kind(), targets.get(c), false)), v, null, true);
             }
             Utf8Text names = (Utf8Text) encoders[1];
+            Utf8Text notes = (Utf8Text) encoders[2];
             assertFalse(names.narrow(), "a batch with non-ASCII text stays UTF-16");
+            assertFalse(notes.narrow(), "so does the PLP column");
             int[] size = new int[8];
-            assertEquals(0, names.addAsciiSizes(size, 0, 0, 8), "row 0 is not ASCII");
-            assertEquals(5, names.addAsciiSizes(size, 0, 595, 8), "rows 595..599 are ASCII, row 600 is not");
+            assertEquals(8, names.addAsciiSizes(size, 0, 0, 8), "non-ASCII rows are measured");
+            assertEquals(2 + 2 * "Müller 0".length(), size[0], "in UTF-16 code units, not UTF-8 bytes");
+            assertEquals(2 + 2 * "Mueller 1".length(), size[1]);
             size = new int[8];
-            assertEquals(8, names.addAsciiSizes(size, 0, 300, 8));
-            assertEquals(2 + 2 * "Mueller 300".length(), size[0]);
-            assertTrue(((Utf8Text) encoders[2]).narrow(), "the all-ASCII column goes as varchar");
-            DirectEncoders.Bounded[] bounded = java.util.Arrays.copyOf(encoders, 3, DirectEncoders.Bounded[].class);
+            assertEquals(8, names.addAsciiSizes(size, 0, 1195, 8), "UTF-8 that is not well-formed is counted too");
+            assertEquals(2 + 2 * "Mx1200".length(), size[5], "by its bytes, which its transcoding does not hold to");
+            size = new int[8];
+            assertEquals(1, notes.addAsciiSizes(size, 0, 0, 8), "mostly non-ASCII: row 1 ends the measuring");
+            assertEquals(16 + 2 * "note 0".length(), size[0], "as PLP: 16 bytes of framing");
+            DirectEncoders.Bounded[] both = {(DirectEncoders.Bounded) encoders[0], names};
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            assertEquals(0, new ColumnTiles(bounded).write(new TdsMessageWriter(out, PacketType.BULK_LOAD, 8000), 0,
-                    rows), "row 0 is not for the tiles");
-            assertEquals(ColumnTiles.MAX_ROWS, new ColumnTiles(bounded).write(
-                    new TdsMessageWriter(out, PacketType.BULK_LOAD, 32767), 300, 600), "a whole tile of ASCII rows");
+            assertEquals(ColumnTiles.MAX_ROWS, new ColumnTiles(both).write(
+                    new TdsMessageWriter(out, PacketType.BULK_LOAD, 32767), 0, 300), "a whole tile with non-ASCII rows");
+            assertEquals(0, new ColumnTiles(both).write(new TdsMessageWriter(out, PacketType.BULK_LOAD, 8000), 1200,
+                    rows), "row 1200 is not for the tiles: its transcoding does not fill the bytes counted");
+            assertEquals(4, new ColumnTiles(both).write(new TdsMessageWriter(out, PacketType.BULK_LOAD, 8000), 1201,
+                    rows), "the rows after it are");
+            DirectEncoders.Bounded[] all = java.util.Arrays.copyOf(encoders, 3, DirectEncoders.Bounded[].class);
+            assertEquals(1, new ColumnTiles(all).write(new TdsMessageWriter(out, PacketType.BULK_LOAD, 8000), 0, rows),
+                    "with the mostly non-ASCII column, row 1 ends the tile");
             for (int packet : new int[] {100, 512, 8000}) {
-                assertArrayEquals(DirectRowWriteTest.message(packet, 1, valueByValue(encoders, 0, rows)),
-                        DirectRowWriteTest.message(packet, 1, w -> DirectBulkWriter.writeRows(w, encoders, 0, rows,
-                                null)), "packet " + packet);
+                for (DirectEncoders.Encoder[] columns : List.of(encoders, new DirectEncoders.Encoder[] {encoders[0],
+                        encoders[1]})) {
+                    assertArrayEquals(DirectRowWriteTest.message(packet, 1, valueByValue(columns, 0, rows)),
+                            DirectRowWriteTest.message(packet, 1, w -> DirectBulkWriter.writeRows(w, columns, 0, rows,
+                                    null)), "packet " + packet + ", " + columns.length + " columns");
+                }
             }
         }
     }

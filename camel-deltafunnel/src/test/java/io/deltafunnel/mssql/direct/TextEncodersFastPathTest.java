@@ -368,6 +368,44 @@ class TextEncodersFastPathTest {
         }
     }
 
+    /**
+     * {@link Utf16Le#nonAsciiUnits}: -1 for ASCII text, else Java's UTF-16 length, on 3,000 random mixes at every
+     * alignment, with and without reading past the value (the bytes after it, 0xF0 and 0x80, would count if read
+     * unmasked); and where the bytes are not well-formed UTF-8, a count the transcoder need not write (a three-byte
+     * lead before ASCII), which is why the tiles compare the two.
+     */
+    @Test
+    void countsUtf16UnitsOfNonAsciiTextAsJavaDoes() {
+        java.util.Random random = new java.util.Random(1206);
+        String[] pieces = {"a", "abcdefgh", "0123456789abcdefghij", "é", "ß", "€", "✓", "中文", "😀", "𝄞", " ", "~",
+                "д", "ж"};
+        try (BufferAllocator a = new RootAllocator(); org.apache.arrow.memory.ArrowBuf buf = a.buffer(512)) {
+            for (int t = 0; t < 3000; t++) {
+                StringBuilder sb = new StringBuilder();
+                for (int k = random.nextInt(14); k > 0; k--) {
+                    sb.append(pieces[random.nextInt(pieces.length)]);
+                }
+                String text = sb.toString();
+                byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+                int at = random.nextInt(16);
+                buf.setBytes(at, utf8);
+                for (int i = 0; i < 8; i++) {
+                    buf.setByte(at + utf8.length + i, i % 2 == 0 ? 0xF0 : 0x80);
+                }
+                int expected = text.chars().allMatch(c -> c < 0x80) ? -1 : text.length();
+                for (boolean overread : new boolean[] {false, true}) {
+                    assertEquals(expected, Utf16Le.nonAsciiUnits(buf.memoryAddress() + at, utf8.length, overread),
+                            text + (overread ? ", reading past it" : ""));
+                }
+            }
+            byte[] notUtf8 = {(byte) 0xE0, 'a', 'b', 'c'};
+            buf.setBytes(0, notUtf8);
+            assertEquals(4, Utf16Le.nonAsciiUnits(buf.memoryAddress(), 4, false));
+            assertEquals(4, Utf16Le.utf8ToUtf16le(buf.memoryAddress(), 4, new byte[16], 0, 16),
+                    "the transcoder writes 2 code units (4 bytes) for it, not 4");
+        }
+    }
+
     /** Sets {@code v} to {@code values} (null: NULL) as UTF-8. */
     private static void fill(VarCharVector v, List<String> values) {
         v.allocateNew();
