@@ -15,13 +15,19 @@ public final class Utf8Units {
     private Utf8Units() {
     }
 
-    /** Whether the {@code n} bytes at native address {@code at} are all ASCII (below 0x80); 32 bytes a step. */
+    /**
+     * Whether the {@code n} bytes at native address {@code at} are all ASCII (below 0x80); 32 bytes a step, and false
+     * at the first step with a byte of 0x80 or more (a whole column's bytes are looked at this way).
+     */
     public static boolean ascii(long at, long n) {
         long seen = 0;
         long i = 0;
         for (; i + 32 <= n; i += 32) {
             seen |= MemoryUtil.getLong(at + i) | MemoryUtil.getLong(at + i + 8) | MemoryUtil.getLong(at + i + 16)
                     | MemoryUtil.getLong(at + i + 24);
+            if ((seen & 0x8080_8080_8080_8080L) != 0) {
+                return false;
+            }
         }
         for (; i + 8 <= n; i += 8) {
             seen |= MemoryUtil.getLong(at + i);

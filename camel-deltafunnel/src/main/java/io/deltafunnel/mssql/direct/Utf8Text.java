@@ -149,9 +149,10 @@ final class Utf8Text extends Bounded {
     private final int[] transcodedBytes;
     /**
      * With {@link #mayHaveNonAscii}: whether the tiles take this batch's non-ASCII values (counted and transcoded in
-     * place), which pays where they are few among ASCII ones; where most values are not ASCII (Cyrillic, Greek, CJK
-     * text), counting each value before transcoding it costs more than the tiles save, and such a value ends the tile
-     * instead (the rows go row by row). Chosen by {@link #mostlyNonAscii}.
+     * place), which pays where they are few among ASCII ones. Where most values are not ASCII (text in another
+     * script, or the README's sample table's, with a few accented characters in every value), counting each value
+     * before transcoding it costs more than the tiles save (measured with both), and such a value ends the tile
+     * instead: the rows go row by row. Chosen by {@link #mostlyNonAscii}.
      */
     private final boolean tilesTranscode;
     /** TYPE_INFO's length: 0xFFFF for PLP. */

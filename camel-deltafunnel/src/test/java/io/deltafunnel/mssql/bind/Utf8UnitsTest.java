@@ -18,6 +18,32 @@ import org.junit.jupiter.api.Test;
  */
 class Utf8UnitsTest {
 
+    /**
+     * {@link Utf8Units#ascii}: true for ASCII bytes of every length around its 32- and 8-byte steps, false with one byte
+     * of 0x80 or more at any position (the first step that has it ends the scan), and bytes after the length are not
+     * looked at.
+     */
+    @Test
+    void asciiIsFalseWithOneHighByteAnywhere() {
+        try (BufferAllocator a = new RootAllocator(); ArrowBuf buf = a.buffer(256)) {
+            for (int n = 0; n <= 100; n++) {
+                for (int i = 0; i < 256; i++) {
+                    buf.setByte(i, 'a' + i % 26);
+                }
+                buf.setByte(n, 0x80); // just past the length: not looked at
+                assertTrue(Utf8Units.ascii(buf.memoryAddress(), n), "ASCII of " + n + " bytes");
+                for (int at = 0; at < n; at++) {
+                    for (int high : new int[] {0x80, 0xC3, 0xFF}) {
+                        buf.setByte(at, high);
+                        assertEquals(false, Utf8Units.ascii(buf.memoryAddress(), n), n + " bytes, 0x"
+                                + Integer.toHexString(high) + " at " + at);
+                        buf.setByte(at, 'a');
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void wellFormedTextHasTheLengthOfItsJavaString() {
         Random random = new Random(29);
