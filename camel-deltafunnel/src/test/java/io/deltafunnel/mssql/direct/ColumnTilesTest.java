@@ -338,6 +338,96 @@ class ColumnTilesTest {
         }
     }
 
+    /**
+     * Random batches of a bigint and three text columns (nvarchar(12), nvarchar(max), nvarchar(4)), each column with
+     * its own share of ASCII, accented, Cyrillic, CJK, supplementary and not well-formed values (a continuation byte
+     * or a three-byte lead followed by ASCII, whose transcoding the tiles' count holds or does not; never a sequence
+     * cut off at the value's end, which the row-by-row loop refuses too) and NULLs, from none to all: whichever way each column goes (into the tiles or row by row), the
+     * message is byte for byte the value-by-value one, at random packet sizes and start rows.
+     */
+    @Test
+    void randomTextMixesWriteTheBytesOfTheRowByRowLoop() throws Exception {
+        Random random = new Random(61206);
+        String[] pieces = {"a", "Zürich", "дом", "中文", "😀", "ab", "12345678", "é", " "};
+        for (int round = 0; round < 60; round++) {
+            int rows = 1 + random.nextInt(600);
+            try (BufferAllocator a = new RootAllocator();
+                    VectorSchemaRoot root = new VectorSchemaRoot(List.<FieldVector>of(new BigIntVector("b", a),
+                            new VarCharVector("s", a), new VarCharVector("m", a), new VarCharVector("t", a)))) {
+                root.allocateNew();
+                int[] bound = {0, 12, -1, 4};
+                int[] nonAscii = {0, random.nextInt(101), random.nextInt(101), random.nextInt(101)};
+                int[] nullShare = {0, random.nextInt(3) * 20, random.nextInt(3) * 20, random.nextInt(3) * 20};
+                for (int r = 0; r < rows; r++) {
+                    ((BigIntVector) root.getVector(0)).setSafe(r, random.nextLong());
+                    for (int c = 1; c < 4; c++) {
+                        VarCharVector v = (VarCharVector) root.getVector(c);
+                        if (random.nextInt(100) < nullShare[c]) {
+                            v.setNull(r);
+                            continue;
+                        }
+                        int chars = bound[c] < 0 ? 40 : bound[c];
+                        v.setSafe(r, randomText(random, random.nextInt(100) < nonAscii[c], pieces, chars));
+                    }
+                }
+                root.setRowCount(rows);
+                List<TargetColumn> targets = List.of(new TargetColumn("b", "bigint", null, 19, 0, null, true, 1),
+                        new TargetColumn("s", "nvarchar", 12, null, null, null, true, 2,
+                                "SQL_Latin1_General_CP1_CI_AS", false),
+                        new TargetColumn("m", "nvarchar", -1, null, null, null, true, 3,
+                                "SQL_Latin1_General_CP1_CI_AS", false),
+                        new TargetColumn("t", "nvarchar", 4, null, null, null, true, 4,
+                                "SQL_Latin1_General_CP1_CI_AS", false));
+                DirectEncoders.Encoder[] encoders = new DirectEncoders.Encoder[4];
+                for (int c = 0; c < 4; c++) {
+                    FieldVector v = root.getVector(c);
+                    ArrowColumnType type = ArrowColumnTypes.forField(v.getField());
+                    encoders[c] = DirectEncoders.forColumn(new BoundColumn(c, v.getName(), type, targets.get(c),
+                            TargetBinding.of(type.kind(), targets.get(c), false)), v, null, random.nextBoolean());
+                }
+                assertTrue(ColumnTiles.applies(java.util.Arrays.copyOf(encoders, 4, DirectEncoders.Bounded[].class)),
+                        "round " + round);
+                int packet = new int[] {64, 100, 512, 4096, 8000, 32767}[random.nextInt(6)];
+                int from = random.nextInt(rows);
+                String what = "round " + round + ": " + rows + " rows from " + from + ", packet " + packet
+                        + ", non-ASCII % " + java.util.Arrays.toString(nonAscii) + ", NULL % "
+                        + java.util.Arrays.toString(nullShare);
+                assertArrayEquals(DirectRowWriteTest.message(packet, 1, valueByValue(encoders, from, rows)),
+                        DirectRowWriteTest.message(packet, 1 + random.nextInt(3),
+                                w -> DirectBulkWriter.writeRows(w, encoders, from, rows, null)), what);
+            }
+        }
+    }
+
+    /**
+     * Text of at most {@code chars} UTF-16 code units (so that it fits its column): ASCII, or pieces of other
+     * scripts, sometimes with a byte that makes it not well-formed UTF-8 (never a sequence cut off at the end).
+     */
+    private static byte[] randomText(Random random, boolean nonAscii, String[] pieces, int chars) {
+        StringBuilder sb = new StringBuilder();
+        // not well-formed: a continuation byte or a three-byte lead, then "abc" (3 code units at most as transcoded)
+        boolean broken = nonAscii && chars >= 4 && random.nextInt(10) == 0;
+        int target = random.nextInt((broken ? chars - 3 : chars) + 1);
+        while (true) {
+            String piece = nonAscii ? pieces[random.nextInt(pieces.length)] : "xyz0123 abcdefghij".substring(0,
+                    1 + random.nextInt(8));
+            if (sb.length() + piece.length() > target) {
+                break;
+            }
+            sb.append(piece);
+        }
+        byte[] text = sb.toString().getBytes(StandardCharsets.UTF_8);
+        if (!broken) {
+            return text;
+        }
+        byte[] utf8 = java.util.Arrays.copyOf(text, text.length + 4);
+        utf8[text.length] = random.nextBoolean() ? (byte) 0x80 : (byte) 0xE0;
+        utf8[text.length + 1] = 'a';
+        utf8[text.length + 2] = 'b';
+        utf8[text.length + 3] = 'c';
+        return utf8;
+    }
+
     /** Rows {@code from} to {@code to}, each value written by its encoder's {@code value}: the reference. */
     private static DirectRowWriteTest.Body valueByValue(DirectEncoders.Encoder[] encoders, int from, int to) {
         return w -> {
