@@ -151,11 +151,16 @@ final class Utf16Le {
         return true;
     }
 
+    /** Per 16-bit lane of 8 bytes: the bits that make a lead 110xxxxx (low byte) and a continuation 10xxxxxx. */
+    private static final long TWO_BYTE_MASK = 0xC0E0_C0E0_C0E0_C0E0L;
+    /** What {@link #TWO_BYTE_MASK} leaves of four two-byte UTF-8 sequences. */
+    private static final long TWO_BYTE_PATTERN = 0x80C0_80C0_80C0_80C0L;
+
     /**
      * Writes the UTF-16LE of the {@code n} UTF-8 bytes at native address {@code at} straight into {@code b} from
-     * {@code q}, eight ASCII bytes at a time and the rest character by character, reading only the value's own bytes;
-     * returns the bytes written, or -1 when they would reach past {@code limit} (an index of {@code b}: nothing at or
-     * beyond it is written). Decodes as {@link #utf8ToUtf16le(byte[], int, byte[])} does (a supplementary character
+     * {@code q}, eight ASCII bytes or four two-byte characters at a time and the rest character by character, reading
+     * only the value's own bytes; returns the bytes written, or -1 when they would reach past {@code limit} (an index
+     * of {@code b}: nothing at or beyond it is written). Decodes as {@link #utf8ToUtf16le(byte[], int, byte[])} does (a supplementary character
      * as a surrogate pair); a multi-byte sequence cut off by the value's end is an {@link IllegalArgumentException}.
      */
     static int utf8ToUtf16le(long at, int n, byte[] b, int q, int limit) {
@@ -172,6 +177,17 @@ final class Utf16Le {
                     LONGS.set(b, o, widen(x));
                     LONGS.set(b, o + 8, widen(x >>> 32));
                     o += 16;
+                    i += 8;
+                    continue;
+                }
+                if ((x & TWO_BYTE_MASK) == TWO_BYTE_PATTERN) {
+                    // four two-byte characters (Latin accents, Greek, Cyrillic, Hebrew, Arabic …): each 16-bit lane
+                    // holds a lead (low byte) and its continuation (high byte), and becomes its UTF-16LE code unit
+                    if (o + 8 > limit) {
+                        return -1;
+                    }
+                    LONGS.set(b, o, (x & 0x001F_001F_001F_001FL) << 6 | x >>> 8 & 0x003F_003F_003F_003FL);
+                    o += 8;
                     i += 8;
                     continue;
                 }

@@ -328,7 +328,9 @@ class TextEncodersFastPathTest {
     @Test
     void transcodesStraightFromTheBufferAsJavaDoes() {
         java.util.Random random = new java.util.Random(29);
-        String[] pieces = {"a", "abcdefgh", "0123456789abcdefghij", "é", "ß", "€", "✓", "中文", "😀", "𝄞", " ", "~"};
+        // runs of two-byte characters (Cyrillic, Greek, Hebrew) at every alignment take the four-at-a-time step
+        String[] pieces = {"a", "abcdefgh", "0123456789abcdefghij", "é", "ß", "€", "✓", "中文", "😀", "𝄞", " ", "~",
+            "дом", "Ωμέγα", "שלום", "привет"};
         try (BufferAllocator a = new RootAllocator(); org.apache.arrow.memory.ArrowBuf buf = a.buffer(512)) {
             for (int t = 0; t < 2000; t++) {
                 StringBuilder sb = new StringBuilder();
@@ -359,6 +361,26 @@ class TextEncodersFastPathTest {
                         assertEquals((byte) 0x55, b[i], "byte " + i + " at or past the limit was written: " + sb);
                     }
                 }
+            }
+            // two-byte sequences of any lead C0..DF (overlong ones too) and continuation: the four-at-a-time step
+            // decodes them as the byte-by-byte transcoder does
+            for (int t = 0; t < 2000; t++) {
+                int pairs = 1 + random.nextInt(20);
+                byte[] utf8 = new byte[2 * pairs + random.nextInt(2)];
+                for (int k = 0; k < pairs; k++) {
+                    utf8[2 * k] = (byte) (0xC0 + random.nextInt(32));
+                    utf8[2 * k + 1] = (byte) (0x80 + random.nextInt(64));
+                }
+                if (utf8.length % 2 == 1) {
+                    utf8[utf8.length - 1] = 'z';
+                }
+                byte[] expected = new byte[2 * utf8.length];
+                int bytes = Utf16Le.utf8ToUtf16le(utf8, utf8.length, expected);
+                int at = random.nextInt(16);
+                buf.setBytes(at, utf8);
+                byte[] b = new byte[bytes];
+                assertEquals(bytes, Utf16Le.utf8ToUtf16le(buf.memoryAddress() + at, utf8.length, b, 0, bytes));
+                assertArrayEquals(java.util.Arrays.copyOf(expected, bytes), b, java.util.HexFormat.of().formatHex(utf8));
             }
             // a multi-byte sequence cut off by the value's end
             byte[] euro = "x€".getBytes(StandardCharsets.UTF_8);
