@@ -41,16 +41,29 @@ public final class Utf8Units {
     /**
      * The UTF-16 code units of the {@code n} bytes at native address {@code at} (one per character, two for one
      * beyond U+FFFF) when they are well-formed UTF-8, else -1: fewer than {@code n} exactly when a byte is not ASCII.
-     * Reads only those bytes; ASCII 8 bytes at a time.
+     * Reads only those bytes; ASCII 8 bytes at a time, and four well-formed two-byte characters (a lead C2..DF and a
+     * continuation, as Cyrillic, Greek or Hebrew text has them) at a time.
      */
     public static int utf16Length(long at, int n) {
         int units = 0;
         int i = 0;
         while (i < n) {
-            if (i + 8 <= n && (MemoryUtil.getLong(at + i) & 0x8080_8080_8080_8080L) == 0) {
-                units += 8;
-                i += 8;
-                continue;
+            if (i + 8 <= n) {
+                long x = MemoryUtil.getLong(at + i);
+                if ((x & 0x8080_8080_8080_8080L) == 0) {
+                    units += 8;
+                    i += 8;
+                    continue;
+                }
+                // per 16-bit lane: a lead 110xxxxx (low byte) and a continuation 10xxxxxx, the lead's bits 4..1 not
+                // all zero (C0 and C1 are overlong forms): each lane's 0x1E bits plus 0x7FFF carry into its top bit
+                if ((x & 0xC0E0_C0E0_C0E0_C0E0L) == 0x80C0_80C0_80C0_80C0L
+                        && ((x & 0x001E_001E_001E_001EL) + 0x7FFF_7FFF_7FFF_7FFFL & 0x8000_8000_8000_8000L)
+                                == 0x8000_8000_8000_8000L) {
+                    units += 4;
+                    i += 8;
+                    continue;
+                }
             }
             int b = MemoryUtil.getByte(at + i) & 0xFF;
             if (b < 0x80) {

@@ -44,6 +44,40 @@ class Utf8UnitsTest {
         }
     }
 
+    /**
+     * Runs of two-byte characters, counted four at a time: their Java length when every lead is C2..DF and every
+     * continuation 80..BF, and -1 with one overlong lead (C0, C1) or one byte that is not a continuation, at any
+     * position of the run and any alignment.
+     */
+    @Test
+    void runsOfTwoByteCharactersAreCountedOrRefusedAtEveryPosition() {
+        Random random = new Random(1207);
+        try (BufferAllocator a = new RootAllocator(); ArrowBuf buf = a.buffer(256)) {
+            for (int t = 0; t < 3000; t++) {
+                int chars = 1 + random.nextInt(30);
+                StringBuilder sb = new StringBuilder();
+                for (int k = 0; k < chars; k++) {
+                    sb.append((char) (0x80 + random.nextInt(0x800 - 0x80)));
+                }
+                String s = sb.toString();
+                byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+                int at = random.nextInt(8);
+                buf.setBytes(at, utf8);
+                assertEquals(s.length(), Utf8Units.utf16Length(buf.memoryAddress() + at, utf8.length), s);
+                int bad = 2 * random.nextInt(chars);
+                byte[] broken = utf8.clone();
+                if (random.nextBoolean()) {
+                    broken[bad] = (byte) (0xC0 + random.nextInt(2)); // an overlong lead
+                } else {
+                    broken[bad + 1] = (byte) random.nextInt(0x80); // no continuation
+                }
+                buf.setBytes(at, broken);
+                assertEquals(-1, Utf8Units.utf16Length(buf.memoryAddress() + at, broken.length),
+                        HexFormat.of().formatHex(broken));
+            }
+        }
+    }
+
     @Test
     void wellFormedTextHasTheLengthOfItsJavaString() {
         Random random = new Random(29);
