@@ -160,8 +160,9 @@ final class Utf16Le {
      * Writes the UTF-16LE of the {@code n} UTF-8 bytes at native address {@code at} straight into {@code b} from
      * {@code q}, eight ASCII bytes or four two-byte characters at a time and the rest character by character, reading
      * only the value's own bytes; returns the bytes written, or -1 when they would reach past {@code limit} (an index
-     * of {@code b}: nothing at or beyond it is written). Decodes as {@link #utf8ToUtf16le(byte[], int, byte[])} does (a supplementary character
-     * as a surrogate pair); a multi-byte sequence cut off by the value's end is an {@link IllegalArgumentException}.
+     * of {@code b}: nothing at or beyond it is written). Decodes as {@link #utf8ToUtf16le(byte[], int, byte[])} does
+     * (a supplementary character as a surrogate pair); a multi-byte sequence cut off by the value's end is an
+     * {@link IllegalArgumentException}.
      */
     static int utf8ToUtf16le(long at, int n, byte[] b, int q, int limit) {
         int o = q;

@@ -185,11 +185,6 @@ final class Utf8Text extends Bounded {
         this.tilesTranscode = mayHaveNonAscii && !mostlyNonAscii();
     }
 
-    /**
-     * Whether the bytes of all of {@code v}'s values (from the first offset to the last) are ASCII: one pass, 32 bytes
-     * a step; false when the offsets do not lie within the data buffer (whose offsets buffer
-     * {@link #buffersAsCounted} has checked).
-     */
     /** The values {@link #mostlyNonAscii} looks at, spread over the batch. */
     static final int SAMPLE = 32;
 
@@ -216,6 +211,11 @@ final class Utf8Text extends Bounded {
         return 2 * nonAscii >= looked && looked > 0;
     }
 
+    /**
+     * Whether the bytes of all of {@code v}'s values (from the first offset to the last) are ASCII: one pass, 32 bytes
+     * a step, up to the first byte of 0x80 or more; false when the offsets do not lie within the data buffer (whose offsets buffer
+     * {@link #buffersAsCounted} has checked).
+     */
     private static boolean valuesAscii(VarCharVector v) {
         int count = v.getValueCount();
         if (count == 0) {
@@ -291,9 +291,9 @@ final class Utf8Text extends Bounded {
      * marker (2 bytes, as PLP 8). The code units are counted ({@link Utf16Le#nonAsciiUnits}, 8 bytes at a time) only
      * when the batch's bytes are not all ASCII, and such a value is marked for {@link #putColumn} to transcode
      * ({@link #transcodedBytes}); in a batch whose values are mostly not ASCII ({@link #tilesTranscode} false) such a
-     * value is not taken. Returns {@code k}, or the first {@code j} whose value the tiles do not take (that, more
-     * UTF-16 bytes than the column's bound, or offsets out of the data buffer: then {@link #put} says so); from there
-     * nothing is added.
+     * value is not taken. Returns {@code k}, or the first {@code j} whose value the tiles do not take (such a value,
+     * more UTF-16 bytes than the column's bound, or offsets out of the data buffer: then {@link #put} says so); from
+     * there nothing is added.
      */
     int addAsciiSizes(int[] size, int at, int row0, int k) {
         Objects.checkFromIndexSize(row0, k, count);
