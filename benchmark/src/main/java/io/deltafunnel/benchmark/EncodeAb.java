@@ -15,8 +15,8 @@ import java.util.List;
 import io.deltafunnel.mssql.direct.DirectBulkWriter;
 
 /**
- * Two builds of the direct writer measured in <b>one JVM</b>, round by round: {@link EncodeCpu}'s LINEITEM (or ORDERS) batch
- * written with build A, then with build B (then B before A in the next round), each build's
+ * Two builds of the direct writer measured in <b>one JVM</b>, round by round: {@link EncodeCpu}'s LINEITEM (or
+ * ORDERS) batch written with build A, then with build B (then B before A in the next round), each build's
  * {@code camel-deltafunnel} jar in a class loader of its own over the same Arrow, tds-codec and driver classes. The
  * machine's drift between processes, which moves one path by ±15–25% here, moves both builds alike within a round,
  * so their ratio, paired by round, shows differences of a few percent that separate JVMs cannot. Rounds are short
@@ -149,7 +149,8 @@ public final class EncodeAb {
             }
             try {
                 session = (AutoCloseable) type.getConstructor(String.class, String.class, int.class)
-                        .newInstance(url, (EncodeCpu.ORDERS ? "encode_orders_" : "encode_lineitem_") + name.toLowerCase(java.util.Locale.ROOT), rows);
+                        .newInstance(url, (EncodeCpu.ORDERS ? "encode_orders_" : "encode_lineitem_")
+                                + name.toLowerCase(java.util.Locale.ROOT), rows);
             } catch (InvocationTargetException e) {
                 throw rethrown(e);
             }

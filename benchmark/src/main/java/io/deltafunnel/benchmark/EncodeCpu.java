@@ -34,10 +34,11 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * The direct writer's own CPU per row on LINEITEM, without DuckDB or Camel: one Arrow batch of TPC-H-like values
- * (built in Java, {@link Shape#LINEITEM}'s types; or the README's sample table, {@link #ORDERS}), written again and again with {@link DirectBulkWriter} (validation
- * included) into the emulator's jar in sink mode as a separate process. CPU = the writing thread's CPU time
- * ({@link ThreadMXBean#getCurrentThreadCpuTime}, user + kernel, and the user part alone) ÷ rows. Less sensitive to a
- * loaded machine than {@code cpu.sh}: only this thread's time counts. See benchmark/README.md.
+ * (built in Java, {@link Shape#LINEITEM}'s types; or the README's sample table, {@link #ORDERS}), written again and
+ * again with {@link DirectBulkWriter} (validation included) into the emulator's jar in sink mode as a separate
+ * process. CPU = the writing thread's CPU time ({@link ThreadMXBean#getCurrentThreadCpuTime}, user + kernel, and the
+ * user part alone) ÷ rows. Less sensitive to a loaded machine than {@code cpu.sh}: only this thread's time counts. See
+ * benchmark/README.md.
  *
  * <pre>
  * java -cp ... io.deltafunnel.benchmark.EncodeCpu [batches per round, 60] [rounds, 7] [rows per batch, 65536]
@@ -77,16 +78,16 @@ public final class EncodeCpu {
     /** What the batch is, for the output's first line. */
     static String shapeText() {
         return ORDERS ? "ORDERS (the README's sample table, " + ORDERS_NON_ASCII_PERCENT + "% of notes not ASCII)"
-                : "LINEITEM (" + NON_ASCII_PERCENT
-                + "% of l_comment not ASCII" + (CYRILLIC ? ", in Cyrillic" : "") + ")";
+                : "LINEITEM (" + NON_ASCII_PERCENT + "% of l_comment not ASCII" + (CYRILLIC ? ", in Cyrillic" : "")
+                + ")";
     }
 
     /**
-     * One LINEITEM (or ORDERS) batch and one direct connection to the server at {@code url}, a table of LINEITEM's columns created
-     * there, and {@link #round} to write the batch into it again and again. {@link EncodeAb} makes one per build, each
-     * in its own class loader, so its methods take and return only JDK types. Owns the allocator, the batch and the
-     * connection; {@link #close} releases them. Not thread-safe: the thread that calls {@link #round} is the one
-     * measured.
+     * One LINEITEM (or ORDERS) batch and one direct connection to the server at {@code url}, a table of its columns
+     * created there, and {@link #round} to write the batch into it again and again. {@link EncodeAb} makes one per
+     * build, each in its own class loader, so its methods take and return only JDK types. Owns the allocator, the batch
+     * and the connection; {@link #close} releases them. Not thread-safe: the thread that calls {@link #round} is the
+     * one measured.
      */
     public static final class Session implements AutoCloseable {
         private final BufferAllocator allocator;
