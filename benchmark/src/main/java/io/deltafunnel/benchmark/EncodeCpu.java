@@ -211,7 +211,7 @@ public final class EncodeCpu {
                 + " updated_at datetimeoffset(6), shipped_at datetime2(6), note nvarchar(max))";
     }
 
-    private static List<TargetColumn> ordersTargets() {
+    static List<TargetColumn> ordersTargets() {
         String latin = "SQL_Latin1_General_CP1_CI_AS";
         return List.of(new TargetColumn("order_id", "bigint", null, 19, 0, null, true, 1),
                 new TargetColumn("customer_id", "int", null, 10, 0, null, true, 2),
