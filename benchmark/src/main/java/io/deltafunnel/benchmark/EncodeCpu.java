@@ -79,7 +79,7 @@ public final class EncodeCpu {
     static String shapeText() {
         return ORDERS ? "ORDERS (the README's sample table, " + ORDERS_NON_ASCII_PERCENT + "% of notes not ASCII)"
                 : "LINEITEM (" + NON_ASCII_PERCENT + "% of l_comment not ASCII" + (CYRILLIC ? ", in Cyrillic" : "")
-                + ")";
+                + (CJK ? ", in CJK ideographs" : "") + ")";
     }
 
     /**
@@ -287,6 +287,11 @@ public final class EncodeCpu {
      * UTF-8 bytes each), the same number of characters: text whose UTF-8 bytes outnumber the column's characters.
      */
     static final boolean CYRILLIC = Boolean.getBoolean("deltafunnel.bench.cyrillic");
+    /**
+     * {@code -Ddeltafunnel.bench.cjk=true}: every l_comment's letters a..z as the CJK ideographs U+4E00..U+4E19, three
+     * UTF-8 bytes each, the same number of characters.
+     */
+    static final boolean CJK = Boolean.getBoolean("deltafunnel.bench.cjk");
     private static final String[] FLAGS = {"R", "A", "N"};
     private static final String[] STATUS = {"O", "F"};
     private static final String[] INSTRUCT = {"DELIVER IN PERSON", "COLLECT COD", "NONE", "TAKE BACK RETURN"};
@@ -297,10 +302,15 @@ public final class EncodeCpu {
 
     /** {@code s} with a..z as the Cyrillic letters U+0430..U+0449. */
     private static String cyrillic(String s) {
+        return letters(s, 0x430);
+    }
+
+    /** {@code s} with a..z as the characters from {@code first} on. */
+    private static String letters(String s, int first) {
         char[] c = s.toCharArray();
         for (int i = 0; i < c.length; i++) {
             if (c[i] >= 'a' && c[i] <= 'z') {
-                c[i] = (char) (0x430 + c[i] - 'a');
+                c[i] = (char) (first + c[i] - 'a');
             }
         }
         return new String(c);
@@ -346,6 +356,9 @@ public final class EncodeCpu {
                     .stripTrailing();
             // -Ddeltafunnel.bench.nonAsciiPercent=p: that share of the comments, spread over the batch, starts with
             // "é" instead of its first character (text as users have it, beyond ASCII)
+            if (CJK) {
+                comment = letters(comment, 0x4E00);
+            }
             if (CYRILLIC) {
                 comment = cyrillic(comment);
             }

@@ -15,6 +15,8 @@ final class Utf16Le {
 
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
             ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class,
+            ByteOrder.LITTLE_ENDIAN);
 
     private Utf16Le() {
     }
@@ -156,13 +158,23 @@ final class Utf16Le {
     /** What {@link #TWO_BYTE_MASK} leaves of four two-byte UTF-8 sequences. */
     private static final long TWO_BYTE_PATTERN = 0x80C0_80C0_80C0_80C0L;
 
+    /** Of 8 bytes, the bits that make their first 6 two three-byte sequences: a lead 1110xxxx, two 10xxxxxx each. */
+    private static final long THREE_BYTE_MASK = 0x0000_C0C0_F0C0_C0F0L;
+    /** What {@link #THREE_BYTE_MASK} leaves of two three-byte UTF-8 sequences. */
+    private static final long THREE_BYTE_PATTERN = 0x0000_8080_E080_80E0L;
+
+    /** The code unit of the three-byte sequence in the low 3 bytes of {@code x} (lead first). */
+    private static int threeByteUnit(long x) {
+        return (int) ((x & 0x0F) << 12 | (x & 0x3F00) >>> 2 | (x & 0x3F_0000) >>> 16);
+    }
+
     /**
      * Writes the UTF-16LE of the {@code n} UTF-8 bytes at native address {@code at} straight into {@code b} from
-     * {@code q}, eight ASCII bytes or four two-byte characters at a time and the rest character by character, reading
-     * only the value's own bytes; returns the bytes written, or -1 when they would reach past {@code limit} (an index
-     * of {@code b}: nothing at or beyond it is written). Decodes as {@link #utf8ToUtf16le(byte[], int, byte[])} does
-     * (a supplementary character as a surrogate pair); a multi-byte sequence cut off by the value's end is an
-     * {@link IllegalArgumentException}.
+     * {@code q}, eight ASCII bytes, four two-byte or two three-byte characters at a time and the rest character by
+     * character, reading only the value's own bytes; returns the bytes written, or -1 when they would reach past
+     * {@code limit} (an index of {@code b}: nothing at or beyond it is written). Decodes as
+     * {@link #utf8ToUtf16le(byte[], int, byte[])} does (a supplementary character as a surrogate pair); a multi-byte
+     * sequence cut off by the value's end is an {@link IllegalArgumentException}.
      */
     static int utf8ToUtf16le(long at, int n, byte[] b, int q, int limit) {
         int o = q;
@@ -190,6 +202,17 @@ final class Utf16Le {
                     LONGS.set(b, o, (x & 0x001F_001F_001F_001FL) << 6 | x >>> 8 & 0x003F_003F_003F_003FL);
                     o += 8;
                     i += 8;
+                    continue;
+                }
+                if ((x & THREE_BYTE_MASK) == THREE_BYTE_PATTERN) {
+                    // two three-byte characters in the first 6 bytes (CJK, Indic, Thai, most symbols): each a lead
+                    // 1110xxxx and two continuations, each one UTF-16 code unit; one 4-byte store
+                    if (o + 4 > limit) {
+                        return -1;
+                    }
+                    INTS.set(b, o, threeByteUnit(x) | threeByteUnit(x >>> 24) << 16);
+                    o += 4;
+                    i += 6;
                     continue;
                 }
             }

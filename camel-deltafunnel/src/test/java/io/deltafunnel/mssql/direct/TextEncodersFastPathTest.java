@@ -328,9 +328,10 @@ class TextEncodersFastPathTest {
     @Test
     void transcodesStraightFromTheBufferAsJavaDoes() {
         java.util.Random random = new java.util.Random(29);
-        // runs of two-byte characters (Cyrillic, Greek, Hebrew) at every alignment take the four-at-a-time step
+        // runs of two-byte characters (Cyrillic, Greek, Hebrew) and of three-byte ones (Japanese, Thai, symbols) at
+        // every alignment take the steps of several characters at a time
         String[] pieces = {"a", "abcdefgh", "0123456789abcdefghij", "é", "ß", "€", "✓", "中文", "😀", "𝄞", " ", "~",
-            "дом", "Ωμέγα", "שלום", "привет"};
+            "дом", "Ωμέγα", "שלום", "привет", "日本語の文", "สวัสดี", "€✓"};
         try (BufferAllocator a = new RootAllocator(); org.apache.arrow.memory.ArrowBuf buf = a.buffer(512)) {
             for (int t = 0; t < 2000; t++) {
                 StringBuilder sb = new StringBuilder();
@@ -381,6 +382,30 @@ class TextEncodersFastPathTest {
                 byte[] b = new byte[bytes];
                 assertEquals(bytes, Utf16Le.utf8ToUtf16le(buf.memoryAddress() + at, utf8.length, b, 0, bytes));
                 assertArrayEquals(java.util.Arrays.copyOf(expected, bytes), b, java.util.HexFormat.of().formatHex(utf8));
+            }
+            // three-byte sequences of any lead E0..EF (overlong and surrogate ones too) and continuations: the
+            // two-at-a-time step decodes them as the byte-by-byte transcoder does
+            for (int t = 0; t < 2000; t++) {
+                int chars = 1 + random.nextInt(20);
+                byte[] utf8 = new byte[3 * chars + random.nextInt(3)];
+                for (int k = 0; k < chars; k++) {
+                    utf8[3 * k] = (byte) (0xE0 + random.nextInt(16));
+                    utf8[3 * k + 1] = (byte) (0x80 + random.nextInt(64));
+                    utf8[3 * k + 2] = (byte) (0x80 + random.nextInt(64));
+                }
+                for (int k = 3 * chars; k < utf8.length; k++) {
+                    utf8[k] = 'z';
+                }
+                byte[] expected = new byte[2 * utf8.length];
+                int bytes = Utf16Le.utf8ToUtf16le(utf8, utf8.length, expected);
+                int at = random.nextInt(16);
+                buf.setBytes(at, utf8);
+                byte[] b = new byte[bytes];
+                assertEquals(bytes, Utf16Le.utf8ToUtf16le(buf.memoryAddress() + at, utf8.length, b, 0, bytes));
+                assertArrayEquals(java.util.Arrays.copyOf(expected, bytes), b, java.util.HexFormat.of().formatHex(utf8));
+                // a bound one code unit short: refused
+                assertEquals(-1, Utf16Le.utf8ToUtf16le(buf.memoryAddress() + at, utf8.length, new byte[bytes], 0,
+                        bytes - 2));
             }
             // a multi-byte sequence cut off by the value's end
             byte[] euro = "x€".getBytes(StandardCharsets.UTF_8);
