@@ -78,6 +78,48 @@ class Utf8UnitsTest {
         }
     }
 
+    /**
+     * Runs of three-byte characters (U+0800..U+FFFF without surrogates): their Java length; -1 with one overlong form (E0 then 80..9F), one surrogate (ED then A0..BF) or one byte that is not a
+     * continuation, at any position of the run and any alignment.
+     */
+    @Test
+    void runsOfThreeByteCharactersAreCountedOrRefusedAtEveryPosition() {
+        Random random = new Random(1208);
+        try (BufferAllocator a = new RootAllocator(); ArrowBuf buf = a.buffer(256)) {
+            for (int t = 0; t < 3000; t++) {
+                int chars = 1 + random.nextInt(30);
+                StringBuilder sb = new StringBuilder();
+                while (sb.length() < chars) {
+                    char c = (char) (0x800 + random.nextInt(0x10000 - 0x800));
+                    if (!Character.isSurrogate(c)) {
+                        sb.append(c);
+                    }
+                }
+                String s = sb.toString();
+                byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+                int at = random.nextInt(8);
+                buf.setBytes(at, utf8);
+                assertEquals(s.length(), Utf8Units.utf16Length(buf.memoryAddress() + at, utf8.length), s);
+                int bad = 3 * random.nextInt(chars);
+                byte[] broken = utf8.clone();
+                switch (random.nextInt(3)) {
+                    case 0 -> {
+                        broken[bad] = (byte) 0xE0; // overlong
+                        broken[bad + 1] = (byte) (0x80 + random.nextInt(0x20));
+                    }
+                    case 1 -> {
+                        broken[bad] = (byte) 0xED; // a surrogate
+                        broken[bad + 1] = (byte) (0xA0 + random.nextInt(0x20));
+                    }
+                    default -> broken[bad + 1 + random.nextInt(2)] = (byte) random.nextInt(0x80); // no continuation
+                }
+                buf.setBytes(at, broken);
+                assertEquals(-1, Utf8Units.utf16Length(buf.memoryAddress() + at, broken.length),
+                        HexFormat.of().formatHex(broken));
+            }
+        }
+    }
+
     @Test
     void wellFormedTextHasTheLengthOfItsJavaString() {
         Random random = new Random(29);
