@@ -302,12 +302,41 @@ final class Utf8Text extends Bounded {
         if (start < 0) {
             return 0;
         }
+        if (mayHaveNonAscii) {
+            return addMixedSizes(size, at, row0, k, o, start);
+        }
         int framing = plp ? PLP_HEADER + PLP_TERMINATOR : 2;
         int unit = narrow ? 1 : 2;
         for (int j = 0; j < k; j++) {
             int end = MemoryUtil.getInt(o + 4L * (j + 1));
             int n = end - start;
             // offsets that go back or past the data (never from a valid vector, NULLs included) end the tiles
+            if (n < 0 || end > dataCapacity) {
+                return j;
+            }
+            if (mayBeNull && nulls.isNull(row0 + j)) {
+                size[at + j] += plp ? 8 : 2;
+            } else if (unit * n > maxBytes) {
+                // longer than the column's bound: row by row, where put says so
+                return j;
+            } else {
+                size[at + j] += plp && n == 0 ? 8 + PLP_TERMINATOR : framing + unit * n;
+            }
+            start = end;
+        }
+        return k;
+    }
+
+    /**
+     * {@link #addAsciiSizes} of a batch whose bytes are not all ASCII (a loop of its own, so that the all-ASCII one
+     * stays as short as it was): each value looked at, its UTF-16 code units counted where the tiles take such values
+     * ({@link #tilesTranscode}) and recorded in {@link #transcodedBytes}, else a non-ASCII value ends the measuring.
+     */
+    private int addMixedSizes(int[] size, int at, int row0, int k, long o, int start) {
+        int framing = plp ? PLP_HEADER + PLP_TERMINATOR : 2;
+        for (int j = 0; j < k; j++) {
+            int end = MemoryUtil.getInt(o + 4L * (j + 1));
+            int n = end - start;
             if (n < 0 || end > dataCapacity) {
                 return j;
             }
@@ -318,11 +347,11 @@ final class Utf8Text extends Bounded {
                 int units = -1;
                 if (tilesTranscode) {
                     units = Utf16Le.nonAsciiUnits(data + start, n, end + 8L <= dataCapacity);
-                } else if (mayHaveNonAscii && !Utf8Units.ascii(data + start, n)) {
+                } else if (!Utf8Units.ascii(data + start, n)) {
                     // most of the batch's values are not ASCII: this one goes row by row
                     return j;
                 }
-                int bytes = units >= 0 ? 2 * units : unit * n;
+                int bytes = units >= 0 ? 2 * units : 2 * n;
                 if (bytes > maxBytes) {
                     // longer than the column's bound: row by row, where put says so
                     return j;
@@ -332,9 +361,7 @@ final class Utf8Text extends Bounded {
                     transcoded = bytes;
                 }
             }
-            if (mayHaveNonAscii) {
-                transcodedBytes[at + j] = transcoded;
-            }
+            transcodedBytes[at + j] = transcoded;
             start = end;
         }
         return k;
@@ -350,6 +377,9 @@ final class Utf8Text extends Bounded {
      */
     int putColumn(byte[] b, int[] cur, int[] pos, int row0, int k, boolean keep) {
         Objects.checkFromIndexSize(row0, k, count);
+        if (mayHaveNonAscii) {
+            return putMixedColumn(b, cur, pos, row0, k, keep);
+        }
         long o = offsets + 4L * row0;
         int start = MemoryUtil.getInt(o);
         for (int j = 0; j < k; j++) {
@@ -357,26 +387,60 @@ final class Utf8Text extends Bounded {
             int p = cur[j];
             int n = end - start;
             if (mayBeNull && nulls.isNull(row0 + j)) {
-                // the NULL marker (0xFFFF, as PLP eight 0xFF), nothing past it
-                if (plp) {
-                    LONGS.set(b, p, -1L);
-                    cur[j] = p + 8;
-                } else {
-                    b[p] = (byte) 0xFF;
-                    b[p + 1] = (byte) 0xFF;
-                    cur[j] = p + 2;
-                }
+                cur[j] = putNull(b, p);
             } else if (plp && n == 0) {
-                LONGS.set(b, p, 0L);
-                INTS.set(b, p + 8, 0);
-                cur[j] = p + 8 + PLP_TERMINATOR;
+                cur[j] = putEmptyPlp(b, p);
             } else {
+                long kept = keep ? (long) LONGS.get(b, pos[j + 1]) : 0L;
                 // as PLP, the USHORT length the copy writes lands in the chunk length's upper bytes, overwritten
                 int q = plp ? p + PLP_HEADER - 2 : p;
+                boolean ascii;
+                if (narrow) {
+                    Utf16Le.copyAscii(data + start, n, b, q, end + 8L <= dataCapacity);
+                    ascii = true;
+                } else {
+                    ascii = Utf16Le.widenAscii(data + start, n, b, q, end + 8L <= dataCapacity);
+                }
+                int bytes = narrow ? n : 2 * n;
+                if (ascii && plp) {
+                    LONGS.set(b, p, (long) bytes);
+                    INTS.set(b, p + 8, bytes);
+                    INTS.set(b, q + 2 + bytes, 0);
+                }
+                if (keep) {
+                    LONGS.set(b, pos[j + 1], kept);
+                }
+                if (!ascii) {
+                    return j;
+                }
+                cur[j] = q + 2 + bytes + (plp ? PLP_TERMINATOR : 0);
+            }
+            start = end;
+        }
+        return k;
+    }
+
+    /**
+     * {@link #putColumn} of a batch whose bytes are not all ASCII (a loop of its own, as {@link #addMixedSizes}): the
+     * values {@link #addMixedSizes} counted transcoded into exactly that room, the others widened as ASCII.
+     */
+    private int putMixedColumn(byte[] b, int[] cur, int[] pos, int row0, int k, boolean keep) {
+        long o = offsets + 4L * row0;
+        int start = MemoryUtil.getInt(o);
+        for (int j = 0; j < k; j++) {
+            int end = MemoryUtil.getInt(o + 4L * (j + 1));
+            int p = cur[j];
+            int n = end - start;
+            if (mayBeNull && nulls.isNull(row0 + j)) {
+                cur[j] = putNull(b, p);
+            } else if (plp && n == 0) {
+                cur[j] = putEmptyPlp(b, p);
+            } else {
+                int q = plp ? p + PLP_HEADER - 2 : p;
                 int bytes;
-                int counted = mayHaveNonAscii ? transcodedBytes[j] : -1;
+                int counted = transcodedBytes[j];
                 if (counted >= 0) {
-                    // UTF-16LE of exactly the bytes addAsciiSizes counted, nothing written past them; a count that
+                    // UTF-16LE of exactly the bytes addMixedSizes counted, nothing written past them; a count that
                     // does not hold (UTF-8 that is not well-formed) ends the tile before the row, nothing committed
                     try {
                         bytes = Utf16Le.utf8ToUtf16le(data + start, n, b, q + 2, q + 2 + counted);
@@ -390,20 +454,14 @@ final class Utf8Text extends Bounded {
                     b[q + 1] = (byte) (bytes >>> 8);
                 } else {
                     long kept = keep ? (long) LONGS.get(b, pos[j + 1]) : 0L;
-                    boolean ascii;
-                    if (narrow) {
-                        Utf16Le.copyAscii(data + start, n, b, q, end + 8L <= dataCapacity);
-                        ascii = true;
-                    } else {
-                        ascii = Utf16Le.widenAscii(data + start, n, b, q, end + 8L <= dataCapacity);
-                    }
+                    boolean ascii = Utf16Le.widenAscii(data + start, n, b, q, end + 8L <= dataCapacity);
                     if (keep) {
                         LONGS.set(b, pos[j + 1], kept);
                     }
                     if (!ascii) {
                         return j;
                     }
-                    bytes = narrow ? n : 2 * n;
+                    bytes = 2 * n;
                 }
                 if (plp) {
                     LONGS.set(b, p, (long) bytes);
@@ -415,6 +473,24 @@ final class Utf8Text extends Bounded {
             start = end;
         }
         return k;
+    }
+
+    /** The NULL marker at {@code p} (0xFFFF, as PLP eight 0xFF), nothing past it; returns the position after it. */
+    private int putNull(byte[] b, int p) {
+        if (plp) {
+            LONGS.set(b, p, -1L);
+            return p + 8;
+        }
+        b[p] = (byte) 0xFF;
+        b[p + 1] = (byte) 0xFF;
+        return p + 2;
+    }
+
+    /** An empty PLP value at {@code p}: length 0 and the terminator; returns the position after it. */
+    private static int putEmptyPlp(byte[] b, int p) {
+        LONGS.set(b, p, 0L);
+        INTS.set(b, p + 8, 0);
+        return p + 8 + PLP_TERMINATOR;
     }
 
     /**

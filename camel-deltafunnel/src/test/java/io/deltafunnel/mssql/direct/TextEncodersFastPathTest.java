@@ -375,13 +375,7 @@ class TextEncodersFastPathTest {
                 if (utf8.length % 2 == 1) {
                     utf8[utf8.length - 1] = 'z';
                 }
-                byte[] expected = new byte[2 * utf8.length];
-                int bytes = Utf16Le.utf8ToUtf16le(utf8, utf8.length, expected);
-                int at = random.nextInt(16);
-                buf.setBytes(at, utf8);
-                byte[] b = new byte[bytes];
-                assertEquals(bytes, Utf16Le.utf8ToUtf16le(buf.memoryAddress() + at, utf8.length, b, 0, bytes));
-                assertArrayEquals(java.util.Arrays.copyOf(expected, bytes), b, java.util.HexFormat.of().formatHex(utf8));
+                assertTranscodesAsByteByByte(buf, random.nextInt(16), utf8);
             }
             // three-byte sequences of any lead E0..EF (overlong and surrogate ones too) and continuations: the
             // two-at-a-time step decodes them as the byte-by-byte transcoder does
@@ -396,16 +390,7 @@ class TextEncodersFastPathTest {
                 for (int k = 3 * chars; k < utf8.length; k++) {
                     utf8[k] = 'z';
                 }
-                byte[] expected = new byte[2 * utf8.length];
-                int bytes = Utf16Le.utf8ToUtf16le(utf8, utf8.length, expected);
-                int at = random.nextInt(16);
-                buf.setBytes(at, utf8);
-                byte[] b = new byte[bytes];
-                assertEquals(bytes, Utf16Le.utf8ToUtf16le(buf.memoryAddress() + at, utf8.length, b, 0, bytes));
-                assertArrayEquals(java.util.Arrays.copyOf(expected, bytes), b, java.util.HexFormat.of().formatHex(utf8));
-                // a bound one code unit short: refused
-                assertEquals(-1, Utf16Le.utf8ToUtf16le(buf.memoryAddress() + at, utf8.length, new byte[bytes], 0,
-                        bytes - 2));
+                assertTranscodesAsByteByByte(buf, random.nextInt(16), utf8);
             }
             // a multi-byte sequence cut off by the value's end
             byte[] euro = "x€".getBytes(StandardCharsets.UTF_8);
@@ -451,6 +436,22 @@ class TextEncodersFastPathTest {
             assertEquals(4, Utf16Le.utf8ToUtf16le(buf.memoryAddress(), 4, new byte[16], 0, 16),
                     "the transcoder writes 2 code units (4 bytes) for it, not 4");
         }
+    }
+
+    /**
+     * {@code utf8}, at {@code at} in {@code buf}, transcoded from the buffer as the byte-by-byte transcoder does from
+     * an array; refused (-1) with a bound one code unit short.
+     */
+    private static void assertTranscodesAsByteByByte(org.apache.arrow.memory.ArrowBuf buf, int at, byte[] utf8) {
+        byte[] expected = new byte[2 * utf8.length];
+        int bytes = Utf16Le.utf8ToUtf16le(utf8, utf8.length, expected);
+        buf.setBytes(at, utf8);
+        byte[] b = new byte[bytes];
+        String what = java.util.HexFormat.of().formatHex(utf8);
+        assertEquals(bytes, Utf16Le.utf8ToUtf16le(buf.memoryAddress() + at, utf8.length, b, 0, bytes), what);
+        assertArrayEquals(java.util.Arrays.copyOf(expected, bytes), b, what);
+        assertEquals(-1, Utf16Le.utf8ToUtf16le(buf.memoryAddress() + at, utf8.length, new byte[bytes], 0, bytes - 2),
+                what);
     }
 
     /** Sets {@code v} to {@code values} (null: NULL) as UTF-8. */
