@@ -137,8 +137,8 @@ final class Utf8Text extends Bounded {
     private final boolean narrow;
     /**
      * Whether a value of the batch may hold a byte of 0x80 or more (the batch's bytes are not all ASCII): then
-     * {@link #addAsciiSizes} looks at each value's bytes, and {@link #put} transcodes each value without trying to
-     * widen it as ASCII first.
+     * {@link #addAsciiSizes} looks at each value's bytes, and where most values are not ASCII ({@link #tilesTranscode}
+     * false) {@link #put} transcodes each value without trying to widen it as ASCII first.
      */
     private final boolean mayHaveNonAscii;
     /**
@@ -266,9 +266,9 @@ final class Utf8Text extends Bounded {
             Utf16Le.copyAscii(data + start, n, b, p, start + n + 8L <= dataCapacity);
             return p + 2 + n;
         }
-        // a batch with non-ASCII text goes straight to the transcoder (which takes ASCII 8 bytes at a time too)
-        // rather than widening each value first and, failing, once more
-        if (!mayHaveNonAscii && 2 * n <= maxBytes
+        // a batch whose values are mostly not ASCII goes straight to the transcoder (which takes ASCII 8 bytes at a
+        // time too) rather than widening each value first and, failing, once more
+        if ((!mayHaveNonAscii || tilesTranscode) && 2 * n <= maxBytes
                 && Utf16Le.widenAscii(data + start, n, b, p, start + n + 8L <= dataCapacity)) {
             return p + 2 + 2 * n;
         }
@@ -534,7 +534,7 @@ final class Utf8Text extends Bounded {
             }
             Utf16Le.copyAscii(data + start, n, b, q - 2, start + n + 8L <= dataCapacity);
             bytes = n;
-        } else if (!mayHaveNonAscii
+        } else if ((!mayHaveNonAscii || tilesTranscode)
                 && Utf16Le.widenAscii(data + start, n, b, q - 2, start + n + 8L <= dataCapacity)) {
             bytes = 2 * n;
         } else {
