@@ -12,6 +12,28 @@ import java.util.UUID;
  * identifiers). A keeper connection holds it open; {@link #close()} shuts it down.
  */
 public final class EmulatorDatabase implements AutoCloseable {
+    /** H2's system property of its value cache ({@link #OBJECT_CACHE_OFF}). */
+    static final String OBJECT_CACHE = "h2.objectCache";
+
+    /**
+     * Whether this class turned H2's value cache off: H2 interns each string and small value it creates in a shared
+     * cache (a hash, a lookup and an equality check per value), which costs the bulk loads' storing about a tenth of
+     * the connection thread's CPU (README's sample table into the embedded endpoint, profiled) and saves nothing
+     * on values that are all different. It is read once, when H2 first loads its settings, so it is set here, before
+     * this class opens H2, unless the JVM was started with it (then that value holds) or H2 had already loaded them.
+     * Values and results are the same either way.
+     */
+    static final boolean OBJECT_CACHE_OFF;
+
+    static {
+        boolean off = false;
+        if (System.getProperty(OBJECT_CACHE) == null) {
+            System.setProperty(OBJECT_CACHE, "false");
+            off = true;
+        }
+        OBJECT_CACHE_OFF = off;
+    }
+
     /** Words H2 reserves that are ordinary identifiers in T-SQL. */
     private static final String NON_KEYWORDS = "VALUE,KEY,YEAR,MONTH,DAY,HOUR,MINUTE,SECOND,USER";
 
