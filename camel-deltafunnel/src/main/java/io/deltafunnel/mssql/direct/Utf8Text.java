@@ -213,8 +213,8 @@ final class Utf8Text extends Bounded {
 
     /**
      * Whether the bytes of all of {@code v}'s values (from the first offset to the last) are ASCII: one pass, 32 bytes
-     * a step, up to the first byte of 0x80 or more; false when the offsets do not lie within the data buffer (whose offsets buffer
-     * {@link #buffersAsCounted} has checked).
+     * a step, up to the first byte of 0x80 or more; false when the offsets do not lie within the data buffer (whose
+     * offsets buffer {@link #buffersAsCounted} has checked).
      */
     private static boolean valuesAscii(VarCharVector v) {
         int count = v.getValueCount();

@@ -79,8 +79,9 @@ class Utf8UnitsTest {
     }
 
     /**
-     * Runs of three-byte characters (U+0800..U+FFFF without surrogates): their Java length; -1 with one overlong form (E0 then 80..9F), one surrogate (ED then A0..BF) or one byte that is not a
-     * continuation, at any position of the run and any alignment.
+     * Runs of three-byte characters (U+0800..U+FFFF without surrogates): their Java length; -1 with one overlong form
+     * (E0 then 80..9F), one surrogate (ED then A0..BF) or one byte that is not a continuation, at any position of the
+     * run and any alignment.
      */
     @Test
     void runsOfThreeByteCharactersAreCountedOrRefusedAtEveryPosition() {

@@ -38,9 +38,9 @@ import org.junit.jupiter.api.Test;
  * value ({@link DirectEncoders.Encoder#value}). Covered: nvarchar(max) (PLP), NULLs in every column (a fifth of the
  * values), every such column last in the row (whose 8-byte stores reach the next row's start), text of every length
  * around the 8-byte steps and empty, non-ASCII text inside a tile (measured in UTF-16 code units and transcoded in
- * place), text longer in UTF-8 than the column's UTF-16 bound, rows straddling packet ends, tiny packets, several packets per
- * write, and tiles of {@value ColumnTiles#MAX_ROWS} rows; and each layout again with the writer's ASCII batches as
- * varchar (one byte per character; a batch with non-ASCII text stays UTF-16).
+ * place), text longer in UTF-8 than the column's UTF-16 bound, rows straddling packet ends, tiny packets, several
+ * packets per write, and tiles of {@value ColumnTiles#MAX_ROWS} rows; and each layout again with the writer's ASCII
+ * batches as varchar (one byte per character; a batch with non-ASCII text stays UTF-16).
  */
 class ColumnTilesTest {
 
@@ -319,7 +319,8 @@ class ColumnTilesTest {
             DirectEncoders.Bounded[] both = {(DirectEncoders.Bounded) encoders[0], names};
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             assertEquals(ColumnTiles.MAX_ROWS, new ColumnTiles(both).write(
-                    new TdsMessageWriter(out, PacketType.BULK_LOAD, 32767), 0, 300), "a whole tile with non-ASCII rows");
+                    new TdsMessageWriter(out, PacketType.BULK_LOAD, 32767), 0, 300),
+                    "a whole tile with non-ASCII rows");
             assertEquals(0, new ColumnTiles(both).write(new TdsMessageWriter(out, PacketType.BULK_LOAD, 8000), 1200,
                     rows), "row 1200 is not for the tiles: its transcoding does not fill the bytes counted");
             assertEquals(4, new ColumnTiles(both).write(new TdsMessageWriter(out, PacketType.BULK_LOAD, 8000), 1201,
@@ -340,10 +341,11 @@ class ColumnTilesTest {
 
     /**
      * Random batches of a bigint and three text columns (nvarchar(12), nvarchar(max), nvarchar(4)), each column with
-     * its own share of ASCII, accented, Cyrillic, CJK, supplementary and not well-formed values (a continuation byte
-     * or a three-byte lead followed by ASCII, whose transcoding the tiles' count holds or does not; never a sequence
-     * cut off at the value's end, which the row-by-row loop refuses too) and NULLs, from none to all: whichever way each column goes (into the tiles or row by row), the
-     * message is byte for byte the value-by-value one, at random packet sizes and start rows.
+     * its own share of ASCII, accented, Cyrillic, CJK, supplementary and not well-formed values (a continuation byte or
+     * a three-byte lead followed by ASCII, whose transcoding the tiles' count holds or does not; never a sequence cut
+     * off at the value's end, which the row-by-row loop refuses too) and NULLs, from none to all: whichever way each
+     * column goes (into the tiles or row by row), the message is byte for byte the value-by-value one, at random packet
+     * sizes and start rows.
      */
     @Test
     void randomTextMixesWriteTheBytesOfTheRowByRowLoop() throws Exception {
