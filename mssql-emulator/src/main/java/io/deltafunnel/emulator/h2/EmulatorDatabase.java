@@ -16,12 +16,13 @@ public final class EmulatorDatabase implements AutoCloseable {
     static final String OBJECT_CACHE = "h2.objectCache";
 
     /**
-     * Whether this class turned H2's value cache off: H2 interns each string and small value it creates in a shared
-     * cache (a hash, a lookup and an equality check per value), which costs the bulk loads' storing about a tenth of
-     * the connection thread's CPU (README's sample table into the embedded endpoint, profiled) and saves nothing
-     * on values that are all different. It is read once, when H2 first loads its settings, so it is set here, before
-     * this class opens H2, unless the JVM was started with it (then that value holds) or H2 had already loaded them.
-     * Values and results are the same either way.
+     * Whether this class set {@value #OBJECT_CACHE} to false, which turns H2's value cache off: H2 interns each string
+     * and small value it creates in a shared cache (a hash, a lookup and an equality check per value), which costs the
+     * bulk loads' storing about a tenth of the connection thread's CPU (README's sample table into the embedded
+     * endpoint, profiled) and saves nothing on values that are all different. H2 reads the property once, when it
+     * first loads its settings, so it is set here, before this class opens H2; not when the JVM was started with it
+     * (then that value holds). Had H2 already loaded its settings in this JVM, the cache stays as it was. Values and
+     * results are the same either way.
      */
     static final boolean OBJECT_CACHE_OFF;
 
