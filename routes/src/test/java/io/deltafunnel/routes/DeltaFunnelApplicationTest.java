@@ -32,6 +32,7 @@ class DeltaFunnelApplicationTest {
         System.clearProperty("deltafunnel.batch-size");
         System.clearProperty("deltafunnel.runs");
         System.clearProperty("deltafunnel.schedule.delay");
+        RunPrinter.minIntervalMillis = 100;
     }
 
     private String runApp() throws Exception {
@@ -64,7 +65,10 @@ class DeltaFunnelApplicationTest {
     @Test
     void onATerminalProgressIsOneLineUpdatedInPlace() throws Exception {
         System.setProperty("deltafunnel.progress.in-place", "true");
-        System.setProperty("deltafunnel.progress.interval", "100");
+        // an update every millisecond, so that the run (10 batches, some tens of milliseconds) shows some: at the
+        // usual minimum of 100 ms a fast run finished before the first
+        RunPrinter.minIntervalMillis = 1;
+        System.setProperty("deltafunnel.progress.interval", "1");
         System.setProperty("deltafunnel.batch-size", "500");
         String out = runApp();
         assertTrue(out.contains("\rload-table: "), "in-place progress line:\n" + out);
