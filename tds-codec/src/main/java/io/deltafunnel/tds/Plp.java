@@ -1,6 +1,6 @@
 package io.deltafunnel.tds;
 
-import java.io.ByteArrayOutputStream;
+import java.util.Arrays;
 
 /** Partially Length-Prefixed values (MS-TDS 2.2.5.2.3) used by (max) types. */
 public final class Plp {
@@ -13,37 +13,47 @@ public final class Plp {
     }
 
     /**
+     * The largest array a value of known total length is given at once; a longer one grows as its chunks arrive, so
+     * that a wrong header cannot make the reader allocate more than the chunks hold (plus this).
+     */
+    static final int FIRST_ALLOCATION = 1 << 20;
+
+    /**
      * Reads a PLP value; returns null for PLP NULL. Accepts known and unknown total length; when the total is
-     * known, the chunk lengths must add up to it.
+     * known, the chunk lengths must add up to it. The chunks are read straight into the value's array: when the total
+     * is known (and at most {@value #FIRST_ALLOCATION} bytes) that array is the one returned, with no copy.
      */
     public static byte[] read(TdsReader r) {
         long total = r.readLong();
         if (total == NULL) {
             return null;
         }
-        if (total != UNKNOWN_LENGTH && (total < 0 || total > Integer.MAX_VALUE - 16)) {
+        boolean known = total != UNKNOWN_LENGTH;
+        if (known && (total < 0 || total > Integer.MAX_VALUE - 16)) {
             throw new TdsProtocolException("PLP length " + total + " out of range");
         }
-        ByteArrayOutputStream out = new ByteArrayOutputStream(total == UNKNOWN_LENGTH ? 1024 : (int) total);
-        byte[] chunk = new byte[0];
+        byte[] out = new byte[known ? (int) Math.min(total, FIRST_ALLOCATION) : 1024];
+        int size = 0;
         while (true) {
             long len = r.readUnsignedInt();
             if (len == 0) {
                 break;
             }
-            if (len > Integer.MAX_VALUE - 16) {
+            if (len > Integer.MAX_VALUE - 16 - size) {
                 throw new TdsProtocolException("PLP chunk length " + len + " out of range");
             }
-            if (chunk.length < len) {
-                chunk = new byte[(int) len];
+            int n = (int) len;
+            if (out.length - size < n) {
+                out = Arrays.copyOf(out, (int) Math.min(Integer.MAX_VALUE - 16L,
+                        Math.max((long) size + n, 2L * out.length)));
             }
-            r.readBytes(chunk, 0, (int) len);
-            out.write(chunk, 0, (int) len);
+            r.readBytes(out, size, n);
+            size += n;
         }
-        if (total != UNKNOWN_LENGTH && out.size() != total) {
-            throw new TdsProtocolException("PLP chunks hold " + out.size() + " bytes, header said " + total);
+        if (known && size != total) {
+            throw new TdsProtocolException("PLP chunks hold " + size + " bytes, header said " + total);
         }
-        return out.toByteArray();
+        return size == out.length ? out : Arrays.copyOf(out, size);
     }
 
     /** Writes a PLP value with a known total length (null writes PLP NULL). */
