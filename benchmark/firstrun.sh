@@ -4,14 +4,16 @@
 #   (a) the embedded endpoint (the mssql-emulator in the application's JVM, rows stored in H2), and
 #   (b) the emulator's executable jar in sink mode as a separate process (rows decoded and discarded),
 # each with both bulk encoders. For each target and encoder:
-#   fresh:  one `java -jar deltafunnel-app.jar` (a new JVM), its summary line's seconds and the process's wall time;
+#   fresh:  one `java -XX:+UseSerialGC -jar deltafunnel-app.jar` (a new JVM, as the README runs it), its summary line's seconds and the process's wall time;
 #   warmed: the same job with DELTAFUNNEL_RUNS=N in one JVM, the median of the summary seconds of runs 3..N.
 # It prints the ratios the issue's targets are about:
 #   fresh / warmed (target <= 1.5) and embedded / sink for the same encoder (target <= 1.5), fresh and warmed.
 # Usage:
 #   benchmark/firstrun.sh [--rows 1000000] [--runs 5] [--targets embedded,sink] [--encoders driver,direct]
 #                         [--out benchmark/target/firstrun] [--cds | --aot [--training-rows 200000]]
-#                         [--native-layout]
+#                         [--native-layout] [--gc serial|g1]
+# --gc: the application's JVMs run with the README's -XX:+UseSerialGC (serial, the default), or with G1 (g1, what the
+# JVM picks by itself on a machine of 2 or more cores and 2 GB or more).
 # --cds first builds an AppCDS archive of the jar with a small training job (-XX:ArchiveClassesAtExit, Java 17's
 # class-data sharing) and runs every measured JVM with -XX:SharedArchiveFile=<it>.
 # --aot (Java 24 and later, the `java` on PATH) first records an ahead-of-time cache with a training job of the first
@@ -34,6 +36,7 @@ CDS=0
 AOT=0
 TRAINING_ROWS=200000
 NATIVE_LAYOUT=0
+GC=serial
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --rows) ROWS=$2; shift 2 ;;
@@ -45,6 +48,7 @@ while [[ $# -gt 0 ]]; do
     --aot) AOT=1; shift ;;
     --training-rows) TRAINING_ROWS=$2; shift 2 ;;
     --native-layout) NATIVE_LAYOUT=1; shift ;;
+    --gc) GC=$2; shift 2 ;;
     *) echo "unknown option $1 (see the header of $0)" >&2; exit 2 ;;
   esac
 done
@@ -52,6 +56,11 @@ if (( RUNS < 3 )); then
   echo "--runs must be 3 or more (the warmed figure is the median of runs 3..N)" >&2
   exit 2
 fi
+case "$GC" in
+  serial) APP_GC=-XX:+UseSerialGC ;; # the README's quick start
+  g1) APP_GC=-XX:+UseG1GC ;;
+  *) echo "--gc must be serial or g1" >&2; exit 2 ;;
+esac
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
   # -am packages mssql-emulator too, which builds the shaded -all jar started as the sink process.
   mvn -B -q -pl routes -am package -DskipTests
@@ -65,6 +74,7 @@ PASSWORD='Firstrun!Passw0rd'
 LOADS=("$(cut -d' ' -f1-3 /proc/loadavg)")
 echo "firstrun: $ROWS rows, $RUNS runs for the warmed figure, java $(java -version 2>&1 | head -1)"
 echo "firstrun: load average at start: ${LOADS[0]} ($(nproc) CPUs)"
+echo "firstrun: the application's JVMs run with $APP_GC${JAVA_OPTS_EXTRA:+ $JAVA_OPTS_EXTRA}"
 if [[ "$NATIVE_LAYOUT" == 1 ]]; then
   java -cp "$APP" io.deltafunnel.routes.NativeLayout "$APP" "$OUT/native"
   APP="$OUT/native/deltafunnel-app.jar"
@@ -103,7 +113,7 @@ run_app() {
   local TIMEFORMAT='%R %U %S'
   local t
   # shellcheck disable=SC2086
-  if ! t=$( { time env "${env[@]}" java ${JAVA_OPTS_EXTRA:-} -jar "$APP" > "$log" 2>&1 < /dev/null; } 2>&1 ); then
+  if ! t=$( { time env "${env[@]}" java $APP_GC ${JAVA_OPTS_EXTRA:-} -jar "$APP" > "$log" 2>&1 < /dev/null; } 2>&1 ); then
     echo "the application failed (see $log):" >&2
     tail -5 "$log" >&2
     return 1
@@ -152,7 +162,7 @@ if [[ "$CDS" == 1 ]]; then
   rm -f "$OUT/deltafunnel-app.jsa"
   DELTAFUNNEL_SAMPLE_DIR="$OUT/training" DELTAFUNNEL_SAMPLE_ROWS=20000 DELTAFUNNEL_RUNS=2 \
     DELTAFUNNEL_SCHEDULE_DELAY=10 DELTAFUNNEL_PROGRESS_IN_PLACE=false \
-    java -XX:ArchiveClassesAtExit="$OUT/deltafunnel-app.jsa" -jar "$APP" > "$OUT/training.log" 2>&1 < /dev/null
+    java $APP_GC -XX:ArchiveClassesAtExit="$OUT/deltafunnel-app.jsa" -jar "$APP" > "$OUT/training.log" 2>&1 < /dev/null
   JAVA_OPTS_EXTRA="${JAVA_OPTS_EXTRA:-} -XX:SharedArchiveFile=$OUT/deltafunnel-app.jsa"
   echo "firstrun: measured JVMs run with$JAVA_OPTS_EXTRA"
 fi
