@@ -102,7 +102,8 @@ start_sink() {
   echo "firstrun: sink emulator (java -jar $(basename "$EMU") --sink) on port $port"
 }
 
-# run_app <log> <target> <encoder> <runs>: the application in a fresh JVM; prints "<wall s> <user+sys CPU s>".
+# run_app <log> <target> <encoder> <runs>: the application in a fresh JVM; prints "<wall s> <user+sys CPU s> <RSS>",
+# RSS the process's largest resident set in MB (GNU time's %M), "-" where /usr/bin/time is missing.
 run_app() {
   local log=$1 target=$2 encoder=$3 runs=$4
   local -a env=(DELTAFUNNEL_SAMPLE_DIR="$SAMPLE" DELTAFUNNEL_SAMPLE_ROWS="$ROWS" DELTAFUNNEL_BULK_ENCODER="$encoder"
@@ -110,15 +111,26 @@ run_app() {
   if [[ "$target" == sink ]]; then
     env+=(DELTAFUNNEL_MSSQL_URL="$SINK_URL" DELTAFUNNEL_MSSQL_USERNAME=sa DELTAFUNNEL_MSSQL_PASSWORD="$PASSWORD")
   fi
-  local TIMEFORMAT='%R %U %S'
   local t
-  # shellcheck disable=SC2086
-  if ! t=$( { time env "${env[@]}" java $APP_GC ${JAVA_OPTS_EXTRA:-} -jar "$APP" > "$log" 2>&1 < /dev/null; } 2>&1 ); then
-    echo "the application failed (see $log):" >&2
-    tail -5 "$log" >&2
-    return 1
+  if [[ -x /usr/bin/time ]]; then
+    # shellcheck disable=SC2086
+    if ! /usr/bin/time -f '%e %U %S %M' -o "$log.time" env "${env[@]}" java $APP_GC ${JAVA_OPTS_EXTRA:-} -jar "$APP" \
+        > "$log" 2>&1 < /dev/null; then
+      echo "the application failed (see $log):" >&2
+      tail -5 "$log" >&2
+      return 1
+    fi
+    t=$(tail -1 "$log.time")
+  else
+    local TIMEFORMAT='%R %U %S'
+    # shellcheck disable=SC2086
+    if ! t=$( { time env "${env[@]}" java $APP_GC ${JAVA_OPTS_EXTRA:-} -jar "$APP" > "$log" 2>&1 < /dev/null; } 2>&1 ); then
+      echo "the application failed (see $log):" >&2
+      tail -5 "$log" >&2
+      return 1
+    fi
   fi
-  awk '{printf "%.2f %.2f\n", $1, $2 + $3}' <<< "$t"
+  awk '{printf "%.2f %.2f %s\n", $1, $2 + $3, ($4 == "" ? "-" : sprintf("%.0f", $4 / 1024))}' <<< "$t"
 }
 
 # the summary lines' seconds, one per run
@@ -184,18 +196,20 @@ if [[ "$AOT" == 1 ]]; then
 fi
 
 declare -A FRESH WARM WALL
-printf '\n%-9s %-7s %10s %10s %10s %10s %12s %12s\n' target encoder 'fresh s' 'wall s' 'CPU s' 'warmed s' \
-  'fresh/warm' 'wall/warm'
+printf '\n%-9s %-7s %10s %10s %10s %9s %10s %12s %12s %9s\n' target encoder 'fresh s' 'wall s' 'CPU s' 'RSS MB' \
+  'warmed s' 'fresh/warm' 'wall/warm' 'RSS MB'
 for t in "${TARGET_LIST[@]}"; do
   for e in "${ENCODER_LIST[@]}"; do
     res=$(run_app "$OUT/fresh-$t-$e.log" "$t" "$e" 1)
-    read -r wall cpu <<< "$res"
+    read -r wall cpu rss <<< "$res"
     fresh=$(run_seconds "$OUT/fresh-$t-$e.log" | head -1)
-    run_app "$OUT/warm-$t-$e.log" "$t" "$e" "$RUNS" > /dev/null
+    res=$(run_app "$OUT/warm-$t-$e.log" "$t" "$e" "$RUNS")
+    read -r _ _ warm_rss <<< "$res"
     warm=$(run_seconds "$OUT/warm-$t-$e.log" | tail -n +3 | median)
     FRESH[$t-$e]=$fresh; WARM[$t-$e]=$warm; WALL[$t-$e]=$wall
-    printf '%-9s %-7s %10s %10s %10s %10s %11.2fx %11.2fx\n' "$t" "$e" "$fresh" "$wall" "$cpu" "$warm" \
-      "$(awk -v a="$fresh" -v b="$warm" 'BEGIN {print a / b}')" "$(awk -v a="$wall" -v b="$warm" 'BEGIN {print a / b}')"
+    printf '%-9s %-7s %10s %10s %10s %9s %10s %11.2fx %11.2fx %9s\n' "$t" "$e" "$fresh" "$wall" "$cpu" "$rss" "$warm" \
+      "$(awk -v a="$fresh" -v b="$warm" 'BEGIN {print a / b}')" "$(awk -v a="$wall" -v b="$warm" 'BEGIN {print a / b}')" \
+      "$warm_rss"
     echo "    runs of the warmed JVM (s): $(run_seconds "$OUT/warm-$t-$e.log" | tr '\n' ' ')"
   done
 done
@@ -211,4 +225,5 @@ fi
 echo
 echo "firstrun: load average at start: ${LOADS[0]}, at end: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs)"
 echo "firstrun: 'fresh s' is the summary line's seconds (the run: poll start to the last commit), 'wall s' the whole"
-echo "          process (JVM start, Camel start, sample check, run, read-back, stop); logs in $OUT"
+echo "          process (JVM start, Camel start, sample check, run, read-back, stop), 'RSS MB' the largest resident set of"
+echo "          the fresh process and of the warmed JVM (GNU time); logs in $OUT"
