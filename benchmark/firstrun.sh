@@ -111,24 +111,20 @@ run_app() {
   if [[ "$target" == sink ]]; then
     env+=(DELTAFUNNEL_MSSQL_URL="$SINK_URL" DELTAFUNNEL_MSSQL_USERNAME=sa DELTAFUNNEL_MSSQL_PASSWORD="$PASSWORD")
   fi
-  local t
+  # shellcheck disable=SC2206
+  local -a cmd=(env "${env[@]}" java $APP_GC ${JAVA_OPTS_EXTRA:-} -jar "$APP")
+  local t ok=1
   if [[ -x /usr/bin/time ]]; then
-    # shellcheck disable=SC2086
-    if ! /usr/bin/time -f '%e %U %S %M' -o "$log.time" env "${env[@]}" java $APP_GC ${JAVA_OPTS_EXTRA:-} -jar "$APP" \
-        > "$log" 2>&1 < /dev/null; then
-      echo "the application failed (see $log):" >&2
-      tail -5 "$log" >&2
-      return 1
-    fi
+    /usr/bin/time -f '%e %U %S %M' -o "$log.time" "${cmd[@]}" > "$log" 2>&1 < /dev/null || ok=0
     t=$(tail -1 "$log.time")
   else
     local TIMEFORMAT='%R %U %S'
-    # shellcheck disable=SC2086
-    if ! t=$( { time env "${env[@]}" java $APP_GC ${JAVA_OPTS_EXTRA:-} -jar "$APP" > "$log" 2>&1 < /dev/null; } 2>&1 ); then
-      echo "the application failed (see $log):" >&2
-      tail -5 "$log" >&2
-      return 1
-    fi
+    t=$( { time "${cmd[@]}" > "$log" 2>&1 < /dev/null; } 2>&1 ) || ok=0
+  fi
+  if [[ "$ok" == 0 ]]; then
+    echo "the application failed (see $log):" >&2
+    tail -5 "$log" >&2
+    return 1
   fi
   awk '{printf "%.2f %.2f %s\n", $1, $2 + $3, ($4 == "" ? "-" : sprintf("%.0f", $4 / 1024))}' <<< "$t"
 }
