@@ -13,6 +13,7 @@ import org.apache.camel.builder.RouteBuilder;
  *   <tr><td>targetTable</td><td>[schema.]table in SQL Server</td><td>(required)</td></tr>
  *   <tr><td>writeMode</td><td>append, truncate, replace or merge</td><td>replace</td></tr>
  *   <tr><td>keyColumns</td><td>merge keys</td><td>(none)</td></tr>
+ *   <tr><td>initialDelay</td><td>ms before the first run (Camel's polling consumers wait 1000)</td><td>0</td></tr>
  *   <tr><td>delay</td><td>ms between runs</td><td>60000</td></tr>
  *   <tr><td>repeatCount</td><td>runs before stopping; 0 = forever</td><td>0</td></tr>
  *   <tr><td>batchSize</td><td>rows per Arrow batch</td><td>65536</td></tr>
@@ -41,6 +42,7 @@ public class LoadTableTemplate extends RouteBuilder {
                 .templateParameter("targetTable")
                 .templateParameter("writeMode", "replace")
                 .templateParameter("keyColumns", "")
+                .templateParameter("initialDelay", "0")
                 .templateParameter("delay", "60000")
                 .templateParameter("repeatCount", "0")
                 .templateParameter("batchSize", "65536")
@@ -49,7 +51,8 @@ public class LoadTableTemplate extends RouteBuilder {
                 .templateOptionalParameter("loadId")
                 .templateOptionalParameter("stateDataSource")
                 .from("deltafunnel:source?delta.source={{sourcePath}}&query=SELECT * FROM source"
-                      + "&batchSize={{batchSize}}&delay={{delay}}&repeatCount={{repeatCount}}"
+                      + "&batchSize={{batchSize}}&initialDelay={{initialDelay}}&delay={{delay}}"
+                      + "&repeatCount={{repeatCount}}"
                       + "&shardCount={{?shardCount}}&shardIndex={{?shardIndex}}&loadId={{?loadId}}"
                       + "&stateDataSource={{?stateDataSource}}")
                 .errorHandler(defaultErrorHandler().loggingLevel(org.apache.camel.LoggingLevel.DEBUG).logExhausted(false))
