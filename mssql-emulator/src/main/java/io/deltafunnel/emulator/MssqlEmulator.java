@@ -244,6 +244,9 @@ public final class MssqlEmulator implements AutoCloseable {
     }
 
     private void acceptLoop() {
+        // the TLS context (keystore, key manager, SSLContext: a few hundred ms in a fresh JVM) is loaded here, while the
+        // client is still starting, rather than in the first connection's handshake
+        TlsContext.preload();
         while (!closed) {
             Socket socket;
             try {

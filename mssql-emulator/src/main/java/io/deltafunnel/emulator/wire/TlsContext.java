@@ -8,6 +8,8 @@ import java.net.Socket;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
@@ -22,6 +24,7 @@ public final class TlsContext {
     static final String KEYSTORE_RESOURCE = "/mssql-emulator-tls.p12";
     /** Test-only password of the bundled keystore. */
     static final char[] KEYSTORE_PASSWORD = "emulator-test-only".toCharArray();
+    private static final Logger LOG = Logger.getLogger(TlsContext.class.getName());
 
     private static volatile Loaded shared;
 
@@ -57,6 +60,18 @@ public final class TlsContext {
     /** The emulator's self-signed certificate. */
     public static X509Certificate certificate() {
         return loaded().certificate();
+    }
+
+    /**
+     * Loads the shared context now, if it is not loaded yet (the emulator's acceptor does it before its first accept).
+     * A failure is logged and left to the first handshake, which loads again and fails with it.
+     */
+    public static void preload() {
+        try {
+            loaded();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "cannot load the emulator's TLS context ahead of the first handshake", e);
+        }
     }
 
     private static Loaded loaded() {
